@@ -1,0 +1,41 @@
+//! Deciding one line: blank, a valid entry (with its facts), or a fault.
+
+use crate::entry::LineFacts;
+use crate::scan::scan_line;
+use crate::schema::{LineFault, check_exact};
+
+/// The verdict on one raw line.
+#[derive(Debug)]
+pub enum Checked<'a> {
+    /// Empty or only whitespace: yoagent skips it.
+    Blank,
+    /// A loadable entry. `indent` is where the trimmed text starts.
+    Entry { facts: LineFacts<'a>, indent: usize },
+    /// Not loadable; `indent` as above.
+    Fault { fault: LineFault, indent: usize },
+    /// Not UTF-8: yoagent cannot read the file at all. `at` is the offset of
+    /// the first bad byte within the line.
+    NotUtf8 { at: usize },
+}
+
+/// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
+/// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one
+/// `SessionEntry` parsed from the rest.
+pub fn check_line(bytes: &[u8]) -> Checked<'_> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Checked::NotUtf8 { at: e.valid_up_to() },
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Checked::Blank;
+    }
+    let indent = text.len() - text.trim_start().len();
+    if let Some(facts) = scan_line(trimmed.as_bytes()) {
+        return Checked::Entry { facts, indent };
+    }
+    match check_exact(trimmed) {
+        Ok(facts) => Checked::Entry { facts, indent },
+        Err(fault) => Checked::Fault { fault, indent },
+    }
+}

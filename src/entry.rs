@@ -1,0 +1,47 @@
+//! What ysess keeps of one entry: the facts the tree index and the checks
+//! need, never the message body itself (that stays in the file, by range).
+
+use std::borrow::Cow;
+
+/// What kind of message an entry carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MessageKind {
+    #[default]
+    User,
+    Assistant,
+    ToolResult,
+    /// An app-specific record (`{role, kind, data}`), never sent to a model.
+    Custom,
+}
+
+impl MessageKind {
+    /// The role as it appears in the file (custom records carry their own).
+    pub fn role_name(self) -> &'static str {
+        match self {
+            MessageKind::User => "user",
+            MessageKind::Assistant => "assistant",
+            MessageKind::ToolResult => "toolResult",
+            MessageKind::Custom => "custom",
+        }
+    }
+}
+
+/// The facts of one valid line, borrowed from the line where possible.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LineFacts<'a> {
+    pub id: Cow<'a, str>,
+    pub parent: Option<Cow<'a, str>>,
+    pub label: Option<Cow<'a, str>>,
+    pub timestamp: u64,
+    pub kind: MessageKind,
+    /// The model, for assistant messages.
+    pub model: Option<Cow<'a, str>>,
+    /// The role string of a custom record.
+    pub custom_role: Option<Cow<'a, str>>,
+    /// The `kind` of a custom record.
+    pub custom_kind: Option<Cow<'a, str>>,
+    /// Ids of the tool calls an assistant message makes, in order.
+    pub tool_calls: Vec<Cow<'a, str>>,
+    /// The tool call a tool result answers.
+    pub tool_result_for: Option<Cow<'a, str>>,
+}

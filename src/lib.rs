@@ -1,0 +1,12 @@
+//! ysess: a git-style tool for yoagent session trees.
+//!
+//! The data flows one way: read file → parse lines → validate → tree index →
+//! (later) resolve revision → render. Everything but `cli` is free of
+//! terminals, the environment and the clock.
+
+pub mod check;
+pub mod entry;
+pub mod index;
+pub mod read;
+mod scan;
+pub mod schema;

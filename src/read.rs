@@ -1,0 +1,166 @@
+//! Reading session files: the one module that opens files for reading. Files
+//! are streamed line by line, never held whole in memory, so a session of any
+//! size is read in a few megabytes.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// One line of a session file, without its `\n`.
+#[derive(Debug, Clone, Copy)]
+pub struct RawLine<'a> {
+    /// 1-based, counting blank lines too, as yoagent's loader does.
+    pub number: u64,
+    /// Byte offset of the line's first byte in the file.
+    pub offset: u64,
+    pub bytes: &'a [u8],
+}
+
+/// Where a session comes from: a file, or standard input for `-`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Path(PathBuf),
+    Stdin,
+}
+
+impl Source {
+    pub fn new(path: &Path) -> Source {
+        if path == Path::new("-") {
+            Source::Stdin
+        } else {
+            Source::Path(path.to_path_buf())
+        }
+    }
+
+    /// The name used in messages: the path as given, or `-`.
+    pub fn display(&self) -> String {
+        match self {
+            Source::Path(p) => p.display().to_string(),
+            Source::Stdin => "-".to_string(),
+        }
+    }
+
+    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        match self {
+            Source::Path(p) => Ok(Box::new(File::open(p)?)),
+            Source::Stdin => Ok(Box::new(io::stdin())),
+        }
+    }
+}
+
+const CHUNK: usize = 1 << 20;
+
+/// Streams `reader` line by line. `tap` sees every byte once, in order (for
+/// digests); `each` sees every line, blank ones included. Returns the number
+/// of bytes read.
+pub fn for_each_line<R: Read>(
+    mut reader: R,
+    mut tap: impl FnMut(&[u8]),
+    mut each: impl FnMut(RawLine<'_>),
+) -> io::Result<u64> {
+    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK);
+    let mut start_offset = 0u64; // file offset of buf[0]
+    let mut number = 0u64;
+    let mut total = 0u64;
+    let mut searched = 0usize; // bytes of buf known to hold no newline
+    loop {
+        if buf.capacity() - buf.len() < CHUNK / 2 {
+            buf.reserve(CHUNK);
+        }
+        let len = buf.len();
+        buf.resize(buf.capacity(), 0);
+        let n = loop {
+            match reader.read(&mut buf[len..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    buf.truncate(len);
+                    return Err(e);
+                }
+            }
+        };
+        buf.truncate(len + n);
+        if n == 0 {
+            if !buf.is_empty() {
+                number += 1;
+                each(RawLine { number, offset: start_offset, bytes: &buf });
+            }
+            return Ok(total);
+        }
+        tap(&buf[len..]);
+        total += n as u64;
+        let mut line_start = 0;
+        let mut from = searched;
+        while let Some(i) = memchr::memchr(b'\n', &buf[from..]) {
+            let end = from + i;
+            number += 1;
+            each(RawLine {
+                number,
+                offset: start_offset + line_start as u64,
+                bytes: &buf[line_start..end],
+            });
+            line_start = end + 1;
+            from = line_start;
+        }
+        buf.drain(..line_start);
+        start_offset += line_start as u64;
+        searched = buf.len();
+    }
+}
+
+/// Reads `len` bytes at `offset` of a file (a line the index points at).
+pub fn read_range(path: &Path, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(offset))?;
+    let mut out = vec![0; len];
+    file.read_exact(&mut out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines_of(text: &[u8], chunk_reader: bool) -> Vec<(u64, u64, Vec<u8>)> {
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(out.len()).min(3);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut out = Vec::new();
+        let mut tapped = Vec::new();
+        let push = |l: RawLine<'_>| out.push((l.number, l.offset, l.bytes.to_vec()));
+        let total = if chunk_reader {
+            for_each_line(Trickle(text), |b| tapped.extend_from_slice(b), push)
+        } else {
+            for_each_line(text, |b| tapped.extend_from_slice(b), push)
+        }
+        .unwrap_or(0);
+        assert_eq!(tapped, text);
+        assert_eq!(total, text.len() as u64);
+        out
+    }
+
+    #[test]
+    fn splits_like_str_lines_with_offsets() {
+        for trickle in [false, true] {
+            let got = lines_of(b"ab\n\ncd\r\nef", trickle);
+            assert_eq!(
+                got,
+                vec![
+                    (1, 0, b"ab".to_vec()),
+                    (2, 3, b"".to_vec()),
+                    (3, 4, b"cd\r".to_vec()),
+                    (4, 8, b"ef".to_vec()),
+                ]
+            );
+            assert_eq!(lines_of(b"x\n", trickle), vec![(1, 0, b"x".to_vec())]);
+            assert!(lines_of(b"", trickle).is_empty());
+        }
+    }
+}

@@ -1,0 +1,676 @@
+//! The fast path: a single-pass, allocation-light validator for one session
+//! line.
+//!
+//! It accepts only what yoagent's loader certainly accepts, in the shape
+//! yoagent writes it: objects (not arrays standing in for structs), the role
+//! or type tag as the first key, no duplicate known keys, no escapes in keys,
+//! no exponents in numbers, no surrogate escapes that do not pair up. Anything
+//! else makes it give up (`None`), and the caller falls back to the exact
+//! serde-based check in [`crate::schema`]. So the fast path decides nothing on
+//! its own for odd input: it only makes the common case fast. Its soundness
+//! (accept implies yoagent accepts) is what the differential tests pin down.
+
+use std::borrow::Cow;
+
+use crate::entry::{LineFacts, MessageKind};
+
+/// serde_json refuses nesting deeper than 128; stay well clear of it and let
+/// the exact path decide anything deeper.
+const MAX_DEPTH: u32 = 96;
+
+/// Validates one trimmed, non-empty line. `None` means "not sure": ask the
+/// exact path.
+pub fn scan_line(line: &[u8]) -> Option<LineFacts<'_>> {
+    let mut s = Scanner { b: line, pos: 0 };
+    let facts = s.entry()?;
+    s.ws();
+    (s.pos == s.b.len()).then_some(facts)
+}
+
+struct Scanner<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+/// Tracks which known fields of an object were seen; a duplicate makes the
+/// fast path give up (serde reports duplicate fields, and which variant wins
+/// in an untagged enum then depends on details best left to serde).
+#[derive(Default)]
+struct Seen(u32);
+
+impl Seen {
+    fn first(&mut self, bit: u32) -> Option<()> {
+        let mask = 1 << bit;
+        if self.0 & mask != 0 {
+            return None;
+        }
+        self.0 |= mask;
+        Some(())
+    }
+    fn has(&self, bit: u32) -> bool {
+        self.0 & (1 << bit) != 0
+    }
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// True when any byte of `w` may be `"`, `\` or a control character. False
+/// positives are possible (the caller then looks byte by byte), false
+/// negatives are not.
+#[inline]
+fn maybe_special(w: u64) -> bool {
+    let quote = w ^ (LO * u64::from(b'"'));
+    let backslash = w ^ (LO * u64::from(b'\\'));
+    let zero_quote = quote.wrapping_sub(LO) & !quote;
+    let zero_backslash = backslash.wrapping_sub(LO) & !backslash;
+    let control = w.wrapping_sub(LO * 0x20) & !w;
+    (zero_quote | zero_backslash | control) & HI != 0
+}
+
+impl<'a> Scanner<'a> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        self.ws();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.b[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// Moves past the body of a string whose opening quote was consumed,
+    /// returning the raw body and whether it held escapes.
+    fn string_body(&mut self) -> Option<(&'a [u8], bool)> {
+        let start = self.pos;
+        let mut escaped = false;
+        loop {
+            while let Some(chunk) = self.b.get(self.pos..self.pos + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().ok()?);
+                if maybe_special(w) {
+                    break;
+                }
+                self.pos += 8;
+            }
+            let byte = self.peek()?;
+            match byte {
+                b'"' => {
+                    let body = &self.b[start..self.pos];
+                    self.pos += 1;
+                    return Some((body, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    self.pos += 1;
+                    self.escape()?;
+                }
+                0..=0x1f => return None,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Checks one escape after its backslash. Surrogates must come as a
+    /// proper pair; anything else is left to the exact path.
+    fn escape(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.pos += 1;
+                Some(())
+            }
+            b'u' => {
+                self.pos += 1;
+                let unit = self.hex4()?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        self.literal(b"\\u")?;
+                        let low = self.hex4()?;
+                        (0xDC00..=0xDFFF).contains(&low).then_some(())
+                    }
+                    0xDC00..=0xDFFF => None,
+                    _ => Some(()),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn hex4(&mut self) -> Option<u16> {
+        let digits = self.b.get(self.pos..self.pos + 4)?;
+        let text = std::str::from_utf8(digits).ok()?;
+        if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        self.pos += 4;
+        u16::from_str_radix(text, 16).ok()
+    }
+
+    /// A string value, decoded (borrowed when it holds no escapes).
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.eat(b'"')?;
+        let (body, escaped) = self.string_body()?;
+        if escaped {
+            let quoted = &self.b[self.pos - body.len() - 2..self.pos];
+            serde_json::from_slice::<String>(quoted).ok().map(Cow::Owned)
+        } else {
+            std::str::from_utf8(body).ok().map(Cow::Borrowed)
+        }
+    }
+
+    /// A string value whose text is not needed.
+    fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        self.string_body().map(drop)
+    }
+
+    /// An object key: a string without escapes, then the colon.
+    fn key(&mut self) -> Option<&'a [u8]> {
+        self.eat(b'"')?;
+        let (body, escaped) = self.string_body()?;
+        if escaped {
+            return None;
+        }
+        self.eat(b':')?;
+        Some(body)
+    }
+
+    /// Walks an object's members: calls `member` with each key, positioned
+    /// at its value. Handles the braces and commas.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.key()?;
+            member(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Walks an array's elements, calling `element` positioned at each.
+    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Some(());
+        }
+        loop {
+            element(self)?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A JSON integer that fits u64: no sign, fraction or exponent.
+    fn u64(&mut self) -> Option<u64> {
+        self.ws();
+        let start = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        let digits = &self.b[start..self.pos];
+        if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
+            return None;
+        }
+        if let Some(b'.' | b'e' | b'E') = self.peek() {
+            return None;
+        }
+        std::str::from_utf8(digits).ok()?.parse().ok()
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        self.ws();
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| true),
+            b'f' => self.literal(b"false").map(|()| false),
+            _ => None,
+        }
+    }
+
+    /// `null` (true) or not (false, nothing consumed).
+    fn null(&mut self) -> bool {
+        self.ws();
+        self.literal(b"null").is_some()
+    }
+
+    fn opt_string(&mut self) -> Option<Option<Cow<'a, str>>> {
+        if self.null() {
+            Some(None)
+        } else {
+            self.string().map(Some)
+        }
+    }
+
+    /// Any JSON number that serde_json parses into a finite value: exponents
+    /// and very long literals are left to the exact path.
+    fn number(&mut self) -> Option<()> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        let int_start = self.pos;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+        let int = &self.b[int_start..self.pos];
+        if int.is_empty() || (int.len() > 1 && int[0] == b'0') {
+            return None;
+        }
+        if int == b"0" && start != int_start {
+            // `-0` is a float to serde_json; fine, but rare: let serde judge.
+            return None;
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            let frac_start = self.pos;
+            while let Some(b'0'..=b'9') = self.peek() {
+                self.pos += 1;
+            }
+            if self.pos == frac_start {
+                return None;
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            return None;
+        }
+        (self.pos - start <= 300).then_some(())
+    }
+
+    /// Any JSON value, checked but not kept.
+    fn skip_value(&mut self, depth: u32) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        match self.peek()? {
+            b'"' => self.skip_string(),
+            b'{' => self.object(|s, _| s.skip_value(depth + 1)),
+            b'[' => self.array(|s| s.skip_value(depth + 1)),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn entry(&mut self) -> Option<LineFacts<'a>> {
+        const ID: u32 = 0;
+        const PARENT: u32 = 1;
+        const MESSAGE: u32 = 2;
+        const TIMESTAMP: u32 = 3;
+        const LABEL: u32 = 4;
+        let mut seen = Seen::default();
+        let mut facts = LineFacts::default();
+        self.object(|s, key| {
+            match key {
+                b"id" => {
+                    seen.first(ID)?;
+                    facts.id = s.string()?;
+                }
+                b"parent_id" => {
+                    seen.first(PARENT)?;
+                    facts.parent = s.opt_string()?;
+                }
+                b"message" => {
+                    seen.first(MESSAGE)?;
+                    s.message(&mut facts)?;
+                }
+                b"timestamp" => {
+                    seen.first(TIMESTAMP)?;
+                    facts.timestamp = s.u64()?;
+                }
+                b"label" => {
+                    seen.first(LABEL)?;
+                    facts.label = s.opt_string()?;
+                }
+                _ => s.skip_value(2)?,
+            }
+            Some(())
+        })?;
+        (seen.has(ID) && seen.has(MESSAGE) && seen.has(TIMESTAMP)).then_some(facts)
+    }
+
+    /// The message: the role first, then the fields of that role.
+    fn message(&mut self, facts: &mut LineFacts<'a>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.key()? != b"role" {
+            return None;
+        }
+        let role = self.string()?;
+        match &*role {
+            "user" => {
+                facts.kind = MessageKind::User;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"content" => {
+                        seen.first(0)?;
+                        s.contents(None)
+                    }
+                    b"timestamp" => {
+                        seen.first(1)?;
+                        s.u64().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| seen.has(0) && seen.has(1))?;
+            }
+            "assistant" => {
+                let mut calls = Vec::new();
+                let mut model = None;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"content" => {
+                        seen.first(0)?;
+                        s.contents(Some(&mut calls))
+                    }
+                    b"stopReason" => {
+                        seen.first(1)?;
+                        let reason = s.string()?;
+                        matches!(
+                            &*reason,
+                            "stop" | "length" | "toolUse" | "error" | "aborted" | "refusal"
+                        )
+                        .then_some(())
+                    }
+                    b"model" => {
+                        seen.first(2)?;
+                        model = Some(s.string()?);
+                        Some(())
+                    }
+                    b"provider" => {
+                        seen.first(3)?;
+                        s.skip_string()
+                    }
+                    b"usage" => {
+                        seen.first(4)?;
+                        s.usage()
+                    }
+                    b"timestamp" => {
+                        seen.first(5)?;
+                        s.u64().map(drop)
+                    }
+                    b"errorMessage" | b"error_message" => {
+                        seen.first(6)?;
+                        s.opt_string().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| (0..6).all(|bit| seen.has(bit)))?;
+                facts.kind = MessageKind::Assistant;
+                facts.model = model;
+                facts.tool_calls = calls;
+            }
+            "toolResult" => {
+                let mut call_id = None;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"toolCallId" => {
+                        seen.first(0)?;
+                        call_id = Some(s.string()?);
+                        Some(())
+                    }
+                    b"toolName" => {
+                        seen.first(1)?;
+                        s.skip_string()
+                    }
+                    b"content" => {
+                        seen.first(2)?;
+                        s.contents(None)
+                    }
+                    b"isError" => {
+                        seen.first(3)?;
+                        s.bool().map(drop)
+                    }
+                    b"timestamp" => {
+                        seen.first(4)?;
+                        s.u64().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| (0..5).all(|bit| seen.has(bit)))?;
+                facts.kind = MessageKind::ToolResult;
+                facts.tool_result_for = call_id;
+            }
+            _ => {
+                // A custom record: any role string, with `kind` and `data`.
+                let mut kind = None;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"kind" => {
+                        seen.first(0)?;
+                        kind = Some(s.string()?);
+                        Some(())
+                    }
+                    b"data" => {
+                        seen.first(1)?;
+                        s.skip_value(3)
+                    }
+                    b"role" => None,
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| seen.has(0) && seen.has(1))?;
+                facts.kind = MessageKind::Custom;
+                facts.custom_role = Some(role);
+                facts.custom_kind = kind;
+            }
+        }
+        Some(())
+    }
+
+    /// Walks the members after a tag member (`role`, `type`) up to the
+    /// closing brace. A second tag member makes the fast path give up.
+    fn rest_members(
+        &mut self,
+        tag: &[u8],
+        mut member: impl FnMut(&mut Self, &'a [u8], &mut Seen) -> Option<()>,
+    ) -> Option<Seen> {
+        let mut seen = Seen::default();
+        loop {
+            self.ws();
+            match self.peek()? {
+                b'}' => {
+                    self.pos += 1;
+                    return Some(seen);
+                }
+                b',' => {
+                    self.pos += 1;
+                    let key = self.key()?;
+                    if key == tag {
+                        return None;
+                    }
+                    member(self, key, &mut seen)?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn usage(&mut self) -> Option<()> {
+        let mut seen = Seen::default();
+        self.object(|s, key| {
+            let bit = match key {
+                b"input" => 0,
+                b"output" => 1,
+                b"cacheRead" | b"cache_read" => 2,
+                b"cacheWrite" | b"cache_write" => 3,
+                b"totalTokens" | b"total_tokens" => 4,
+                _ => return s.skip_value(4),
+            };
+            seen.first(bit)?;
+            s.u64().map(drop)
+        })?;
+        (seen.has(0) && seen.has(1)).then_some(())
+    }
+
+    /// A content array. Tool call ids are collected when `calls` is given.
+    fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
+        self.array(|s| {
+            s.eat(b'{')?;
+            if s.key()? != b"type" {
+                return None;
+            }
+            let kind = s.string()?;
+            match &*kind {
+                "text" => s
+                    .rest_members(b"type", |s, key, seen| match key {
+                        b"text" => {
+                            seen.first(0)?;
+                            s.skip_string()
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0))
+                    .map(drop),
+                "image" => s
+                    .rest_members(b"type", |s, key, seen| match key {
+                        b"data" => {
+                            seen.first(0)?;
+                            s.skip_string()
+                        }
+                        b"mimeType" => {
+                            seen.first(1)?;
+                            s.skip_string()
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0) && seen.has(1))
+                    .map(drop),
+                "thinking" => s
+                    .rest_members(b"type", |s, key, seen| match key {
+                        b"thinking" => {
+                            seen.first(0)?;
+                            s.skip_string()
+                        }
+                        b"signature" => {
+                            seen.first(1)?;
+                            s.opt_string().map(drop)
+                        }
+                        b"redacted" => {
+                            seen.first(2)?;
+                            s.opt_string().map(drop)
+                        }
+                        b"redactedProtocol" | b"redacted_protocol" => {
+                            seen.first(3)?;
+                            s.skip_value(5)
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0))
+                    .map(drop),
+                "toolCall" => {
+                    let mut id = None;
+                    s.rest_members(b"type", |s, key, seen| match key {
+                        b"id" => {
+                            seen.first(0)?;
+                            id = Some(s.string()?);
+                            Some(())
+                        }
+                        b"name" => {
+                            seen.first(1)?;
+                            s.skip_string()
+                        }
+                        b"arguments" => {
+                            seen.first(2)?;
+                            s.skip_value(5)
+                        }
+                        b"providerMetadata" | b"provider_metadata" => {
+                            seen.first(3)?;
+                            s.skip_value(5)
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0) && seen.has(1) && seen.has(2))?;
+                    if let Some(calls) = calls.as_deref_mut() {
+                        calls.push(id?);
+                    }
+                    Some(())
+                }
+                _ => None,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swar_finds_every_special_byte() {
+        for special in [b'"', b'\\', 0, 0x1f, b'\n'] {
+            for at in 0..8 {
+                let mut bytes = *b"abcdefgh";
+                bytes[at] = special;
+                assert!(maybe_special(u64::from_le_bytes(bytes)), "{special} at {at}");
+            }
+        }
+        assert!(!maybe_special(u64::from_le_bytes(*b"plain ok")));
+        assert!(!maybe_special(u64::from_le_bytes(
+            "héllo!".as_bytes().try_into().unwrap_or([b'a'; 8])
+        )));
+    }
+
+    #[test]
+    fn accepts_what_yoagent_writes() {
+        let line = br#"{"id":"e2","parent_id":"e1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"x\ny"},{"type":"toolCall","id":"call_1","name":"bash","arguments":{"command":"ls","n":[1,2.5,-3,true,null]}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3},"timestamp":5},"timestamp":6,"label":"cp"}"#;
+        let facts = scan_line(line).expect("fast path accepts");
+        assert_eq!(facts.id, "e2");
+        assert_eq!(facts.parent.as_deref(), Some("e1"));
+        assert_eq!(facts.label.as_deref(), Some("cp"));
+        assert_eq!(facts.timestamp, 6);
+        assert_eq!(facts.kind, MessageKind::Assistant);
+        assert_eq!(facts.tool_calls, vec!["call_1"]);
+    }
+
+    #[test]
+    fn gives_up_on_what_it_does_not_know() {
+        for line in [
+            &br#"{"id":"e1","message":{"content":[],"role":"user","timestamp":1},"timestamp":1}"#[..],
+            br#"{"id":"e1","id":"e2","message":{"role":"user","content":[],"timestamp":1},"timestamp":1}"#,
+            br#"{"id":"e1","message":{"role":"user","content":[],"timestamp":1e3},"timestamp":1}"#,
+            br#"{"id":"\ud800","message":{"role":"user","content":[],"timestamp":1},"timestamp":1}"#,
+            br#"["e1",null,{"role":"user","content":[],"timestamp":1},1]"#,
+            br#"{"id":"e1","message":{"role":"user","content":[{"type":"video"}],"timestamp":1},"timestamp":1}"#,
+        ] {
+            assert!(scan_line(line).is_none(), "{}", String::from_utf8_lossy(line));
+        }
+    }
+}
