@@ -24,7 +24,11 @@ pub enum Checked<'a> {
 pub fn check_line(bytes: &[u8]) -> Checked<'_> {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
-        Err(e) => return Checked::NotUtf8 { at: e.valid_up_to() },
+        Err(e) => {
+            return Checked::NotUtf8 {
+                at: e.valid_up_to(),
+            };
+        }
     };
     let trimmed = text.trim();
     if trimmed.is_empty() {

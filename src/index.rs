@@ -23,6 +23,9 @@ pub struct Node {
     pub len: u64,
     /// Entries on the root→this path, this one included.
     pub depth: u32,
+    /// The entry names a parent that could not be linked (an error); it
+    /// stands in the tree as a root so its own children can be checked.
+    pub detached: bool,
 }
 
 /// Why an entry could not join the tree. yoagent refuses the file for each.
@@ -47,9 +50,17 @@ impl TreeBuilder {
     /// Adds the entry of one line. An entry whose parent is unknown still
     /// joins (as a root) so that its own children can be checked; one with a
     /// duplicate id does not.
-    pub fn push(&mut self, facts: &LineFacts<'_>, line: u64, offset: u64, len: u64) -> Result<Ix, Link> {
+    pub fn push(
+        &mut self,
+        facts: &LineFacts<'_>,
+        line: u64,
+        offset: u64,
+        len: u64,
+    ) -> Result<Ix, Link> {
         if let Some(&first) = self.by_id.get(&*facts.id) {
-            return Err(Link::DuplicateId { first_line: self.nodes[first as usize].line });
+            return Err(Link::DuplicateId {
+                first_line: self.nodes[first as usize].line,
+            });
         }
         let mut problem = None;
         let parent = match facts.parent.as_deref() {
@@ -61,14 +72,17 @@ impl TreeBuilder {
             Some(p) => match self.by_id.get(p) {
                 Some(&ix) => Some(ix),
                 None => {
-                    problem = Some(Link::UnknownParent { parent: p.to_string() });
+                    problem = Some(Link::UnknownParent {
+                        parent: p.to_string(),
+                    });
                     None
                 }
             },
         };
         let ix = Ix::try_from(self.nodes.len()).unwrap_or(Ix::MAX);
         let depth = parent.map_or(1, |p| self.nodes[p as usize].depth.saturating_add(1));
-        self.by_id.insert(facts.id.clone().into_owned().into_boxed_str(), ix);
+        self.by_id
+            .insert(facts.id.clone().into_owned().into_boxed_str(), ix);
         self.nodes.push(Node {
             id: facts.id.clone().into_owned().into_boxed_str(),
             parent,
@@ -79,6 +93,7 @@ impl TreeBuilder {
             offset,
             len,
             depth,
+            detached: problem.is_some(),
         });
         match problem {
             Some(p) => Err(p),
@@ -117,7 +132,14 @@ impl TreeBuilder {
             }
         }
         let head = n.checked_sub(1).map(|i| i as Ix);
-        Tree { nodes: self.nodes, by_id: self.by_id, child_start: counts, child_list, labels, head }
+        Tree {
+            nodes: self.nodes,
+            by_id: self.by_id,
+            child_start: counts,
+            child_list,
+            labels,
+            head,
+        }
     }
 }
 

@@ -5,8 +5,13 @@
 //! terminals, the environment and the clock.
 
 pub mod check;
+pub mod cli;
+pub mod digest;
 pub mod entry;
+pub mod fsck;
 pub mod index;
 pub mod read;
 mod scan;
 pub mod schema;
+pub mod since;
+pub mod store;

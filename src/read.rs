@@ -50,62 +50,126 @@ impl Source {
 
 const CHUNK: usize = 1 << 20;
 
-/// Streams `reader` line by line. `tap` sees every byte once, in order (for
-/// digests); `each` sees every line, blank ones included. Returns the number
-/// of bytes read.
-pub fn for_each_line<R: Read>(
-    mut reader: R,
-    mut tap: impl FnMut(&[u8]),
-    mut each: impl FnMut(RawLine<'_>),
-) -> io::Result<u64> {
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK);
-    let mut start_offset = 0u64; // file offset of buf[0]
-    let mut number = 0u64;
-    let mut total = 0u64;
-    let mut searched = 0usize; // bytes of buf known to hold no newline
-    loop {
-        if buf.capacity() - buf.len() < CHUNK / 2 {
-            buf.reserve(CHUNK);
+/// Pulls lines from a reader one at a time, in a buffer that holds about a
+/// megabyte plus the longest line.
+pub struct LineReader<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// `buf[start..]` is not yet handed out.
+    start: usize,
+    /// `buf[start..searched]` holds no newline.
+    searched: usize,
+    /// File offset of `buf[0]`.
+    base: u64,
+    number: u64,
+    eof: bool,
+}
+
+impl<R: Read> LineReader<R> {
+    pub fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            buf: Vec::with_capacity(CHUNK),
+            start: 0,
+            searched: 0,
+            base: 0,
+            number: 0,
+            eof: false,
         }
-        let len = buf.len();
-        buf.resize(buf.capacity(), 0);
+    }
+
+    /// The next line, blank ones included; `None` at the end.
+    pub fn next_line(&mut self) -> io::Result<Option<RawLine<'_>>> {
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.searched..]) {
+                let end = self.searched + i;
+                let line_start = self.start;
+                self.start = end + 1;
+                self.searched = self.start;
+                self.number += 1;
+                return Ok(Some(RawLine {
+                    number: self.number,
+                    offset: self.base + line_start as u64,
+                    bytes: &self.buf[line_start..end],
+                }));
+            }
+            self.searched = self.buf.len();
+            if self.eof {
+                if self.start == self.buf.len() {
+                    return Ok(None);
+                }
+                let line_start = self.start;
+                self.start = self.buf.len();
+                self.number += 1;
+                return Ok(Some(RawLine {
+                    number: self.number,
+                    offset: self.base + line_start as u64,
+                    bytes: &self.buf[line_start..],
+                }));
+            }
+            self.fill()?;
+        }
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        // Drop what was handed out, then read another chunk.
+        self.buf.drain(..self.start);
+        self.base += self.start as u64;
+        self.searched -= self.start;
+        self.start = 0;
+        let len = self.buf.len();
+        self.buf.resize(len + CHUNK, 0);
         let n = loop {
-            match reader.read(&mut buf[len..]) {
+            match self.reader.read(&mut self.buf[len..]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    buf.truncate(len);
+                    self.buf.truncate(len);
                     return Err(e);
                 }
             }
         };
-        buf.truncate(len + n);
-        if n == 0 {
-            if !buf.is_empty() {
-                number += 1;
-                each(RawLine { number, offset: start_offset, bytes: &buf });
-            }
-            return Ok(total);
-        }
-        tap(&buf[len..]);
-        total += n as u64;
-        let mut line_start = 0;
-        let mut from = searched;
-        while let Some(i) = memchr::memchr(b'\n', &buf[from..]) {
-            let end = from + i;
-            number += 1;
-            each(RawLine {
-                number,
-                offset: start_offset + line_start as u64,
-                bytes: &buf[line_start..end],
-            });
-            line_start = end + 1;
-            from = line_start;
-        }
-        buf.drain(..line_start);
-        start_offset += line_start as u64;
-        searched = buf.len();
+        self.buf.truncate(len + n);
+        self.eof = n == 0;
+        Ok(())
     }
+}
+
+/// A reader that shows every byte it reads to `tap`, in order (for digests).
+pub struct Tap<R, F> {
+    pub reader: R,
+    pub tap: F,
+}
+
+impl<R: Read, F: FnMut(&[u8])> Read for Tap<R, F> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.reader.read(out)?;
+        (self.tap)(&out[..n]);
+        Ok(n)
+    }
+}
+
+/// Streams `reader` line by line. `tap` sees every byte once, in order;
+/// `each` sees every line, blank ones included. Returns the number of bytes
+/// read.
+pub fn for_each_line<R: Read>(
+    reader: R,
+    mut tap: impl FnMut(&[u8]),
+    mut each: impl FnMut(RawLine<'_>),
+) -> io::Result<u64> {
+    let mut total = 0u64;
+    let mut lines = LineReader::new(Tap {
+        reader,
+        tap: |bytes: &[u8]| {
+            total += bytes.len() as u64;
+            tap(bytes);
+        },
+    });
+    while let Some(line) = lines.next_line()? {
+        each(line);
+    }
+    drop(lines);
+    Ok(total)
 }
 
 /// Reads `len` bytes at `offset` of a file (a line the index points at).

@@ -173,7 +173,9 @@ impl<'a> Scanner<'a> {
         let (body, escaped) = self.string_body()?;
         if escaped {
             let quoted = &self.b[self.pos - body.len() - 2..self.pos];
-            serde_json::from_slice::<String>(quoted).ok().map(Cow::Owned)
+            serde_json::from_slice::<String>(quoted)
+                .ok()
+                .map(Cow::Owned)
         } else {
             std::str::from_utf8(body).ok().map(Cow::Borrowed)
         }
@@ -639,7 +641,10 @@ mod tests {
             for at in 0..8 {
                 let mut bytes = *b"abcdefgh";
                 bytes[at] = special;
-                assert!(maybe_special(u64::from_le_bytes(bytes)), "{special} at {at}");
+                assert!(
+                    maybe_special(u64::from_le_bytes(bytes)),
+                    "{special} at {at}"
+                );
             }
         }
         assert!(!maybe_special(u64::from_le_bytes(*b"plain ok")));

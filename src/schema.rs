@@ -231,10 +231,20 @@ fn explain(line: &str, err: &serde_json::Error) -> LineFault {
         serde_json::error::Category::Data => FaultKind::Shape,
     };
     if kind != FaultKind::Shape {
-        return LineFault { kind, at, message: text, id };
+        return LineFault {
+            kind,
+            at,
+            message: text,
+            id,
+        };
     }
     let Some(members) = members else {
-        return LineFault { kind, at, message: format!("entry: {text}"), id };
+        return LineFault {
+            kind,
+            at,
+            message: format!("entry: {text}"),
+            id,
+        };
     };
     if text.contains("untagged enum AgentMessage")
         && let Some(message) = members.iter().find(|m| m.key == "message")
@@ -258,7 +268,12 @@ fn explain(line: &str, err: &serde_json::Error) -> LineFault {
         Some(m) if !text.starts_with("duplicate field") => format!("{}: {text}", m.key),
         _ => format!("entry: {text}"),
     };
-    LineFault { kind, at, message, id }
+    LineFault {
+        kind,
+        at,
+        message,
+        id,
+    }
 }
 
 /// The serde_json error text without its "at line 1 column 7" suffix (ysess
@@ -293,7 +308,10 @@ fn members(text: &str) -> Option<Vec<Member<'_>>> {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
             while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                out.push(Member { key, value: map.next_value()? });
+                out.push(Member {
+                    key,
+                    value: map.next_value()?,
+                });
             }
             Ok(out)
         }
@@ -315,7 +333,9 @@ fn explain_message(raw: &str) -> String {
         return format!(": must be an object, found {}", type_name(&value));
     };
     match map.get("role") {
-        Some(Value::String(role)) if matches!(role.as_str(), "user" | "assistant" | "toolResult") => {
+        Some(Value::String(role))
+            if matches!(role.as_str(), "user" | "assistant" | "toolResult") =>
+        {
             let why = explain_llm(role, map)
                 .or_else(|| serde_json::from_str::<Message>(raw).err().map(|e| bare(&e)))
                 .unwrap_or_else(|| "does not match its role's shape".into());
@@ -332,7 +352,9 @@ fn explain_message(raw: &str) -> String {
             )
         }
         Some(other) => format!(": `role` must be a string, found {}", type_name(other)),
-        None => format!(": missing field `role` (one of {ROLES}, or any string for a custom record)"),
+        None => {
+            format!(": missing field `role` (one of {ROLES}, or any string for a custom record)")
+        }
     }
 }
 
@@ -340,7 +362,10 @@ fn explain_message(raw: &str) -> String {
 /// each field on its own so the answer can name it.
 fn explain_llm(role: &str, map: &serde_json::Map<String, Value>) -> Option<String> {
     let fields: &[(&str, &[&str], Check)] = match role {
-        "user" => &[("content", &[], Check::Content), ("timestamp", &[], Check::U64)],
+        "user" => &[
+            ("content", &[], Check::Content),
+            ("timestamp", &[], Check::U64),
+        ],
         "assistant" => &[
             ("content", &[], Check::Content),
             ("stopReason", &[], Check::StopReason),
@@ -359,7 +384,9 @@ fn explain_llm(role: &str, map: &serde_json::Map<String, Value>) -> Option<Strin
         ],
     };
     for (name, aliases, check) in fields {
-        let value = std::iter::once(name).chain(aliases.iter()).find_map(|k| map.get(*k));
+        let value = std::iter::once(name)
+            .chain(aliases.iter())
+            .find_map(|k| map.get(*k));
         let Some(value) = value else {
             if matches!(check, Check::OptString) {
                 continue;
@@ -472,7 +499,11 @@ mod tests {
     #[test]
     fn explains_a_custom_record_without_kind() {
         let f = fault(r#"{"id":"e1","message":{"role":"note","data":1},"timestamp":1}"#);
-        assert!(f.message.contains("role `note` is not user"), "{}", f.message);
+        assert!(
+            f.message.contains("role `note` is not user"),
+            "{}",
+            f.message
+        );
         assert!(f.message.contains("missing field `kind`"), "{}", f.message);
     }
 

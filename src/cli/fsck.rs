@@ -1,0 +1,380 @@
+use std::collections::BTreeMap;
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::output::{Level, escape, json_line};
+use super::{Context, Exit, Failure};
+use crate::digest::Digest;
+use crate::fsck::{Code, Finding, Options, Report, Severity, check};
+use crate::read::Source;
+use crate::store::{RepairError, backup_path, cut_torn};
+
+/// Check that session files load in yoagent, and more
+///
+/// Reports every problem of each file, one line each with a stable code, the
+/// line number and the entry id: all that yoagent's loader would refuse
+/// (errors), and what loads but is likely a mistake (warnings: duplicate or
+/// empty labels, odd ids, several roots, clocks going backwards, tool calls
+/// and results that do not pair up). A clean file prints nothing.
+///
+/// Findings go to stderr as `error: FILE:LINE: code: message`; with --json
+/// they go to stdout as JSON Lines. Exit status: 0 when every file loads in
+/// yoagent, 1 when any has an error (or, with --strict, a warning), 128 when
+/// a file cannot be read.
+///
+/// Examples:
+///   ysess fsck                       check ./session.jsonl
+///   ysess fsck --strict sessions/*.jsonl
+///   ysess fsck --digest > base.digest && ysess fsck --since "$(cat base.digest)"
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct FsckArgs {
+    /// Session files to check [default: the session file, see -f]
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Treat warnings as errors for the exit status
+    #[arg(long)]
+    pub strict: bool,
+    /// Print a summary line per file: entries, roots, tips, labels, HEAD
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print findings and summaries as JSON Lines on stdout
+    #[arg(long)]
+    pub json: bool,
+    /// Cut a torn last line (an interrupted write), saving its bytes beside
+    /// the file as FILE.torn-OFFSET; nothing else is ever changed
+    #[arg(long)]
+    pub repair: bool,
+    /// Print each file's digest, sha256:<hex>:<bytes>, on stdout
+    #[arg(long)]
+    pub digest: bool,
+    /// Check the file only grew since a digest (from --digest) or an old copy
+    #[arg(long, value_name = "DIGEST|OLDFILE")]
+    pub since: Option<String>,
+}
+
+enum Since {
+    Digest(Digest),
+    File(PathBuf),
+}
+
+struct Outcome {
+    report: Report,
+    repaired: Option<Result<PathBuf, RepairError>>,
+}
+
+pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let files: Vec<Source> = if args.files.is_empty() {
+        vec![Source::new(&ctx.global.file)]
+    } else {
+        args.files.iter().map(|p| Source::new(p)).collect()
+    };
+    if files.iter().filter(|s| **s == Source::Stdin).count() > 1 {
+        return Err(Failure::usage(
+            "standard input (`-`) can be checked only once",
+        ));
+    }
+    if args.repair && files.contains(&Source::Stdin) {
+        return Err(Failure::usage(
+            "--repair cannot cut standard input; name the file",
+        ));
+    }
+    let since = match &args.since {
+        None => None,
+        Some(_) if files.len() > 1 => {
+            return Err(Failure::usage("--since compares one file; name just one"));
+        }
+        Some(text) if text.starts_with("sha256:") => {
+            Some(Since::Digest(text.parse().map_err(Failure::usage)?))
+        }
+        Some(path) => Some(Since::File(PathBuf::from(path))),
+    };
+    let options = Options {
+        digest: args.digest,
+        since: match &since {
+            Some(Since::Digest(d)) => Some(*d),
+            _ => None,
+        },
+    };
+
+    let check_one = |source: &Source| -> io::Result<Outcome> {
+        let mut report = check(source.open()?, &options)?;
+        if let (Some(Since::File(old)), Source::Path(path)) = (&since, source) {
+            let old = std::fs::File::open(old).map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot open {}: {e}", old.display()))
+            })?;
+            report
+                .findings
+                .extend(crate::since::compare(old, std::fs::File::open(path)?)?);
+        }
+        let repaired = match (args.repair, report.torn, source) {
+            (true, Some(torn), Source::Path(path)) => {
+                let result = cut_torn(path, torn, report.summary.bytes);
+                if result.is_ok() {
+                    report
+                        .findings
+                        .retain(|f| f.code != Code::TruncatedLastLine);
+                }
+                Some(result)
+            }
+            _ => None,
+        };
+        Ok(Outcome { report, repaired })
+    };
+
+    // Check in parallel, print in argument order as results arrive.
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    let next = AtomicUsize::new(0);
+    let mut worst = Exit::Success;
+    std::thread::scope(|scope| -> Result<(), Failure> {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, files, check_one) = (&next, &files, &check_one);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(source) = files.get(i) else { break };
+                    if tx.send((i, check_one(source))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut printed = 0;
+        for (i, result) in rx {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&printed) {
+                let exit = print(args, ctx, &files[printed], result)?;
+                worst = worse(worst, exit);
+                printed += 1;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(worst)
+}
+
+fn worse(a: Exit, b: Exit) -> Exit {
+    let rank = |e| match e {
+        Exit::Success => 0,
+        Exit::No => 1,
+        Exit::Usage => 2,
+        Exit::Fatal => 3,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    r#type: &'static str,
+    file: &'a str,
+    line: Option<u64>,
+    offset: Option<u64>,
+    severity: &'static str,
+    code: &'static str,
+    id: Option<&'a str>,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    r#type: &'static str,
+    file: &'a str,
+    ok: bool,
+    errors: usize,
+    warnings: usize,
+    entries: u64,
+    roots: u64,
+    tips: u64,
+    labels: u64,
+    head: Option<&'a str>,
+    head_depth: u32,
+    bytes: u64,
+    digest: Option<String>,
+}
+
+/// Prints one file's results; returns what they mean for the exit status.
+fn print(
+    args: &FsckArgs,
+    ctx: &mut Context<'_>,
+    source: &Source,
+    result: io::Result<Outcome>,
+) -> Result<Exit, Failure> {
+    let file = source.display();
+    let streams = &mut ctx.streams;
+    let quiet = ctx.global.quiet;
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            let finding = Finding {
+                code: Code::Unreadable,
+                line: None,
+                offset: None,
+                id: None,
+                message: format!("cannot read: {e}"),
+            };
+            if args.json {
+                json_line(streams.out, &json_finding(&file, &finding))?;
+            } else {
+                streams.diag(Level::Error, &human(&file, &finding))?;
+            }
+            return Ok(Exit::Fatal);
+        }
+    };
+    let report = &outcome.report;
+    if let Some(repaired) = &outcome.repaired {
+        match repaired {
+            Ok(backup) if !quiet => streams.diag(
+                Level::Hint,
+                &format!(
+                    "{}: cut the torn last line ({} bytes at offset {}); they are saved in {}",
+                    escape(&file),
+                    report.torn.map_or(0, |t| t.len),
+                    report.torn.map_or(0, |t| t.offset),
+                    escape(&backup.display().to_string())
+                ),
+            )?,
+            Ok(_) => {}
+            Err(e) => {
+                let why = match e {
+                    RepairError::Changed => {
+                        "the file changed while it was checked; run fsck again".to_string()
+                    }
+                    RepairError::BackupExists(p) => {
+                        format!(
+                            "{} already exists with other bytes",
+                            escape(&p.display().to_string())
+                        )
+                    }
+                    RepairError::Io(e) => e.to_string(),
+                };
+                streams.diag(
+                    Level::Error,
+                    &format!("{}: not repaired: {why}", escape(&file)),
+                )?;
+            }
+        }
+    } else if args.repair && !quiet {
+        let torn = report
+            .torn
+            .map(|t| backup_path(std::path::Path::new(&file), t.offset));
+        let text = match torn {
+            Some(_) => format!("{}: not repaired", escape(&file)),
+            None => format!("{}: nothing to repair: no torn last line", escape(&file)),
+        };
+        streams.diag(Level::Hint, &text)?;
+    }
+    let errors = report.errors();
+    let warnings = report.warnings();
+    let ok = errors == 0 && !(args.strict && warnings > 0);
+    if args.json {
+        for finding in &report.findings {
+            json_line(streams.out, &json_finding(&file, finding))?;
+        }
+        let s = &report.summary;
+        json_line(
+            streams.out,
+            &JsonSummary {
+                r#type: "summary",
+                file: &file,
+                ok,
+                errors,
+                warnings,
+                entries: s.entries,
+                roots: s.roots,
+                tips: s.tips,
+                labels: s.labels,
+                head: s.head.as_deref(),
+                head_depth: s.head_depth,
+                bytes: s.bytes,
+                digest: report.digest.map(|d| d.to_string()),
+            },
+        )?;
+    } else {
+        if !quiet {
+            for finding in &report.findings {
+                let level = match finding.severity() {
+                    Severity::Error => Level::Error,
+                    Severity::Warning => Level::Warning,
+                };
+                streams.diag(level, &human(&file, finding))?;
+            }
+        }
+        if let Some(digest) = report.digest {
+            if args.files.len() > 1 {
+                writeln!(streams.out, "{digest}  {}", escape(&file))?;
+            } else {
+                writeln!(streams.out, "{digest}")?;
+            }
+        }
+        if args.verbose {
+            let s = &report.summary;
+            let verdict = match (errors, warnings) {
+                (0, 0) => "ok".to_string(),
+                (e, w) => format!("{e} {}, {w} {}", plural(e, "error"), plural(w, "warning")),
+            };
+            let head = match &s.head {
+                Some(h) => format!("HEAD {} at depth {}", escape(h), s.head_depth),
+                None => "no HEAD (empty)".to_string(),
+            };
+            writeln!(
+                streams.out,
+                "{}: {verdict}; {} {}, {} {}, {} branch {}, {} {}, {head}",
+                escape(&file),
+                s.entries,
+                plural(s.entries as usize, "entry").replace("entrys", "entries"),
+                s.roots,
+                plural(s.roots as usize, "root"),
+                s.tips,
+                plural(s.tips as usize, "tip"),
+                s.labels,
+                plural(s.labels as usize, "label"),
+            )?;
+        }
+    }
+    Ok(if ok { Exit::Success } else { Exit::No })
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+fn json_finding<'a>(file: &'a str, f: &'a Finding) -> JsonFinding<'a> {
+    JsonFinding {
+        r#type: "finding",
+        file,
+        line: f.line,
+        offset: f.offset,
+        severity: f.severity().as_str(),
+        code: f.code.as_str(),
+        id: f.id.as_deref(),
+        message: &f.message,
+    }
+}
+
+/// `FILE:LINE: code: message`, session text escaped.
+fn human(file: &str, f: &Finding) -> String {
+    match f.line {
+        Some(line) => format!(
+            "{}:{line}: {}: {}",
+            escape(file),
+            f.code,
+            escape(&f.message)
+        ),
+        None => format!("{}: {}: {}", escape(file), f.code, escape(&f.message)),
+    }
+}

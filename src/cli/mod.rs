@@ -1,0 +1,204 @@
+//! The command line: parsing, one module per command, and the one place
+//! where outcomes become exit codes.
+
+mod fsck;
+pub mod output;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use output::{ColorWhen, Level, Streams};
+
+/// A git-style tool for yoagent session trees.
+///
+/// A yoagent session is a JSONL file of entries, each with an `id` and a
+/// `parent_id`: a tree of conversation turns that only ever grows. ysess
+/// checks, shows and compares those trees without rewriting history.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ysess",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes, before or after its name.
+#[derive(Debug, Args)]
+pub struct Global {
+    /// The session file (`-` reads standard input)
+    #[arg(
+        short = 'f',
+        long = "file",
+        env = "YSESS_FILE",
+        default_value = "session.jsonl",
+        value_name = "PATH",
+        global = true
+    )]
+    pub file: PathBuf,
+    /// Run as if started in DIR
+    #[arg(short = 'C', value_name = "DIR", global = true)]
+    pub dir: Option<PathBuf>,
+    /// When to use colours (`auto` honours NO_COLOR)
+    #[arg(long, value_enum, default_value_t, value_name = "WHEN", global = true)]
+    pub color: ColorWhen,
+    /// Print less: no status messages, no hints
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Fsck(fsck::FsckArgs),
+}
+
+/// How a command ended; [`Exit::code`] is the only mapping to exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done, and the answer is yes.
+    Success,
+    /// 1: done, and the answer is no (fsck found errors, …).
+    No,
+    /// 2: the command line was wrong.
+    Usage,
+    /// 128: could not run at all.
+    Fatal,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::No => 1,
+            Exit::Usage => 2,
+            Exit::Fatal => 128,
+        }
+    }
+}
+
+/// An error that ends a command, with the hints that help a person act.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub error: anyhow::Error,
+    pub hints: Vec<String>,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            exit: Exit::Usage,
+            error: anyhow::anyhow!(message.into()),
+            hints: Vec::new(),
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Failure {
+        self.hints.push(hint.into());
+        self
+    }
+}
+
+impl<E: Into<anyhow::Error>> From<E> for Failure {
+    fn from(error: E) -> Failure {
+        Failure {
+            exit: Exit::Fatal,
+            error: error.into(),
+            hints: Vec::new(),
+        }
+    }
+}
+
+/// What a command needs from its surroundings, passed in so tests can run
+/// commands without a process.
+pub struct Context<'a> {
+    pub global: &'a Global,
+    pub streams: Streams<'a>,
+}
+
+/// Runs a parsed command line.
+pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
+    let mut ctx = Context {
+        global: &cli.global,
+        streams,
+    };
+    match &cli.command {
+        Command::Fsck(args) => fsck::run(args, &mut ctx),
+    }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// The process entry point.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                Exit::Usage.code()
+            } else {
+                0
+            });
+        }
+    };
+    if let Some(dir) = &cli.global.dir
+        && let Err(e) = std::env::set_current_dir(dir)
+    {
+        eprintln!("error: cannot change to directory {}: {e}", dir.display());
+        return ExitCode::from(Exit::Fatal.code());
+    }
+    let no_color = std::env::var("NO_COLOR").ok();
+    let color_err = cli
+        .global
+        .color
+        .enabled(output::stderr_is_terminal(), no_color.as_deref());
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut err = io::stderr();
+    let streams = Streams {
+        out: &mut out,
+        err: &mut err,
+        color_err,
+    };
+    let result = run(&cli, streams);
+    let flushed = out.flush();
+    match result {
+        Ok(exit) => match flushed {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                eprintln!("error: cannot write output: {e}");
+                ExitCode::from(Exit::Fatal.code())
+            }
+            _ => ExitCode::from(exit.code()),
+        },
+        Err(failure) if is_broken_pipe(&failure.error) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let mut streams = Streams {
+                out: &mut io::sink(),
+                err: &mut io::stderr(),
+                color_err,
+            };
+            let _ = streams.diag(Level::Error, &format!("{:#}", failure.error));
+            if !cli.global.quiet {
+                for hint in &failure.hints {
+                    let _ = streams.diag(Level::Hint, hint);
+                }
+            }
+            ExitCode::from(failure.exit.code())
+        }
+    }
+}

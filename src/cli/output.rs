@@ -1,0 +1,158 @@
+//! Writing for people and for programs: stdout that ends quietly on a broken
+//! pipe, colour only where asked or on a terminal, session text escaped.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+
+use clap::ValueEnum;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour a stream: `always`/`never` win; `auto` colours a
+    /// terminal unless `NO_COLOR` is set to anything but the empty string.
+    pub fn enabled(self, is_terminal: bool, no_color: Option<&str>) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => is_terminal && no_color.is_none_or(str::is_empty),
+        }
+    }
+}
+
+/// Where a command writes. Tests pass buffers; `main` passes the real
+/// streams.
+pub struct Streams<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+    pub color_err: bool,
+}
+
+impl Streams<'_> {
+    /// `error: …` / `warning: …` / `hint: …` on stderr, the prefix coloured.
+    pub fn diag(&mut self, level: Level, text: &str) -> io::Result<()> {
+        let (name, color) = match level {
+            Level::Error => ("error", "\x1b[1;31m"),
+            Level::Warning => ("warning", "\x1b[1;33m"),
+            Level::Hint => ("hint", "\x1b[1;36m"),
+        };
+        if self.color_err {
+            writeln!(self.err, "{color}{name}\x1b[0m: {text}")
+        } else {
+            writeln!(self.err, "{name}: {text}")
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Level {
+    Error,
+    Warning,
+    Hint,
+}
+
+/// True for characters that must not reach a terminal raw: C0 and C1
+/// controls, DEL, and the invisible bidirectional overrides that can make
+/// text read differently from what it is.
+fn is_hazard(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Session text made safe for a terminal: hazards become visible escapes
+/// (`\n`, `\t`, `\r`, `\u{1b}`); a backslash before them stays as it is.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hazard) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_hazard(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A serde_json formatter that also escapes DEL, C1 controls and bidi
+/// overrides (serde_json escapes only C0), so `--json` output is safe to
+/// print to a terminal too. The JSON means the same either way.
+pub struct SafeJson;
+
+impl serde_json::ser::Formatter for SafeJson {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some((at, c)) = rest.char_indices().find(|&(_, c)| is_hazard(c)) {
+            writer.write_all(&rest.as_bytes()[..at])?;
+            write!(writer, "\\u{:04x}", c as u32)?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        writer.write_all(rest.as_bytes())
+    }
+}
+
+/// Writes one JSON value and a newline.
+pub fn json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);
+    value.serialize(&mut ser).map_err(io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+pub fn stderr_is_terminal() -> bool {
+    io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_terminal_hazards_and_nothing_else() {
+        assert_eq!(escape("plain résumé 🚀"), "plain résumé 🚀");
+        assert_eq!(
+            escape("a\x1b[2Jb\nc\u{202E}d\u{9b}"),
+            "a\\u{1b}[2Jb\\nc\\u{202e}d\\u{9b}"
+        );
+    }
+
+    #[test]
+    fn json_escapes_c1_and_bidi_and_still_round_trips() {
+        let mut out = Vec::new();
+        json_line(
+            &mut out,
+            &serde_json::json!({"m": "x\u{9b}y\u{202e}z\u{7f}\n"}),
+        )
+        .expect("to memory");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, "{\"m\":\"x\\u009by\\u202ez\\u007f\\n\"}\n");
+        let back: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(back["m"], "x\u{9b}y\u{202e}z\u{7f}\n");
+    }
+
+    #[test]
+    fn no_color_turns_auto_off_only() {
+        assert!(ColorWhen::Auto.enabled(true, None));
+        assert!(ColorWhen::Auto.enabled(true, Some("")));
+        assert!(!ColorWhen::Auto.enabled(true, Some("1")));
+        assert!(!ColorWhen::Auto.enabled(false, None));
+        assert!(ColorWhen::Always.enabled(false, Some("1")));
+    }
+}

@@ -1,0 +1,81 @@
+//! `sha256:<hex>:<bytes>`: the digest that proves a file only grew.
+
+use std::fmt;
+use std::str::FromStr;
+
+use sha2::{Digest as _, Sha256};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Digest {
+    pub sha256: [u8; 32],
+    pub bytes: u64,
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("sha256:")?;
+        for b in self.sha256 {
+            write!(f, "{b:02x}")?;
+        }
+        write!(f, ":{}", self.bytes)
+    }
+}
+
+impl FromStr for Digest {
+    type Err = String;
+
+    /// Parses `sha256:<64 hex>:<bytes>`; anything after white space is
+    /// ignored, so a line of `ysess fsck --digest` output can be passed whole.
+    fn from_str(s: &str) -> Result<Digest, String> {
+        let word = s.split_whitespace().next().unwrap_or("");
+        let bad = || format!("`{word}` is not a digest of the form sha256:<64 hex digits>:<bytes>");
+        let rest = word.strip_prefix("sha256:").ok_or_else(bad)?;
+        let (hex, bytes) = rest.split_once(':').ok_or_else(bad)?;
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
+        let mut sha256 = [0u8; 32];
+        for (i, out) in sha256.iter_mut().enumerate() {
+            *out = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+        }
+        let bytes = bytes.parse().map_err(|_| bad())?;
+        Ok(Digest { sha256, bytes })
+    }
+}
+
+/// Feeds bytes in, in order; `finish` names how many were fed.
+#[derive(Default, Clone)]
+pub struct Hasher(Sha256);
+
+impl Hasher {
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    pub fn finish(self, bytes: u64) -> Digest {
+        Digest {
+            sha256: self.0.finalize().into(),
+            bytes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_matches_the_known_sha256_of_abc() {
+        let mut h = Hasher::default();
+        h.update(b"abc");
+        let d = h.finish(3);
+        let text = d.to_string();
+        assert_eq!(
+            text,
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad:3"
+        );
+        assert_eq!(text.parse::<Digest>(), Ok(d));
+        assert_eq!(format!("{text}  session.jsonl").parse::<Digest>(), Ok(d));
+        assert!("sha256:abc:3".parse::<Digest>().is_err());
+    }
+}
