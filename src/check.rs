@@ -18,16 +18,32 @@ pub enum Checked<'a> {
     NotUtf8 { at: usize },
 }
 
+impl Checked<'_> {
+    /// The same verdict, owning its text.
+    pub fn into_owned(self) -> Checked<'static> {
+        match self {
+            Checked::Blank => Checked::Blank,
+            Checked::Entry { facts, indent } => Checked::Entry {
+                facts: facts.into_owned(),
+                indent,
+            },
+            Checked::Fault { fault, indent } => Checked::Fault { fault, indent },
+            Checked::NotUtf8 { at } => Checked::NotUtf8 { at },
+        }
+    }
+}
+
 /// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
 /// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one
 /// `SessionEntry` parsed from the rest.
 pub fn check_line(bytes: &[u8]) -> Checked<'_> {
-    let text = match std::str::from_utf8(bytes) {
+    let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => text,
-        Err(e) => {
-            return Checked::NotUtf8 {
-                at: e.valid_up_to(),
-            };
+        Err(_) => {
+            let at = std::str::from_utf8(bytes)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            return Checked::NotUtf8 { at };
         }
     };
     let trimmed = text.trim();

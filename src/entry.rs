@@ -45,3 +45,22 @@ pub struct LineFacts<'a> {
     /// The tool call a tool result answers.
     pub tool_result_for: Option<Cow<'a, str>>,
 }
+
+impl LineFacts<'_> {
+    /// The same facts, owning their text.
+    pub fn into_owned(self) -> LineFacts<'static> {
+        let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+        LineFacts {
+            id: own(self.id),
+            parent: self.parent.map(own),
+            label: self.label.map(own),
+            timestamp: self.timestamp,
+            kind: self.kind,
+            model: self.model.map(own),
+            custom_role: self.custom_role.map(own),
+            custom_kind: self.custom_kind.map(own),
+            tool_calls: self.tool_calls.into_iter().map(own).collect(),
+            tool_result_for: self.tool_result_for.map(own),
+        }
+    }
+}

@@ -2,16 +2,16 @@
 //! byte offset and the entry id. Errors are exactly what yoagent's loader
 //! refuses; warnings are what loads but is likely a mistake.
 
-use std::collections::HashMap;
 use std::fmt;
+use std::hash::BuildHasher;
 use std::io::{self, Read};
 
 use crate::check::{Checked, check_line};
 use crate::digest::{Digest, Hasher};
 use crate::entry::MessageKind;
-use crate::index::{Ix, Link, Tree, TreeBuilder};
-use crate::read::{RawLine, for_each_line};
-use crate::schema::FaultKind;
+use crate::index::{Ix, Link, NewEntry, Tree, TreeBuilder};
+use crate::read::{Block, Blocks};
+use crate::schema::{FaultKind, LineFault};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -93,22 +93,6 @@ impl Finding {
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
-
-    fn at(
-        code: Code,
-        line: &RawLine<'_>,
-        within: usize,
-        id: Option<String>,
-        message: String,
-    ) -> Finding {
-        Finding {
-            code,
-            line: Some(line.number),
-            offset: Some(line.offset + within as u64),
-            id,
-            message,
-        }
-    }
 }
 
 /// Counts describing a file's tree.
@@ -167,142 +151,196 @@ pub struct Options {
     pub since: Option<Digest>,
 }
 
-/// What the tool-call checks need to remember per entry.
-#[derive(Default)]
-struct ToolFacts {
-    /// call id → assistant entries that make that call.
-    calls: HashMap<Box<str>, Vec<Ix>>,
-    /// assistant entry → its call ids.
-    calls_of: HashMap<Ix, Vec<Box<str>>>,
-    /// tool result entry → the call it answers.
-    answers: HashMap<Ix, Box<str>>,
+/// A piece of text in a [`Verdicts`] or [`ToolFacts`] string.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    at: u32,
+    len: u32,
 }
 
-/// Checks a whole session stream.
-pub fn check<R: Read>(reader: R, options: &Options) -> io::Result<Report> {
-    let mut report = Report::default();
-    let mut builder = TreeBuilder::default();
-    let mut tools = ToolFacts::default();
-    let mut unknown_parents: Vec<(usize, String)> = Vec::new(); // finding index, parent
-    let mut last_nonblank: Option<(usize, u64, u64)> = None; // (findings before it, offset, len)
-    let mut last_eof_finding: Option<usize> = None;
-    let mut full = options.digest.then(Hasher::default);
-    let mut prefix = options.since.as_ref().map(|d| (Hasher::default(), d.bytes));
-
-    let bytes = for_each_line(
-        reader,
-        |chunk| {
-            if let Some(h) = full.as_mut() {
-                h.update(chunk);
-            }
-            if let Some((h, left)) = prefix.as_mut() {
-                let take = (*left).min(chunk.len() as u64) as usize;
-                h.update(&chunk[..take]);
-                *left -= take as u64;
-            }
-        },
-        |line| {
-            let checked = check_line(line.bytes);
-            if !matches!(checked, Checked::Blank) {
-                last_nonblank = Some((report.findings.len(), line.offset, line.bytes.len() as u64));
-                last_eof_finding = None;
-            }
-            match checked {
-                Checked::Blank => {}
-                Checked::NotUtf8 { at } => report.findings.push(Finding::at(
-                    Code::NotUtf8,
-                    &line,
-                    at,
-                    None,
-                    format!(
-                        "byte {} of the line is not UTF-8; yoagent cannot read a file that is not UTF-8 at all",
-                        at + 1
-                    ),
-                )),
-                Checked::Fault { fault, indent } => {
-                    let within = indent + fault.at.unwrap_or(0);
-                    let code = if line.number == 1 && line.bytes.starts_with(b"\xEF\xBB\xBF") {
-                        Code::ByteOrderMark
-                    } else {
-                        match fault.kind {
-                            FaultKind::Syntax => Code::InvalidJson,
-                            FaultKind::Eof => Code::InvalidJson,
-                            FaultKind::Shape => Code::InvalidEntry,
-                            FaultKind::Message => Code::InvalidMessage,
-                        }
-                    };
-                    let message = match code {
-                        Code::ByteOrderMark => {
-                            "the file starts with a byte-order mark (EF BB BF), which yoagent cannot load; remove those 3 bytes".to_string()
-                        }
-                        Code::InvalidJson if fault.kind == FaultKind::Eof => {
-                            last_eof_finding = Some(report.findings.len());
-                            format!("line ends in the middle of a JSON value ({})", fault.message)
-                        }
-                        _ => fault.message,
-                    };
-                    report.findings.push(Finding::at(code, &line, within, fault.id, message));
-                }
-                Checked::Entry { facts, indent } => {
-                    let len = line.bytes.len() as u64;
-                    let id = || Some(facts.id.to_string());
-                    match builder.push(&facts, line.number, line.offset, len) {
-                        Ok(ix) => remember_tools(&mut tools, ix, &facts),
-                        Err(Link::DuplicateId { first_line }) => report.findings.push(Finding::at(
-                            Code::DuplicateId,
-                            &line,
-                            indent,
-                            id(),
-                            format!("entry {} already defined at line {first_line}", facts.id),
-                        )),
-                        Err(Link::SelfParent) => report.findings.push(Finding::at(
-                            Code::SelfParent,
-                            &line,
-                            indent,
-                            id(),
-                            format!("entry {} names itself as its parent", facts.id),
-                        )),
-                        Err(Link::UnknownParent { parent }) => {
-                            unknown_parents.push((report.findings.len(), parent.clone()));
-                            report.findings.push(Finding::at(
-                                Code::UnknownParent,
-                                &line,
-                                indent,
-                                id(),
-                                format!("entry {}: parent {parent} is not defined in this file", facts.id),
-                            ));
-                        }
-                    }
-                }
-            }
-        },
-    )?;
-
-    // A parent defined after its child is a forward reference.
-    for (at, parent) in unknown_parents {
-        if let Some(line) = builder.line_of(&parent) {
-            let finding = &mut report.findings[at];
-            finding.code = Code::ForwardParent;
-            finding.message = format!(
-                "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
-                finding.id.as_deref().unwrap_or("?")
-            );
+impl Span {
+    fn keep(text: &mut String, s: &str) -> Span {
+        let at = text.len() as u32;
+        text.push_str(s);
+        Span {
+            at,
+            len: s.len() as u32,
         }
     }
-    // The last line cut short is an interrupted write.
-    if let (Some(at), Some((_, offset, len))) = (last_eof_finding, last_nonblank) {
-        let finding = &mut report.findings[at];
-        finding.code = Code::TruncatedLastLine;
-        finding.message = format!(
-            "the last line is cut short, as by an interrupted write; the file is sound up to byte {offset}, \
-             and `ysess fsck --repair` cuts the {len} torn bytes after it"
-        );
-        report.torn = Some(Torn { offset, len });
+
+    fn of(self, text: &str) -> &str {
+        &text[self.at as usize..(self.at + self.len) as usize]
+    }
+}
+
+/// The facts of one entry, their text in the block's string.
+struct Facts {
+    id: Span,
+    parent: Option<Span>,
+    label: Option<Span>,
+    timestamp: u64,
+    kind: MessageKind,
+    /// Range of the block's `calls`.
+    calls: std::ops::Range<u32>,
+    answers: Option<Span>,
+}
+
+enum Line {
+    Blank,
+    Entry { facts: Facts, indent: usize },
+    Fault { fault: LineFault, indent: usize },
+    NotUtf8 { at: usize },
+}
+
+/// One line's verdict.
+struct Verdict {
+    /// Offset of the line within its block.
+    at: usize,
+    len: usize,
+    bom: bool,
+    line: Line,
+}
+
+/// A block's verdicts: compact, a few allocations per block, so that handing
+/// them from a worker to the tree builder costs little.
+struct Verdicts {
+    offset: u64,
+    text: String,
+    calls: Vec<Span>,
+    lines: Vec<Verdict>,
+}
+
+/// Bytes per block of lines handed to a worker thread.
+const BLOCK: usize = 4 << 20;
+
+fn verdicts(block: Block) -> Verdicts {
+    let mut out = Verdicts {
+        offset: block.offset,
+        text: String::new(),
+        calls: Vec::new(),
+        lines: Vec::with_capacity(block.bytes.len() / 512),
+    };
+    for (at, bytes) in block.lines() {
+        let line = match check_line(bytes) {
+            Checked::Blank => Line::Blank,
+            Checked::NotUtf8 { at } => Line::NotUtf8 { at },
+            Checked::Fault { fault, indent } => Line::Fault { fault, indent },
+            Checked::Entry { facts, indent } => {
+                let text = &mut out.text;
+                let first_call = out.calls.len() as u32;
+                out.calls
+                    .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
+                let facts = Facts {
+                    id: Span::keep(text, &facts.id),
+                    parent: facts.parent.as_deref().map(|p| Span::keep(text, p)),
+                    label: facts.label.as_deref().map(|l| Span::keep(text, l)),
+                    timestamp: facts.timestamp,
+                    kind: facts.kind,
+                    calls: first_call..out.calls.len() as u32,
+                    answers: facts
+                        .tool_result_for
+                        .as_deref()
+                        .map(|c| Span::keep(text, c)),
+                };
+                Line::Entry { facts, indent }
+            }
+        };
+        let bom = at == 0 && block.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF");
+        out.lines.push(Verdict {
+            at,
+            len: bytes.len(),
+            bom,
+            line,
+        });
+    }
+    out
+}
+
+/// What the tool-call checks need: call ids by their hash (the text is kept
+/// for messages), in file order.
+#[derive(Default)]
+struct ToolFacts {
+    text: String,
+    /// (assistant entry, call id hash, call id) for every tool call.
+    calls: Vec<(Ix, u64, Span)>,
+    /// (tool result entry, hash of the call id it answers, that id).
+    answers: Vec<(Ix, u64, Span)>,
+    hasher: foldhash::quality::FixedState,
+}
+
+impl ToolFacts {
+    fn remember(&mut self, ix: Ix, facts: &Facts, v: &Verdicts) {
+        for call in &v.calls[facts.calls.start as usize..facts.calls.end as usize] {
+            let id = call.of(&v.text);
+            let span = Span::keep(&mut self.text, id);
+            self.calls.push((ix, self.hasher.hash_one(id), span));
+        }
+        if let Some(answer) = facts.answers {
+            let id = answer.of(&v.text);
+            let span = Span::keep(&mut self.text, id);
+            self.answers.push((ix, self.hasher.hash_one(id), span));
+        }
     }
 
-    let tree = builder.finish();
-    warn(&tree, &tools, &mut report.findings);
-    report.summary = summarize(&tree, bytes);
+    /// Entries in file order, so both lists are sorted by entry.
+    fn calls_of(&self, ix: Ix) -> &[(Ix, u64, Span)] {
+        let from = self.calls.partition_point(|c| c.0 < ix);
+        let to = self.calls.partition_point(|c| c.0 <= ix);
+        &self.calls[from..to]
+    }
+
+    fn answer_of(&self, ix: Ix) -> Option<u64> {
+        let at = self.answers.binary_search_by_key(&ix, |a| a.0).ok()?;
+        Some(self.answers[at].1)
+    }
+}
+
+/// Checks a whole session stream. Lines are checked on all cores, in blocks;
+/// the tree is built in file order as the verdicts come back.
+pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report> {
+    let mut full = options.digest.then(Hasher::default);
+    let mut prefix = options.since.as_ref().map(|d| (Hasher::default(), d.bytes));
+    let tap = |chunk: &[u8]| {
+        if let Some(h) = full.as_mut() {
+            h.update(chunk);
+        }
+        if let Some((h, left)) = prefix.as_mut() {
+            let take = (*left).min(chunk.len() as u64) as usize;
+            h.update(&chunk[..take]);
+            *left -= take as u64;
+        }
+    };
+    let mut blocks = Blocks::new(reader, tap, BLOCK);
+    let mut state = State::default();
+    let first = blocks.next_block()?;
+    let second = match first {
+        Some(_) => blocks.next_block()?,
+        None => None,
+    };
+    match (first, second) {
+        (Some(only), None) => state.take(verdicts(only)),
+        (Some(first), Some(second)) => {
+            let mut ahead = vec![second, first];
+            let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+            crate::par::ordered_map(
+                workers,
+                || match ahead.pop() {
+                    Some(block) => Ok(Some(block)),
+                    None => blocks.next_block(),
+                },
+                verdicts,
+                |result| state.take(result),
+            )?;
+        }
+        (None, _) => {}
+    }
+    let bytes = blocks.offset();
+    drop(blocks);
+    let mut report = state.finish();
+    report.summary.bytes = bytes;
+    if let Some(torn) = report.torn.as_mut() {
+        torn.len = bytes - torn.offset;
+    }
     report.digest = full.map(|h| h.finish(bytes));
     if let (Some(expected), Some((hasher, _))) = (&options.since, prefix)
         && let Some(finding) = compare_prefix(expected, hasher, bytes)
@@ -313,21 +351,167 @@ pub fn check<R: Read>(reader: R, options: &Options) -> io::Result<Report> {
     Ok(report)
 }
 
-fn remember_tools(tools: &mut ToolFacts, ix: Ix, facts: &crate::entry::LineFacts<'_>) {
-    match facts.kind {
-        MessageKind::Assistant if !facts.tool_calls.is_empty() => {
-            let ids: Vec<Box<str>> = facts.tool_calls.iter().map(|c| Box::from(&**c)).collect();
-            for id in &ids {
-                tools.calls.entry(id.clone()).or_default().push(ix);
-            }
-            tools.calls_of.insert(ix, ids);
+/// What the check remembers while verdicts come in, in file order.
+#[derive(Default)]
+struct State {
+    report: Report,
+    builder: TreeBuilder,
+    tools: ToolFacts,
+    /// Findings whose parent was unknown when seen: (finding index, parent).
+    unknown_parents: Vec<(usize, String)>,
+    /// Offset of the last non-blank line.
+    last_nonblank: Option<u64>,
+    /// The finding of the last non-blank line, when it stopped mid-value.
+    last_eof_finding: Option<usize>,
+    lines: u64,
+}
+
+impl State {
+    fn take(&mut self, mut verdicts: Verdicts) {
+        let lines = std::mem::take(&mut verdicts.lines);
+        for v in lines {
+            self.lines += 1;
+            let line = Place {
+                number: self.lines,
+                offset: verdicts.offset + v.at as u64,
+            };
+            self.line(line, v, &verdicts);
         }
-        MessageKind::ToolResult => {
-            if let Some(call) = &facts.tool_result_for {
-                tools.answers.insert(ix, Box::from(&**call));
+    }
+
+    fn line(&mut self, line: Place, v: Verdict, block: &Verdicts) {
+        let findings = &mut self.report.findings;
+        if !matches!(v.line, Line::Blank) {
+            self.last_nonblank = Some(line.offset);
+            self.last_eof_finding = None;
+        }
+        match v.line {
+            Line::Blank => {}
+            Line::NotUtf8 { at } => findings.push(line.finding(
+                Code::NotUtf8,
+                at,
+                None,
+                format!(
+                    "byte {} of the line is not UTF-8; yoagent cannot read a file that is not UTF-8 at all",
+                    at + 1
+                ),
+            )),
+            Line::Fault { fault, indent } => {
+                let within = indent + fault.at.unwrap_or(0);
+                let code = match fault.kind {
+                    _ if v.bom => Code::ByteOrderMark,
+                    FaultKind::Syntax | FaultKind::Eof => Code::InvalidJson,
+                    FaultKind::Shape => Code::InvalidEntry,
+                    FaultKind::Message => Code::InvalidMessage,
+                };
+                let message = match code {
+                    Code::ByteOrderMark => "the file starts with a byte-order mark (EF BB BF), which yoagent \
+                                            cannot load; remove those 3 bytes"
+                        .to_string(),
+                    _ if fault.kind == FaultKind::Eof => {
+                        self.last_eof_finding = Some(findings.len());
+                        format!("line ends in the middle of a JSON value ({})", fault.message)
+                    }
+                    _ => fault.message,
+                };
+                findings.push(line.finding(code, within, fault.id, message));
+            }
+            Line::Entry { facts, indent } => {
+                let text = &block.text;
+                let id = facts.id.of(text);
+                let entry = NewEntry {
+                    id,
+                    parent: facts.parent.map(|p| p.of(text)),
+                    label: facts.label.map(|l| l.of(text)),
+                    timestamp: facts.timestamp,
+                    kind: facts.kind,
+                    line: line.number,
+                    offset: line.offset,
+                    len: v.len as u64,
+                };
+                match self.builder.push(entry) {
+                    Ok(ix) => self.tools.remember(ix, &facts, block),
+                    Err(Link::DuplicateId { first_line }) => findings.push(line.finding(
+                        Code::DuplicateId,
+                        indent,
+                        Some(id.to_string()),
+                        format!("entry {id} already defined at line {first_line}"),
+                    )),
+                    Err(Link::SelfParent) => findings.push(line.finding(
+                        Code::SelfParent,
+                        indent,
+                        Some(id.to_string()),
+                        format!("entry {id} names itself as its parent"),
+                    )),
+                    Err(Link::UnknownParent) => {
+                        let parent = entry.parent.unwrap_or_default().to_string();
+                        findings.push(line.finding(
+                            Code::UnknownParent,
+                            indent,
+                            Some(id.to_string()),
+                            format!("entry {id}: parent {parent} is not defined in this file"),
+                        ));
+                        self.unknown_parents.push((findings.len() - 1, parent));
+                    }
+                }
             }
         }
-        _ => {}
+    }
+
+    fn finish(self) -> Report {
+        let State {
+            mut report,
+            builder,
+            tools,
+            unknown_parents,
+            last_nonblank,
+            last_eof_finding,
+            ..
+        } = self;
+        // A parent defined after its child is a forward reference.
+        for (at, parent) in unknown_parents {
+            if let Some(line) = builder.line_of(&parent) {
+                let finding = &mut report.findings[at];
+                finding.code = Code::ForwardParent;
+                finding.message = format!(
+                    "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
+                    finding.id.as_deref().unwrap_or("?")
+                );
+            }
+        }
+        // The last line cut short is an interrupted write.
+        if let (Some(at), Some(offset)) = (last_eof_finding, last_nonblank) {
+            let finding = &mut report.findings[at];
+            finding.code = Code::TruncatedLastLine;
+            finding.message = format!(
+                "the last line is cut short, as by an interrupted write; the file is sound up to byte {offset}, \
+                 and `ysess fsck --repair` cuts the torn bytes after it"
+            );
+            report.torn = Some(Torn { offset, len: 0 });
+        }
+        let tree = builder.finish();
+        warn(&tree, &tools, &mut report.findings);
+        report.summary = summarize(&tree, 0);
+        report
+    }
+}
+
+/// A line's place in the file.
+#[derive(Clone, Copy)]
+struct Place {
+    number: u64,
+    offset: u64,
+}
+
+impl Place {
+    fn finding(self, code: Code, within: usize, id: Option<String>, message: String) -> Finding {
+        Finding {
+            code,
+            line: Some(self.number),
+            offset: Some(self.offset + within as u64),
+            id,
+            message,
+        }
     }
 }
 
@@ -356,15 +540,15 @@ fn compare_prefix(expected: &Digest, hasher: Hasher, bytes: u64) -> Option<Findi
 }
 
 fn summarize(tree: &Tree, bytes: u64) -> Summary {
-    let head = tree.head().map(|h| tree.node(h));
+    let head = tree.head();
     Summary {
         bytes,
         entries: tree.len() as u64,
         roots: tree.roots().count() as u64,
         tips: tree.tips().count() as u64,
         labels: tree.label_names().len() as u64,
-        head: head.map(|n| n.id.to_string()),
-        head_depth: head.map_or(0, |n| n.depth),
+        head: head.map(|h| tree.id(h).to_string()),
+        head_depth: head.map_or(0, |h| tree.node(h).depth),
     }
 }
 
@@ -379,55 +563,51 @@ fn is_standard_id(id: &str) -> bool {
 
 /// The warnings: what yoagent loads but a person likely did not mean.
 fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
-    let nodes = tree.nodes();
     let finding = |ix: Ix, code: Code, message: String| {
         let node = tree.node(ix);
         Finding {
             code,
             line: Some(node.line),
             offset: Some(node.offset),
-            id: Some(node.id.to_string()),
+            id: Some(tree.id(ix).to_string()),
             message,
         }
     };
+    let all = 0..tree.len() as Ix;
 
     // Labels: empty ones, and names on several entries.
-    let mut by_label: HashMap<&str, Vec<Ix>> = HashMap::new();
-    for (ix, node) in nodes.iter().enumerate() {
-        if let Some(label) = node.label.as_deref() {
+    let mut by_label: hashbrown::HashMap<&str, Vec<Ix>> = hashbrown::HashMap::new();
+    for ix in all.clone() {
+        if let Some(label) = tree.node(ix).label.as_deref() {
             if label.is_empty() {
                 out.push(finding(
-                    ix as Ix,
+                    ix,
                     Code::EmptyLabel,
-                    format!("entry {} has an empty label", node.id),
+                    format!("entry {} has an empty label", tree.id(ix)),
                 ));
             }
-            by_label.entry(label).or_default().push(ix as Ix);
+            by_label.entry(label).or_default().push(ix);
         }
     }
     for (label, holders) in by_label {
         let Some((&winner, shadowed)) = holders.split_last() else {
             continue;
         };
-        let win = tree.node(winner);
+        let (win, win_line) = (tree.id(winner), tree.node(winner).line);
         for &ix in shadowed {
             out.push(finding(
                 ix,
                 Code::DuplicateLabel,
                 format!(
-                    "label `{label}` is also on {} (line {}); yoagent's seek_checkpoint picks the last one, {}",
-                    win.id, win.line, win.id
+                    "label `{label}` is also on {win} (line {win_line}); yoagent's seek_checkpoint picks the last one, {win}"
                 ),
             ));
         }
     }
 
     // Ids yoagent would not have made: one finding, with the count.
-    let mut odd = nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| !is_standard_id(&n.id));
-    if let Some((first, node)) = odd.next() {
+    let mut odd = all.clone().filter(|&ix| !is_standard_id(tree.id(ix)));
+    if let Some(first) = odd.next() {
         let more = odd.count();
         let tail = if more == 0 {
             String::new()
@@ -435,11 +615,11 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
             format!(" ({more} more ids like it)")
         };
         out.push(finding(
-            first as Ix,
+            first,
             Code::NonStandardId,
             format!(
                 "id {} is not of the form e<N> that yoagent's append makes{tail}",
-                node.id
+                tree.id(first)
             ),
         ));
     }
@@ -447,32 +627,35 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     // More than one root.
     let mut roots = tree.roots().filter(|&r| !tree.node(r).detached);
     if let Some(first) = roots.next() {
-        let first = tree.node(first);
         for root in roots {
             out.push(finding(
                 root,
                 Code::MultipleRoots,
                 format!(
                     "entry {} is another root (the first is {} at line {})",
-                    tree.node(root).id,
-                    first.id,
-                    first.line
+                    tree.id(root),
+                    tree.id(first),
+                    tree.node(first).line
                 ),
             ));
         }
     }
 
     // Children older than their parents.
-    for (ix, node) in nodes.iter().enumerate() {
+    for ix in all {
+        let node = tree.node(ix);
         if let Some(p) = node.parent {
             let parent = tree.node(p);
             if node.timestamp < parent.timestamp {
                 out.push(finding(
-                    ix as Ix,
+                    ix,
                     Code::OlderThanParent,
                     format!(
                         "entry {} (timestamp {}) is older than its parent {} (timestamp {})",
-                        node.id, node.timestamp, parent.id, parent.timestamp
+                        tree.id(ix),
+                        node.timestamp,
+                        tree.id(p),
+                        parent.timestamp
                     ),
                 ));
             }
@@ -485,20 +668,26 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
         let is_ancestor = |a: Ix, b: Ix| {
             a != b && enter[a as usize] <= enter[b as usize] && exit[b as usize] <= exit[a as usize]
         };
-        let mut answers: Vec<(&Ix, &Box<str>)> = tools.answers.iter().collect();
-        answers.sort_unstable();
-        for (&result, call) in answers {
-            let answered = tools
-                .calls
-                .get(call)
-                .is_some_and(|callers| callers.iter().any(|&c| is_ancestor(c, result)));
+        let mut by_hash: Vec<(u64, Ix)> = tools
+            .calls
+            .iter()
+            .map(|&(ix, hash, _)| (hash, ix))
+            .collect();
+        by_hash.sort_unstable();
+        for &(result, hash, call) in &tools.answers {
+            let from = by_hash.partition_point(|c| c.0 < hash);
+            let answered = by_hash[from..]
+                .iter()
+                .take_while(|c| c.0 == hash)
+                .any(|&(_, c)| is_ancestor(c, result));
             if !answered {
                 out.push(finding(
                     result,
                     Code::OrphanToolResult,
                     format!(
-                        "tool result {} answers call `{call}`, which no assistant message earlier on its path makes",
-                        tree.node(result).id
+                        "tool result {} answers call `{}`, which no assistant message earlier on its path makes",
+                        tree.id(result),
+                        call.of(&tools.text)
                     ),
                 ));
             }
@@ -508,25 +697,19 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     // Tool calls left unanswered at the end of a branch: resuming there
     // sends the model a call without its result.
     for tip in tree.tips() {
-        let mut answered: Vec<&str> = Vec::new();
+        let mut answered: Vec<u64> = Vec::new();
         let mut cursor = Some(tip);
         while let Some(ix) = cursor {
             let node = tree.node(ix);
             match node.kind {
-                MessageKind::ToolResult => {
-                    if let Some(call) = tools.answers.get(&ix) {
-                        answered.push(call);
-                    }
-                }
+                MessageKind::ToolResult => answered.extend(tools.answer_of(ix)),
                 MessageKind::Custom => {}
                 MessageKind::Assistant => {
                     let open: Vec<&str> = tools
-                        .calls_of
-                        .get(&ix)
-                        .into_iter()
-                        .flatten()
-                        .map(|c| &**c)
-                        .filter(|c| !answered.contains(c))
+                        .calls_of(ix)
+                        .iter()
+                        .filter(|c| !answered.contains(&c.1))
+                        .map(|c| c.2.of(&tools.text))
                         .collect();
                     if !open.is_empty() {
                         out.push(finding(
@@ -534,9 +717,9 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
                             Code::UnansweredToolCall,
                             format!(
                                 "entry {} calls {} but the branch ending at {} has no result for {}",
-                                node.id,
+                                tree.id(ix),
                                 quote_list(&open),
-                                tree.node(tip).id,
+                                tree.id(tip),
                                 if open.len() == 1 { "it" } else { "them" }
                             ),
                         ));

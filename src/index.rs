@@ -2,16 +2,20 @@
 //! children, depth and label, but not its message (that stays in the file;
 //! `offset` and `len` say where).
 
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 
-use crate::entry::{LineFacts, MessageKind};
+use hashbrown::HashTable;
+
+use crate::entry::MessageKind;
 
 /// Index of an entry in file order.
 pub type Ix = u32;
 
 #[derive(Debug, Clone)]
 pub struct Node {
-    pub id: Box<str>,
+    /// Where the id sits in the tree's id text; see [`Tree::id`].
+    id_at: usize,
+    id_len: u32,
     pub parent: Option<Ix>,
     pub label: Option<Box<str>>,
     pub timestamp: u64,
@@ -28,6 +32,19 @@ pub struct Node {
     pub detached: bool,
 }
 
+/// One entry to add, as read from its line.
+#[derive(Debug, Clone, Copy)]
+pub struct NewEntry<'a> {
+    pub id: &'a str,
+    pub parent: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub timestamp: u64,
+    pub kind: MessageKind,
+    pub line: u64,
+    pub offset: u64,
+    pub len: u64,
+}
+
 /// Why an entry could not join the tree. yoagent refuses the file for each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
@@ -36,65 +53,90 @@ pub enum Link {
     /// The entry names itself as its parent.
     SelfParent,
     /// The parent is not defined on an earlier line (it may come later, or
-    /// never; [`TreeBuilder::finish`] can tell which).
-    UnknownParent { parent: String },
+    /// never; [`TreeBuilder::line_of`] can tell which once all are in).
+    UnknownParent,
+}
+
+/// Ids, stored once in one string, found through a hash table of indexes.
+#[derive(Debug, Default)]
+struct Ids {
+    text: String,
+    table: HashTable<Ix>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Ids {
+    fn get(&self, nodes: &[Node], id: &str) -> Option<Ix> {
+        let hash = self.hasher.hash_one(id);
+        self.table
+            .find(hash, |&ix| self.text_of(&nodes[ix as usize]) == id)
+            .copied()
+    }
+
+    fn text_of(&self, node: &Node) -> &str {
+        &self.text[node.id_at..node.id_at + node.id_len as usize]
+    }
 }
 
 #[derive(Default)]
 pub struct TreeBuilder {
     nodes: Vec<Node>,
-    by_id: HashMap<Box<str>, Ix>,
+    ids: Ids,
 }
 
 impl TreeBuilder {
     /// Adds the entry of one line. An entry whose parent is unknown still
     /// joins (as a root) so that its own children can be checked; one with a
     /// duplicate id does not.
-    pub fn push(
-        &mut self,
-        facts: &LineFacts<'_>,
-        line: u64,
-        offset: u64,
-        len: u64,
-    ) -> Result<Ix, Link> {
-        if let Some(&first) = self.by_id.get(&*facts.id) {
+    pub fn push(&mut self, e: NewEntry<'_>) -> Result<Ix, Link> {
+        if let Some(first) = self.ids.get(&self.nodes, e.id) {
             return Err(Link::DuplicateId {
                 first_line: self.nodes[first as usize].line,
             });
         }
         let mut problem = None;
-        let parent = match facts.parent.as_deref() {
+        let parent = match e.parent {
             None => None,
-            Some(p) if p == facts.id => {
+            Some(p) if p == e.id => {
                 problem = Some(Link::SelfParent);
                 None
             }
-            Some(p) => match self.by_id.get(p) {
-                Some(&ix) => Some(ix),
-                None => {
-                    problem = Some(Link::UnknownParent {
-                        parent: p.to_string(),
-                    });
-                    None
+            Some(p) => {
+                let found = self.ids.get(&self.nodes, p);
+                if found.is_none() {
+                    problem = Some(Link::UnknownParent);
                 }
-            },
+                found
+            }
         };
         let ix = Ix::try_from(self.nodes.len()).unwrap_or(Ix::MAX);
         let depth = parent.map_or(1, |p| self.nodes[p as usize].depth.saturating_add(1));
-        self.by_id
-            .insert(facts.id.clone().into_owned().into_boxed_str(), ix);
+        let id_at = self.ids.text.len();
+        self.ids.text.push_str(e.id);
         self.nodes.push(Node {
-            id: facts.id.clone().into_owned().into_boxed_str(),
+            id_at,
+            id_len: e.id.len() as u32,
             parent,
-            label: facts.label.as_deref().map(Box::from),
-            timestamp: facts.timestamp,
-            kind: facts.kind,
-            line,
-            offset,
-            len,
+            label: e.label.map(Box::from),
+            timestamp: e.timestamp,
+            kind: e.kind,
+            line: e.line,
+            offset: e.offset,
+            len: e.len,
             depth,
             detached: problem.is_some(),
         });
+        let Ids {
+            text,
+            table,
+            hasher,
+        } = &mut self.ids;
+        let nodes = &self.nodes;
+        let key = |ix: &Ix| {
+            let n = &nodes[*ix as usize];
+            hasher.hash_one(&text[n.id_at..n.id_at + n.id_len as usize])
+        };
+        table.insert_unique(hasher.hash_one(e.id), ix, key);
         match problem {
             Some(p) => Err(p),
             None => Ok(ix),
@@ -103,7 +145,9 @@ impl TreeBuilder {
 
     /// The line that defines `id`, if any line does.
     pub fn line_of(&self, id: &str) -> Option<u64> {
-        self.by_id.get(id).map(|&ix| self.nodes[ix as usize].line)
+        self.ids
+            .get(&self.nodes, id)
+            .map(|ix| self.nodes[ix as usize].line)
     }
 
     pub fn finish(self) -> Tree {
@@ -125,7 +169,7 @@ impl TreeBuilder {
                 fill[p as usize] += 1;
             }
         }
-        let mut labels: HashMap<Box<str>, Ix> = HashMap::new();
+        let mut labels: hashbrown::HashMap<Box<str>, Ix> = hashbrown::HashMap::new();
         for (ix, node) in self.nodes.iter().enumerate() {
             if let Some(label) = &node.label {
                 labels.insert(label.clone(), ix as Ix); // file order: newest wins
@@ -134,7 +178,7 @@ impl TreeBuilder {
         let head = n.checked_sub(1).map(|i| i as Ix);
         Tree {
             nodes: self.nodes,
-            by_id: self.by_id,
+            ids: self.ids,
             child_start: counts,
             child_list,
             labels,
@@ -147,10 +191,10 @@ impl TreeBuilder {
 #[derive(Debug, Default)]
 pub struct Tree {
     nodes: Vec<Node>,
-    by_id: HashMap<Box<str>, Ix>,
+    ids: Ids,
     child_start: Vec<u32>,
     child_list: Vec<Ix>,
-    labels: HashMap<Box<str>, Ix>,
+    labels: hashbrown::HashMap<Box<str>, Ix>,
     head: Option<Ix>,
 }
 
@@ -172,7 +216,12 @@ impl Tree {
     }
 
     pub fn find(&self, id: &str) -> Option<Ix> {
-        self.by_id.get(id).copied()
+        self.ids.get(&self.nodes, id)
+    }
+
+    /// The id of an entry.
+    pub fn id(&self, ix: Ix) -> &str {
+        self.ids.text_of(&self.nodes[ix as usize])
     }
 
     /// The head: the entry on the last line, as yoagent loads it.

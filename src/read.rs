@@ -228,3 +228,98 @@ mod tests {
         }
     }
 }
+
+/// A run of whole lines read in one go: every line ends with `\n` except,
+/// at the end of the input, the last.
+#[derive(Debug)]
+pub struct Block {
+    /// File offset of the first byte.
+    pub offset: u64,
+    pub bytes: Vec<u8>,
+}
+
+impl Block {
+    /// The lines, with their offsets within the block.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+        let bytes = &self.bytes[..];
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= bytes.len() {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let line = (start, &bytes[start..end]);
+            start = end + 1;
+            Some(line)
+        })
+    }
+}
+
+/// Reads `reader` in blocks of whole lines of about `size` bytes (more when
+/// a line is longer). `tap` sees every byte once, in order.
+pub struct Blocks<R, F> {
+    reader: Tap<R, F>,
+    size: usize,
+    /// Bytes read after the last newline of the previous block.
+    carry: Vec<u8>,
+    offset: u64,
+    done: bool,
+}
+
+impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
+    pub fn new(reader: R, tap: F, size: usize) -> Self {
+        Blocks {
+            reader: Tap { reader, tap },
+            size,
+            carry: Vec::new(),
+            offset: 0,
+            done: false,
+        }
+    }
+
+    /// Bytes handed out in blocks so far: the input's length, at the end.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    pub fn next_block(&mut self) -> io::Result<Option<Block>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut bytes = std::mem::take(&mut self.carry);
+        bytes.reserve(self.size.saturating_sub(bytes.len()));
+        loop {
+            let len = bytes.len();
+            let want = self.size.max(len + len / 2).max(len + 64 * 1024);
+            bytes.resize(want, 0);
+            let n = loop {
+                match self.reader.read(&mut bytes[len..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+            };
+            bytes.truncate(len + n);
+            if n == 0 {
+                self.done = true;
+                if bytes.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
+            if bytes.len() >= self.size
+                && let Some(last) = memchr::memrchr(b'\n', &bytes)
+            {
+                self.carry = bytes[last + 1..].to_vec();
+                bytes.truncate(last + 1);
+                break;
+            }
+        }
+        let block = Block {
+            offset: self.offset,
+            bytes,
+        };
+        self.offset += block.bytes.len() as u64;
+        Ok(Some(block))
+    }
+}

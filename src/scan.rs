@@ -21,7 +21,11 @@ const MAX_DEPTH: u32 = 96;
 /// Validates one trimmed, non-empty line. `None` means "not sure": ask the
 /// exact path.
 pub fn scan_line(line: &[u8]) -> Option<LineFacts<'_>> {
-    let mut s = Scanner { b: line, pos: 0 };
+    let mut s = Scanner {
+        b: line,
+        pos: 0,
+        clean: !has_control(line),
+    };
     let facts = s.entry()?;
     s.ws();
     (s.pos == s.b.len()).then_some(facts)
@@ -30,6 +34,9 @@ pub fn scan_line(line: &[u8]) -> Option<LineFacts<'_>> {
 struct Scanner<'a> {
     b: &'a [u8],
     pos: usize,
+    /// The line holds no control bytes, so inside strings only `"` and `\`
+    /// need finding (which memchr does fast).
+    clean: bool,
 }
 
 /// Tracks which known fields of an object were seen; a duplicate makes the
@@ -68,6 +75,17 @@ fn maybe_special(w: u64) -> bool {
     (zero_quote | zero_backslash | control) & HI != 0
 }
 
+/// True when any byte of `bytes` is below 0x20.
+fn has_control(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut acc = 0u64;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        acc |= w.wrapping_sub(LO * 0x20) & !w;
+    }
+    acc & HI != 0 || chunks.remainder().iter().any(|&b| b < 0x20)
+}
+
 impl<'a> Scanner<'a> {
     #[inline]
     fn peek(&self) -> Option<u8> {
@@ -101,21 +119,34 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Offset from `pos` of the next `"`, `\` or control byte.
+    #[inline]
+    fn next_special(&self) -> Option<usize> {
+        let rest = &self.b[self.pos..];
+        if self.clean {
+            return memchr::memchr2(b'"', b'\\', rest);
+        }
+        let mut i = 0;
+        while let Some(chunk) = rest.get(i..i + 8) {
+            if maybe_special(u64::from_le_bytes(chunk.try_into().ok()?)) {
+                break;
+            }
+            i += 8;
+        }
+        rest[i..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map(|j| i + j)
+    }
+
     /// Moves past the body of a string whose opening quote was consumed,
     /// returning the raw body and whether it held escapes.
     fn string_body(&mut self) -> Option<(&'a [u8], bool)> {
         let start = self.pos;
         let mut escaped = false;
         loop {
-            while let Some(chunk) = self.b.get(self.pos..self.pos + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().ok()?);
-                if maybe_special(w) {
-                    break;
-                }
-                self.pos += 8;
-            }
-            let byte = self.peek()?;
-            match byte {
+            self.pos += self.next_special()?;
+            match self.b[self.pos] {
                 b'"' => {
                     let body = &self.b[start..self.pos];
                     self.pos += 1;
@@ -126,8 +157,7 @@ impl<'a> Scanner<'a> {
                     self.pos += 1;
                     self.escape()?;
                 }
-                0..=0x1f => return None,
-                _ => self.pos += 1,
+                _ => return None,
             }
         }
     }
@@ -651,6 +681,17 @@ mod tests {
         assert!(!maybe_special(u64::from_le_bytes(
             "héllo!".as_bytes().try_into().unwrap_or([b'a'; 8])
         )));
+    }
+
+    #[test]
+    fn control_bytes_are_found_anywhere() {
+        assert!(!has_control(b"a plain line of text, long enough"));
+        for at in 0..20 {
+            let mut line = b"a plain line of text".to_vec();
+            line[at] = b'\t';
+            assert!(has_control(&line), "at {at}");
+        }
+        assert!(scan_line(b"{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}").is_none());
     }
 
     #[test]
