@@ -51,7 +51,7 @@ pub fn check_line(bytes: &[u8]) -> Checked<'_> {
         return Checked::Blank;
     }
     let indent = text.len() - text.trim_start().len();
-    if let Some(facts) = scan_line(trimmed.as_bytes()) {
+    if let Some(facts) = scan_line(trimmed) {
         return Checked::Entry { facts, indent };
     }
     match check_exact(trimmed) {

@@ -20,11 +20,12 @@ const MAX_DEPTH: u32 = 96;
 
 /// Validates one trimmed, non-empty line. `None` means "not sure": ask the
 /// exact path.
-pub fn scan_line(line: &[u8]) -> Option<LineFacts<'_>> {
+pub fn scan_line(line: &str) -> Option<LineFacts<'_>> {
     let mut s = Scanner {
-        b: line,
+        text: line,
+        b: line.as_bytes(),
         pos: 0,
-        clean: !has_control(line),
+        clean: !has_control(line.as_bytes()),
     };
     let facts = s.entry()?;
     s.ws();
@@ -32,6 +33,8 @@ pub fn scan_line(line: &[u8]) -> Option<LineFacts<'_>> {
 }
 
 struct Scanner<'a> {
+    /// The line, and the same as bytes.
+    text: &'a str,
     b: &'a [u8],
     pos: usize,
     /// The line holds no control bytes, so inside strings only `"` and `\`
@@ -207,7 +210,9 @@ impl<'a> Scanner<'a> {
                 .ok()
                 .map(Cow::Owned)
         } else {
-            std::str::from_utf8(body).ok().map(Cow::Borrowed)
+            // The body sits between two ASCII quotes: char boundaries.
+            let end = self.pos - 1;
+            self.text.get(end - body.len()..end).map(Cow::Borrowed)
         }
     }
 
@@ -288,7 +293,9 @@ impl<'a> Scanner<'a> {
         if let Some(b'.' | b'e' | b'E') = self.peek() {
             return None;
         }
-        std::str::from_utf8(digits).ok()?.parse().ok()
+        digits.iter().try_fold(0u64, |n, &d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })
     }
 
     fn bool(&mut self) -> Option<bool> {
@@ -691,13 +698,14 @@ mod tests {
             line[at] = b'\t';
             assert!(has_control(&line), "at {at}");
         }
-        assert!(scan_line(b"{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}").is_none());
+        assert!(scan_line("{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}").is_none());
     }
 
     #[test]
     fn accepts_what_yoagent_writes() {
         let line = br#"{"id":"e2","parent_id":"e1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"x\ny"},{"type":"toolCall","id":"call_1","name":"bash","arguments":{"command":"ls","n":[1,2.5,-3,true,null]}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3},"timestamp":5},"timestamp":6,"label":"cp"}"#;
-        let facts = scan_line(line).expect("fast path accepts");
+        let facts =
+            scan_line(std::str::from_utf8(line).expect("utf-8")).expect("fast path accepts");
         assert_eq!(facts.id, "e2");
         assert_eq!(facts.parent.as_deref(), Some("e1"));
         assert_eq!(facts.label.as_deref(), Some("cp"));
@@ -716,7 +724,8 @@ mod tests {
             br#"["e1",null,{"role":"user","content":[],"timestamp":1},1]"#,
             br#"{"id":"e1","message":{"role":"user","content":[{"type":"video"}],"timestamp":1},"timestamp":1}"#,
         ] {
-            assert!(scan_line(line).is_none(), "{}", String::from_utf8_lossy(line));
+            let line = std::str::from_utf8(line).expect("utf-8");
+            assert!(scan_line(line).is_none(), "{line}");
         }
     }
 }

@@ -183,7 +183,8 @@ struct JsonFinding<'a> {
     severity: &'static str,
     code: &'static str,
     id: Option<&'a str>,
-    message: &'a str,
+    /// For people: session text in it is escaped (`id` has the raw id).
+    message: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -362,7 +363,7 @@ fn json_finding<'a>(file: &'a str, f: &'a Finding) -> JsonFinding<'a> {
         severity: f.severity().as_str(),
         code: f.code.as_str(),
         id: f.id.as_deref(),
-        message: &f.message,
+        message: escape(&f.message),
     }
 }
 
