@@ -65,17 +65,17 @@ impl Seen {
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// True when any byte of `w` may be `"`, `\` or a control character. False
-/// positives are possible (the caller then looks byte by byte), false
-/// negatives are not.
+/// The high bit of each byte of `w` that may be `"`, `\` or a control
+/// character. A bit may be set wrongly only above a rightly set one (a borrow
+/// carries upwards), so the lowest set bit is always exact.
 #[inline]
-fn maybe_special(w: u64) -> bool {
+fn special_mask(w: u64) -> u64 {
     let quote = w ^ (LO * u64::from(b'"'));
     let backslash = w ^ (LO * u64::from(b'\\'));
     let zero_quote = quote.wrapping_sub(LO) & !quote;
     let zero_backslash = backslash.wrapping_sub(LO) & !backslash;
     let control = w.wrapping_sub(LO * 0x20) & !w;
-    (zero_quote | zero_backslash | control) & HI != 0
+    (zero_quote | zero_backslash | control) & HI
 }
 
 /// True when any byte of `bytes` is below 0x20.
@@ -122,24 +122,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Offset from `pos` of the next `"`, `\` or control byte.
+    /// Offset from `pos` of the next `"`, `\` or control byte. Short
+    /// distances (the norm in text full of escapes) are found a word at a
+    /// time; long runs are left to memchr.
     #[inline]
     fn next_special(&self) -> Option<usize> {
         let rest = &self.b[self.pos..];
-        if self.clean {
-            return memchr::memchr2(b'"', b'\\', rest);
-        }
         let mut i = 0;
         while let Some(chunk) = rest.get(i..i + 8) {
-            if maybe_special(u64::from_le_bytes(chunk.try_into().ok()?)) {
-                break;
+            let mask = special_mask(u64::from_le_bytes(chunk.try_into().ok()?));
+            if mask != 0 {
+                return Some(i + (mask.trailing_zeros() / 8) as usize);
             }
             i += 8;
+            if i == 32 && self.clean {
+                return memchr::memchr2(b'"', b'\\', &rest[i..]).map(|j| i + j);
+            }
         }
-        rest[i..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .map(|j| i + j)
+        rest[i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|j| i + j)
     }
 
     /// Moves past the body of a string whose opening quote was consumed,
@@ -673,21 +673,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn swar_finds_every_special_byte() {
-        for special in [b'"', b'\\', 0, 0x1f, b'\n'] {
+    fn swar_finds_the_first_special_byte_exactly() {
+        let specials = [b'"', b'\\', 0, 0x1f, b'\n'];
+        for first in specials {
             for at in 0..8 {
-                let mut bytes = *b"abcdefgh";
-                bytes[at] = special;
-                assert!(
-                    maybe_special(u64::from_le_bytes(bytes)),
-                    "{special} at {at}"
-                );
+                for later in specials.into_iter().chain([b'!', 0x20, 0xff]) {
+                    let mut bytes = *b"abcdefgh";
+                    bytes[at..].fill(later);
+                    bytes[at] = first;
+                    let mask = special_mask(u64::from_le_bytes(bytes));
+                    assert_eq!(mask.trailing_zeros() / 8, at as u32, "{first} at {at}, then {later}");
+                }
             }
         }
-        assert!(!maybe_special(u64::from_le_bytes(*b"plain ok")));
-        assert!(!maybe_special(u64::from_le_bytes(
-            "héllo!".as_bytes().try_into().unwrap_or([b'a'; 8])
-        )));
+        assert_eq!(special_mask(u64::from_le_bytes(*b"plain ok")), 0);
+        assert_eq!(special_mask(u64::from_le_bytes(*b"h\xc3\xa9llo!!")), 0);
     }
 
     #[test]
