@@ -1,0 +1,151 @@
+//! Running ysess the way a person does: in a directory of its own, with
+//! arguments and maybe standard input, and looking at what it printed.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A scratch directory with the fixtures at hand.
+pub struct Dir {
+    tmp: tempfile::TempDir,
+}
+
+impl Dir {
+    pub fn new() -> Dir {
+        Dir {
+            tmp: tempfile::tempdir().expect("a temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.tmp.path().join(name)
+    }
+
+    /// Copies `tests/fixtures/NAME` in as `as_name`.
+    pub fn fixture(&self, name: &str, as_name: &str) -> PathBuf {
+        let to = self.join(as_name);
+        std::fs::copy(fixture(name), &to).expect("fixture copies");
+        to
+    }
+
+    pub fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let to = self.join(name);
+        std::fs::write(&to, bytes).expect("temp file writes");
+        to
+    }
+
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.join(name)).expect("temp file reads")
+    }
+
+    /// Runs ysess here with these arguments.
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, None, &[])
+    }
+
+    pub fn run_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
+        self.run_with(args, Some(stdin), &[])
+    }
+
+    pub fn run_with(&self, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
+        cmd.args(args)
+            .current_dir(self.path())
+            .env_remove("YSESS_FILE")
+            .env_remove("NO_COLOR")
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("ysess starts");
+        if let Some(bytes) = stdin {
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            pipe.write_all(bytes).expect("stdin takes the input");
+        }
+        let out = child.wait_with_output().expect("ysess finishes");
+        Run {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            status: out.status.code(),
+            stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        }
+    }
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// What one run printed, shown as a transcript when a test fails.
+pub struct Run {
+    pub args: Vec<String>,
+    pub status: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The JSON Lines of stdout, each parsed.
+    pub fn json_lines(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}\n{self}"))
+            })
+            .collect()
+    }
+
+    /// Asserts the exit status, showing the whole transcript if it differs.
+    #[track_caller]
+    pub fn status(&self, code: i32) -> &Run {
+        assert_eq!(self.status, Some(code), "exit status\n{self}");
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout(&self, expected: &str) -> &Run {
+        assert_eq!(self.stdout, expected, "stdout\n{self}");
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr(&self, expected: &str) -> &Run {
+        assert_eq!(self.stderr, expected, "stderr\n{self}");
+        self
+    }
+}
+
+impl fmt::Display for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "$ ysess {}", self.args.join(" "))?;
+        writeln!(f, "--- stdout")?;
+        write!(f, "{}", self.stdout)?;
+        writeln!(f, "--- stderr")?;
+        write!(f, "{}", self.stderr)?;
+        writeln!(f, "--- exit {:?}", self.status)
+    }
+}
+
+/// One yoagent-shaped line for hand-made sessions.
+pub fn user_line(id: &str, parent: Option<&str>, text: &str) -> String {
+    serde_json::json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1},
+        "timestamp": 1_760_000_000_000u64,
+    })
+    .to_string()
+}
