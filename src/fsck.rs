@@ -340,6 +340,14 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
     report.summary.bytes = bytes;
     if let Some(torn) = report.torn.as_mut() {
         torn.len = bytes - torn.offset;
+        let torn = *torn;
+        if let Some(f) = report.findings.iter_mut().find(|f| f.code == Code::TruncatedLastLine) {
+            f.message = format!(
+                "the last line is cut short, as by an interrupted write; the file is sound up to byte {}, \
+                 and `ysess fsck --repair` cuts the {} torn bytes after it",
+                torn.offset, torn.len
+            );
+        }
     }
     report.digest = full.map(|h| h.finish(bytes));
     if let (Some(expected), Some((hasher, _))) = (&options.since, prefix)
@@ -412,6 +420,7 @@ impl State {
                         self.last_eof_finding = Some(findings.len());
                         format!("line ends in the middle of a JSON value ({})", fault.message)
                     }
+                    Code::InvalidJson => format!("not valid JSON: {}", fault.message),
                     _ => fault.message,
                 };
                 findings.push(line.finding(code, within, fault.id, message));
@@ -483,10 +492,6 @@ impl State {
         if let (Some(at), Some(offset)) = (last_eof_finding, last_nonblank) {
             let finding = &mut report.findings[at];
             finding.code = Code::TruncatedLastLine;
-            finding.message = format!(
-                "the last line is cut short, as by an interrupted write; the file is sound up to byte {offset}, \
-                 and `ysess fsck --repair` cuts the torn bytes after it"
-            );
             report.torn = Some(Torn { offset, len: 0 });
         }
         let tree = builder.finish();

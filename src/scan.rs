@@ -139,7 +139,10 @@ impl<'a> Scanner<'a> {
                 return memchr::memchr2(b'"', b'\\', &rest[i..]).map(|j| i + j);
             }
         }
-        rest[i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|j| i + j)
+        rest[i..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map(|j| i + j)
     }
 
     /// Moves past the body of a string whose opening quote was consumed,
@@ -682,7 +685,11 @@ mod tests {
                     bytes[at..].fill(later);
                     bytes[at] = first;
                     let mask = special_mask(u64::from_le_bytes(bytes));
-                    assert_eq!(mask.trailing_zeros() / 8, at as u32, "{first} at {at}, then {later}");
+                    assert_eq!(
+                        mask.trailing_zeros() / 8,
+                        at as u32,
+                        "{first} at {at}, then {later}"
+                    );
                 }
             }
         }

@@ -24,8 +24,8 @@ use crate::store::{RepairError, backup_path, cut_torn};
 ///
 /// Findings go to stderr as `error: FILE:LINE: code: message`; with --json
 /// they go to stdout as JSON Lines. Exit status: 0 when every file loads in
-/// yoagent, 1 when any has an error (or, with --strict, a warning), 128 when
-/// a file cannot be read.
+/// yoagent, 1 when any has an error (or, with --strict, a warning), 2 for a
+/// wrong command line, 128 when a file cannot be read.
 ///
 /// Examples:
 ///   ysess fsck                       check ./session.jsonl

@@ -55,13 +55,14 @@ fn every_problem_is_reported_one_line_each_on_stderr() {
     ]);
     dir.write("session.jsonl", &text);
     let torn_at = text.rfind('\n').expect("several lines") + 1;
+    let torn_len = text.len() - torn_at;
     dir.run(&["fsck"]).status(1).stdout("").stderr(&format!(
         "error: session.jsonl:3: duplicateId: entry e2 already defined at line 2\n\
          error: session.jsonl:4: unknownParent: entry e4: parent e9 is not defined in this file\n\
          error: session.jsonl:5: selfParent: entry e5 names itself as its parent\n\
          error: session.jsonl:6: invalidMessage: message (assistant): missing field `usage`\n\
          error: session.jsonl:7: truncatedLastLine: the last line is cut short, as by an interrupted write; \
-         the file is sound up to byte {torn_at}, and `ysess fsck --repair` cuts the torn bytes after it\n",
+         the file is sound up to byte {torn_at}, and `ysess fsck --repair` cuts the {torn_len} torn bytes after it\n",
     ));
 }
 
