@@ -218,7 +218,7 @@ fn verdicts(block: Block) -> Verdicts {
         offset: block.offset,
         text: String::new(),
         calls: Vec::new(),
-        lines: Vec::with_capacity(block.bytes.len() / 512),
+        lines: Vec::with_capacity(block.bytes().len() / 512),
     };
     for (at, bytes) in block.lines() {
         let line = match check_line(bytes) {
@@ -341,7 +341,11 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
     if let Some(torn) = report.torn.as_mut() {
         torn.len = bytes - torn.offset;
         let torn = *torn;
-        if let Some(f) = report.findings.iter_mut().find(|f| f.code == Code::TruncatedLastLine) {
+        if let Some(f) = report
+            .findings
+            .iter_mut()
+            .find(|f| f.code == Code::TruncatedLastLine)
+        {
             f.message = format!(
                 "the last line is cut short, as by an interrupted write; the file is sound up to byte {}, \
                  and `ysess fsck --repair` cuts the {} torn bytes after it",

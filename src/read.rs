@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// One line of a session file, without its `\n`.
 #[derive(Debug, Clone, Copy)]
@@ -211,6 +212,42 @@ mod tests {
     }
 
     #[test]
+    fn blocks_hold_whole_lines_and_cover_the_input() {
+        let text: Vec<u8> = (0..500)
+            .flat_map(|i| format!("line {i} {}\n", "x".repeat(i % 37)).into_bytes())
+            .collect();
+        for size in [1, 7, 64, 1000, 1 << 20] {
+            for tail in [&b""[..], b"no newline"] {
+                let input = [&text[..], tail].concat();
+                let mut tapped = Vec::new();
+                let mut blocks =
+                    Blocks::new(&input[..], |b: &[u8]| tapped.extend_from_slice(b), size);
+                let mut joined = Vec::new();
+                let mut lines = Vec::new();
+                while let Some(block) = blocks.next_block().expect("in memory") {
+                    assert_eq!(block.offset, joined.len() as u64);
+                    let bytes = block.bytes();
+                    assert!(bytes.ends_with(b"\n") || joined.len() + bytes.len() == input.len());
+                    lines.extend(
+                        block
+                            .lines()
+                            .map(|(at, l)| (block.offset + at as u64, l.to_vec())),
+                    );
+                    joined.extend_from_slice(bytes);
+                }
+                drop(blocks);
+                assert_eq!(joined, input, "size {size}");
+                assert_eq!(tapped, input);
+                let expected: Vec<(u64, Vec<u8>)> = lines_of(&input, false)
+                    .into_iter()
+                    .map(|(_, o, l)| (o, l))
+                    .collect();
+                assert_eq!(lines, expected, "size {size}");
+            }
+        }
+    }
+
+    #[test]
     fn splits_like_str_lines_with_offsets() {
         for trickle in [false, true] {
             let got = lines_of(b"ab\n\ncd\r\nef", trickle);
@@ -229,19 +266,30 @@ mod tests {
     }
 }
 
+/// Buffers of blocks the workers are done with, for the reader to fill
+/// again: fresh multi-megabyte allocations cost page faults and zeroing.
+type Pool = Arc<Mutex<Vec<Vec<u8>>>>;
+
 /// A run of whole lines read in one go: every line ends with `\n` except,
-/// at the end of the input, the last.
+/// at the end of the input, the last. Its buffer goes back to the reader's
+/// pool when it is dropped.
 #[derive(Debug)]
 pub struct Block {
     /// File offset of the first byte.
     pub offset: u64,
-    pub bytes: Vec<u8>,
+    buf: Vec<u8>,
+    len: usize,
+    pool: Pool,
 }
 
 impl Block {
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
     /// The lines, with their offsets within the block.
     pub fn lines(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
-        let bytes = &self.bytes[..];
+        let bytes = self.bytes();
         let mut start = 0;
         std::iter::from_fn(move || {
             if start >= bytes.len() {
@@ -255,6 +303,16 @@ impl Block {
     }
 }
 
+impl Drop for Block {
+    fn drop(&mut self) {
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.len() < 8
+        {
+            pool.push(std::mem::take(&mut self.buf));
+        }
+    }
+}
+
 /// Reads `reader` in blocks of whole lines of about `size` bytes (more when
 /// a line is longer). `tap` sees every byte once, in order.
 pub struct Blocks<R, F> {
@@ -264,6 +322,7 @@ pub struct Blocks<R, F> {
     carry: Vec<u8>,
     offset: u64,
     done: bool,
+    pool: Pool,
 }
 
 impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
@@ -274,6 +333,7 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             carry: Vec::new(),
             offset: 0,
             done: false,
+            pool: Pool::default(),
         }
     }
 
@@ -286,40 +346,56 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         if self.done {
             return Ok(None);
         }
-        let mut bytes = std::mem::take(&mut self.carry);
-        bytes.reserve(self.size.saturating_sub(bytes.len()));
+        // A recycled buffer is already initialized to its full length, so
+        // reading into it needs no zeroing; only growth does.
+        let mut buf = self
+            .pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        let want = self.size.max(self.carry.len() * 2);
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        buf[..self.carry.len()].copy_from_slice(&self.carry);
+        let mut len = self.carry.len();
+        self.carry.clear();
         loop {
-            let len = bytes.len();
-            let want = self.size.max(len + len / 2).max(len + 64 * 1024);
-            bytes.resize(want, 0);
+            if len == buf.len() {
+                buf.resize(buf.len() * 2, 0); // a line longer than a block
+            }
             let n = loop {
-                match self.reader.read(&mut bytes[len..]) {
+                match self.reader.read(&mut buf[len..]) {
                     Ok(n) => break n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     Err(e) => return Err(e),
                 }
             };
-            bytes.truncate(len + n);
+            len += n;
             if n == 0 {
                 self.done = true;
-                if bytes.is_empty() {
+                if len == 0 {
                     return Ok(None);
                 }
                 break;
             }
-            if bytes.len() >= self.size
-                && let Some(last) = memchr::memrchr(b'\n', &bytes)
+            if len >= self.size
+                && let Some(last) = memchr::memrchr(b'\n', &buf[..len])
             {
-                self.carry = bytes[last + 1..].to_vec();
-                bytes.truncate(last + 1);
+                let cut = last + 1;
+                self.carry.extend_from_slice(&buf[cut..len]);
+                len = cut;
                 break;
             }
         }
         let block = Block {
             offset: self.offset,
-            bytes,
+            buf,
+            len,
+            pool: Arc::clone(&self.pool),
         };
-        self.offset += block.bytes.len() as u64;
+        self.offset += len as u64;
         Ok(Some(block))
     }
 }
