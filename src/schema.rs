@@ -208,6 +208,12 @@ pub enum FaultKind {
     Message,
 }
 
+/// Whether a message value is one of yoagent's model messages (rather than a
+/// custom record), as its untagged `AgentMessage` decides.
+pub fn is_llm_message(message: &Value) -> bool {
+    Message::deserialize(message).is_ok()
+}
+
 /// Decides one line exactly as yoagent's loader does.
 pub fn check_exact(line: &str) -> Result<LineFacts<'static>, LineFault> {
     match serde_json::from_str::<SessionEntry>(line) {

@@ -1,0 +1,271 @@
+//! One entry read in full, for the commands that print messages. Only the
+//! entries a command prints are parsed this way; everything else stays bytes
+//! in the file.
+
+use serde_json::Value;
+
+/// An entry as stored, its message decoded for display.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: String,
+    pub parent_id: Option<String>,
+    pub timestamp: u64,
+    pub label: Option<String>,
+    pub message: Message,
+    /// The entry exactly as stored.
+    pub raw: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    User {
+        content: Vec<Block>,
+    },
+    Assistant {
+        content: Vec<Block>,
+        stop_reason: String,
+        model: String,
+        provider: String,
+        usage: Usage,
+        error_message: Option<String>,
+    },
+    ToolResult {
+        tool_call_id: String,
+        tool_name: String,
+        content: Vec<Block>,
+        is_error: bool,
+    },
+    /// An app's own record: kept in history, never sent to a model.
+    Custom {
+        role: String,
+        kind: String,
+        data: Value,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
+    pub total_tokens: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Text(String),
+    /// An image: its type and the size of its decoded data.
+    Image {
+        mime_type: String,
+        bytes: usize,
+    },
+    Thinking {
+        text: String,
+        /// Encrypted reasoning the provider returned instead of text.
+        redacted: bool,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        arguments: Value,
+    },
+}
+
+/// Why a line could not be read as an entry (the file needs `ysess fsck`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnEntry(pub String);
+
+impl std::fmt::Display for NotAnEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+}
+
+fn number(v: &Value, keys: &[&str]) -> u64 {
+    keys.iter().find_map(|k| v.get(*k).and_then(Value::as_u64)).unwrap_or(0)
+}
+
+fn blocks(v: &Value) -> Vec<Block> {
+    let Some(items) = v.get("content").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|b| match b.get("type").and_then(Value::as_str)? {
+            "text" => Some(Block::Text(text(b, "text"))),
+            "image" => Some(Block::Image {
+                mime_type: text(b, "mimeType"),
+                // base64: four characters carry three bytes.
+                bytes: b.get("data").and_then(Value::as_str).map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4),
+            }),
+            "thinking" => Some(Block::Thinking {
+                text: text(b, "thinking"),
+                redacted: b.get("redacted").is_some_and(|r| !r.is_null()),
+            }),
+            "toolCall" => Some(Block::ToolCall {
+                id: text(b, "id"),
+                name: text(b, "name"),
+                arguments: b.get("arguments").cloned().unwrap_or(Value::Null),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Entry {
+    /// Reads one line that fsck accepts. The shapes follow yoagent's own
+    /// decision: a model message when the role is one of its three and the
+    /// fields fit, otherwise a custom record.
+    pub fn parse(line: &[u8]) -> Result<Entry, NotAnEntry> {
+        let raw: Value = serde_json::from_slice(line).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
+        let id = raw.get("id").and_then(Value::as_str).ok_or_else(|| NotAnEntry("no `id`".into()))?;
+        let m = raw.get("message").ok_or_else(|| NotAnEntry("no `message`".into()))?;
+        let fits_llm = crate::schema::is_llm_message(m);
+        let message = match m.get("role").and_then(Value::as_str) {
+            Some("user") if fits_llm => Message::User { content: blocks(m) },
+            Some("assistant") if fits_llm => {
+                let usage = m.get("usage").cloned().unwrap_or(Value::Null);
+                Message::Assistant {
+                    content: blocks(m),
+                    stop_reason: text(m, "stopReason"),
+                    model: text(m, "model"),
+                    provider: text(m, "provider"),
+                    usage: Usage {
+                        input: number(&usage, &["input"]),
+                        output: number(&usage, &["output"]),
+                        cache_read: number(&usage, &["cacheRead", "cache_read"]),
+                        cache_write: number(&usage, &["cacheWrite", "cache_write"]),
+                        total_tokens: number(&usage, &["totalTokens", "total_tokens"]),
+                    },
+                    error_message: m
+                        .get("errorMessage")
+                        .or_else(|| m.get("error_message"))
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                }
+            }
+            Some("toolResult") if fits_llm => Message::ToolResult {
+                tool_call_id: text(m, "toolCallId"),
+                tool_name: text(m, "toolName"),
+                content: blocks(m),
+                is_error: m.get("isError").and_then(Value::as_bool).unwrap_or(false),
+            },
+            _ => Message::Custom {
+                role: m.get("role").and_then(Value::as_str).unwrap_or_default().to_string(),
+                kind: text(m, "kind"),
+                data: m.get("data").cloned().unwrap_or(Value::Null),
+            },
+        };
+        Ok(Entry {
+            id: id.to_string(),
+            parent_id: raw.get("parent_id").and_then(Value::as_str).map(str::to_string),
+            timestamp: raw.get("timestamp").and_then(Value::as_u64).unwrap_or(0),
+            label: raw.get("label").and_then(Value::as_str).map(str::to_string),
+            message,
+            raw,
+        })
+    }
+}
+
+impl Message {
+    /// The role as yoagent names it (a custom record's own role).
+    pub fn role(&self) -> &str {
+        match self {
+            Message::User { .. } => "user",
+            Message::Assistant { .. } => "assistant",
+            Message::ToolResult { .. } => "toolResult",
+            Message::Custom { role, .. } => role,
+        }
+    }
+
+    pub fn content(&self) -> &[Block] {
+        match self {
+            Message::User { content } | Message::Assistant { content, .. } | Message::ToolResult { content, .. } => {
+                content
+            }
+            Message::Custom { .. } => &[],
+        }
+    }
+
+    /// One line that says what the message is about: the first line of its
+    /// text; else its first tool call; else its thinking; for a custom
+    /// record, its data.
+    pub fn subject(&self) -> String {
+        if let Message::Custom { data, .. } = self {
+            return first_line(&data.to_string()).to_string();
+        }
+        let content = self.content();
+        let text = content.iter().find_map(|b| match b {
+            Block::Text(t) if !t.trim().is_empty() => Some(first_line(t).to_string()),
+            _ => None,
+        });
+        let call = || {
+            content.iter().find_map(|b| match b {
+                Block::ToolCall { name, arguments, .. } => Some(format!("{name} {}", first_line(&arguments.to_string()))),
+                _ => None,
+            })
+        };
+        let thinking = || {
+            content.iter().find_map(|b| match b {
+                Block::Thinking { text, .. } if !text.trim().is_empty() => Some(first_line(text).to_string()),
+                _ => None,
+            })
+        };
+        let image = || {
+            content.iter().find_map(|b| match b {
+                Block::Image { mime_type, bytes } => Some(format!("[{mime_type}, {}]", human_size(*bytes))),
+                _ => None,
+            })
+        };
+        text.or_else(call).or_else(thinking).or_else(image).unwrap_or_default()
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.trim_start().lines().next().unwrap_or("").trim_end()
+}
+
+/// `12 KB`, `3.4 MB`: sizes as a person reads them.
+pub fn human_size(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} B"),
+        b if b < 1024 * 1024 => format!("{} KB", (b + 512) / 1024),
+        b => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subject_is_the_first_line_of_text_then_the_tool_call() {
+        let line = br#"{"id":"e2","parent_id":"e1","timestamp":5,"message":{"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2,"cache_read":3},"timestamp":5}}"#;
+        let e = Entry::parse(line).expect("parses");
+        assert_eq!(e.message.subject(), r#"bash {"command":"ls"}"#);
+        let Message::Assistant { usage, .. } = &e.message else { panic!("assistant") };
+        assert_eq!(usage.cache_read, 3);
+        let line = br#"{"id":"e1","timestamp":5,"message":{"role":"user","content":[{"type":"text","text":"\n  draft a plan\nwith steps"}],"timestamp":5}}"#;
+        assert_eq!(Entry::parse(line).expect("parses").message.subject(), "draft a plan");
+    }
+
+    #[test]
+    fn a_user_role_with_kind_and_data_but_no_content_is_custom_as_in_yoagent() {
+        let line = br#"{"id":"e1","timestamp":5,"message":{"role":"user","kind":"note","data":{"a":1}}}"#;
+        let e = Entry::parse(line).expect("parses");
+        assert!(matches!(e.message, Message::Custom { ref kind, .. } if kind == "note"));
+        assert_eq!(e.message.role(), "user");
+    }
+
+    #[test]
+    fn sizes_read_like_a_person_writes_them() {
+        assert_eq!(human_size(900), "900 B");
+        assert_eq!(human_size(12 * 1024), "12 KB");
+        assert_eq!(human_size(3 * 1024 * 1024 + 400 * 1024), "3.4 MB");
+    }
+}
