@@ -44,6 +44,10 @@ pub struct LineFacts<'a> {
     pub tool_calls: Vec<Cow<'a, str>>,
     /// The tool call a tool result answers.
     pub tool_result_for: Option<Cow<'a, str>>,
+    /// The tool a tool result comes from.
+    pub tool_name: Option<Cow<'a, str>>,
+    /// One line saying what the message is about (see `Message::subject`).
+    pub subject: Option<Cow<'a, str>>,
 }
 
 impl LineFacts<'_> {
@@ -61,6 +65,8 @@ impl LineFacts<'_> {
             custom_kind: self.custom_kind.map(own),
             tool_calls: self.tool_calls.into_iter().map(own).collect(),
             tool_result_for: self.tool_result_for.map(own),
+            tool_name: self.tool_name.map(own),
+            subject: self.subject.map(own),
         }
     }
 }

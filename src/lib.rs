@@ -10,6 +10,7 @@ pub mod digest;
 pub mod entry;
 pub mod fsck;
 pub mod index;
+pub mod message;
 mod par;
 pub mod read;
 mod scan;

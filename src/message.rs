@@ -83,11 +83,16 @@ impl std::fmt::Display for NotAnEntry {
 }
 
 fn text(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn number(v: &Value, keys: &[&str]) -> u64 {
-    keys.iter().find_map(|k| v.get(*k).and_then(Value::as_u64)).unwrap_or(0)
+    keys.iter()
+        .find_map(|k| v.get(*k).and_then(Value::as_u64))
+        .unwrap_or(0)
 }
 
 fn blocks(v: &Value) -> Vec<Block> {
@@ -101,7 +106,10 @@ fn blocks(v: &Value) -> Vec<Block> {
             "image" => Some(Block::Image {
                 mime_type: text(b, "mimeType"),
                 // base64: four characters carry three bytes.
-                bytes: b.get("data").and_then(Value::as_str).map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4),
+                bytes: b
+                    .get("data")
+                    .and_then(Value::as_str)
+                    .map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4),
             }),
             "thinking" => Some(Block::Thinking {
                 text: text(b, "thinking"),
@@ -122,9 +130,15 @@ impl Entry {
     /// decision: a model message when the role is one of its three and the
     /// fields fit, otherwise a custom record.
     pub fn parse(line: &[u8]) -> Result<Entry, NotAnEntry> {
-        let raw: Value = serde_json::from_slice(line).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
-        let id = raw.get("id").and_then(Value::as_str).ok_or_else(|| NotAnEntry("no `id`".into()))?;
-        let m = raw.get("message").ok_or_else(|| NotAnEntry("no `message`".into()))?;
+        let raw: Value =
+            serde_json::from_slice(line).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
+        let id = raw
+            .get("id")
+            .and_then(Value::as_str)
+            .ok_or_else(|| NotAnEntry("no `id`".into()))?;
+        let m = raw
+            .get("message")
+            .ok_or_else(|| NotAnEntry("no `message`".into()))?;
         let fits_llm = crate::schema::is_llm_message(m);
         let message = match m.get("role").and_then(Value::as_str) {
             Some("user") if fits_llm => Message::User { content: blocks(m) },
@@ -156,14 +170,21 @@ impl Entry {
                 is_error: m.get("isError").and_then(Value::as_bool).unwrap_or(false),
             },
             _ => Message::Custom {
-                role: m.get("role").and_then(Value::as_str).unwrap_or_default().to_string(),
+                role: m
+                    .get("role")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
                 kind: text(m, "kind"),
                 data: m.get("data").cloned().unwrap_or(Value::Null),
             },
         };
         Ok(Entry {
             id: id.to_string(),
-            parent_id: raw.get("parent_id").and_then(Value::as_str).map(str::to_string),
+            parent_id: raw
+                .get("parent_id")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             timestamp: raw.get("timestamp").and_then(Value::as_u64).unwrap_or(0),
             label: raw.get("label").and_then(Value::as_str).map(str::to_string),
             message,
@@ -185,49 +206,63 @@ impl Message {
 
     pub fn content(&self) -> &[Block] {
         match self {
-            Message::User { content } | Message::Assistant { content, .. } | Message::ToolResult { content, .. } => {
-                content
-            }
+            Message::User { content }
+            | Message::Assistant { content, .. }
+            | Message::ToolResult { content, .. } => content,
             Message::Custom { .. } => &[],
         }
     }
 
     /// One line that says what the message is about: the first line of its
-    /// text; else its first tool call; else its thinking; for a custom
-    /// record, its data.
+    /// first text block; else its first tool call; else its thinking; else
+    /// its image; for a custom record, its data. (The index computes the same
+    /// while scanning; this is for lines the scanner leaves to serde.)
     pub fn subject(&self) -> String {
+        let line = |t: &str| first_line(t).chars().take(200).collect::<String>();
         if let Message::Custom { data, .. } = self {
-            return first_line(&data.to_string()).to_string();
+            return line(&data.to_string());
         }
         let content = self.content();
         let text = content.iter().find_map(|b| match b {
-            Block::Text(t) if !t.trim().is_empty() => Some(first_line(t).to_string()),
+            Block::Text(t) => Some(line(t)),
             _ => None,
         });
         let call = || {
             content.iter().find_map(|b| match b {
-                Block::ToolCall { name, arguments, .. } => Some(format!("{name} {}", first_line(&arguments.to_string()))),
+                Block::ToolCall {
+                    name, arguments, ..
+                } => Some(line(&format!("{name} {arguments}"))),
                 _ => None,
             })
         };
         let thinking = || {
             content.iter().find_map(|b| match b {
-                Block::Thinking { text, .. } if !text.trim().is_empty() => Some(first_line(text).to_string()),
+                Block::Thinking { text, .. } => Some(line(text)).filter(|l| !l.is_empty()),
                 _ => None,
             })
         };
         let image = || {
             content.iter().find_map(|b| match b {
-                Block::Image { mime_type, bytes } => Some(format!("[{mime_type}, {}]", human_size(*bytes))),
+                Block::Image { mime_type, bytes } => {
+                    Some(format!("[{mime_type}, {}]", human_size(*bytes)))
+                }
                 _ => None,
             })
         };
-        text.or_else(call).or_else(thinking).or_else(image).unwrap_or_default()
+        text.filter(|t| !t.is_empty())
+            .or_else(call)
+            .or_else(thinking)
+            .or_else(image)
+            .unwrap_or_default()
     }
 }
 
+/// The first non-blank line, trimmed.
 fn first_line(text: &str) -> &str {
-    text.trim_start().lines().next().unwrap_or("").trim_end()
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
 }
 
 /// `12 KB`, `3.4 MB`: sizes as a person reads them.
@@ -248,15 +283,21 @@ mod tests {
         let line = br#"{"id":"e2","parent_id":"e1","timestamp":5,"message":{"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"ls"}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2,"cache_read":3},"timestamp":5}}"#;
         let e = Entry::parse(line).expect("parses");
         assert_eq!(e.message.subject(), r#"bash {"command":"ls"}"#);
-        let Message::Assistant { usage, .. } = &e.message else { panic!("assistant") };
+        let Message::Assistant { usage, .. } = &e.message else {
+            panic!("assistant")
+        };
         assert_eq!(usage.cache_read, 3);
         let line = br#"{"id":"e1","timestamp":5,"message":{"role":"user","content":[{"type":"text","text":"\n  draft a plan\nwith steps"}],"timestamp":5}}"#;
-        assert_eq!(Entry::parse(line).expect("parses").message.subject(), "draft a plan");
+        assert_eq!(
+            Entry::parse(line).expect("parses").message.subject(),
+            "draft a plan"
+        );
     }
 
     #[test]
     fn a_user_role_with_kind_and_data_but_no_content_is_custom_as_in_yoagent() {
-        let line = br#"{"id":"e1","timestamp":5,"message":{"role":"user","kind":"note","data":{"a":1}}}"#;
+        let line =
+            br#"{"id":"e1","timestamp":5,"message":{"role":"user","kind":"note","data":{"a":1}}}"#;
         let e = Entry::parse(line).expect("parses");
         assert!(matches!(e.message, Message::Custom { ref kind, .. } if kind == "note"));
         assert_eq!(e.message.role(), "user");

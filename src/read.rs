@@ -354,7 +354,9 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             .ok()
             .and_then(|mut p| p.pop())
             .unwrap_or_default();
-        let want = self.size.max(self.carry.len() * 2);
+        // A fresh buffer starts small and doubles as it fills, so a small
+        // file costs a small buffer.
+        let want = (64 << 10).min(self.size).max(self.carry.len() * 2);
         if buf.len() < want {
             buf.resize(want, 0);
         }

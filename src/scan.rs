@@ -26,6 +26,7 @@ pub fn scan_line(line: &str) -> Option<LineFacts<'_>> {
         b: line.as_bytes(),
         pos: 0,
         clean: !has_control(line.as_bytes()),
+        parts: Parts::default(),
     };
     let facts = s.entry()?;
     s.ws();
@@ -37,6 +38,9 @@ struct Scanner<'a> {
     text: &'a str,
     b: &'a [u8],
     pos: usize,
+    /// What the subject line is made of, captured as raw slices while
+    /// scanning and decoded once at the end.
+    parts: Parts<'a>,
     /// The line holds no control bytes, so inside strings only `"` and `\`
     /// need finding (which memchr does fast).
     clean: bool,
@@ -76,6 +80,80 @@ fn special_mask(w: u64) -> u64 {
     let zero_backslash = backslash.wrapping_sub(LO) & !backslash;
     let control = w.wrapping_sub(LO * 0x20) & !w;
     (zero_quote | zero_backslash | control) & HI
+}
+
+/// Raw pieces of the first text, thinking, tool call and image of a message.
+#[derive(Default)]
+struct Parts<'a> {
+    text: Option<(&'a [u8], bool)>,
+    thinking: Option<(&'a [u8], bool)>,
+    call: Option<(Cow<'a, str>, &'a [u8])>,
+    image: Option<(&'a [u8], usize)>,
+}
+
+/// Longest subject kept, in characters: enough for any terminal line.
+const SUBJECT_CHARS: usize = 200;
+
+/// The first non-blank line of a JSON string body, unescaped, at most
+/// [`SUBJECT_CHARS`] characters; the body was already checked.
+fn first_line(raw: &[u8], escaped: bool) -> String {
+    let text: Cow<'_, str> = if escaped {
+        // Decode at most a prefix: find a cut that is not inside an escape.
+        let mut cut = raw.len().min(4 * SUBJECT_CHARS + 64);
+        while cut < raw.len() {
+            let backslashes = raw[..cut].iter().rev().take_while(|&&b| b == b'\\').count();
+            let in_unicode = raw[cut.saturating_sub(5)..cut].contains(&b'\\');
+            if backslashes % 2 == 0 && !in_unicode {
+                break;
+            }
+            cut -= 1;
+        }
+        let mut quoted = Vec::with_capacity(cut + 2);
+        quoted.push(b'"');
+        quoted.extend_from_slice(&raw[..cut]);
+        quoted.push(b'"');
+        Cow::Owned(serde_json::from_slice::<String>(&quoted).unwrap_or_default())
+    } else {
+        String::from_utf8_lossy(raw)
+    };
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    line.chars().take(SUBJECT_CHARS).collect()
+}
+
+impl Parts<'_> {
+    /// The first line of the text; else the first tool call; else the
+    /// thinking; else the image.
+    fn subject(&self) -> Option<String> {
+        if let Some((raw, escaped)) = self.text {
+            let line = first_line(raw, escaped);
+            if !line.is_empty() {
+                return Some(line);
+            }
+        }
+        if let Some((name, args)) = &self.call {
+            let args = String::from_utf8_lossy(args);
+            return Some(
+                format!("{name} {}", first_line(args.as_bytes(), false))
+                    .chars()
+                    .take(SUBJECT_CHARS)
+                    .collect(),
+            );
+        }
+        if let Some((raw, escaped)) = self.thinking {
+            let line = first_line(raw, escaped);
+            if !line.is_empty() {
+                return Some(line);
+            }
+        }
+        self.image.map(|(mime, data)| {
+            let mime = String::from_utf8_lossy(mime);
+            format!("[{mime}, {}]", crate::message::human_size(data * 3 / 4))
+        })
+    }
 }
 
 /// True when any byte of `bytes` is below 0x20.
@@ -217,6 +295,12 @@ impl<'a> Scanner<'a> {
             let end = self.pos - 1;
             self.text.get(end - body.len()..end).map(Cow::Borrowed)
         }
+    }
+
+    /// A string value's raw body and whether it holds escapes.
+    fn raw_string(&mut self) -> Option<(&'a [u8], bool)> {
+        self.eat(b'"')?;
+        self.string_body()
     }
 
     /// A string value whose text is not needed.
@@ -483,7 +567,7 @@ impl<'a> Scanner<'a> {
                 facts.tool_calls = calls;
             }
             "toolResult" => {
-                let mut call_id = None;
+                let (mut call_id, mut tool_name) = (None, None);
                 self.rest_members(b"role", |s, key, seen| match key {
                     b"toolCallId" => {
                         seen.first(0)?;
@@ -492,7 +576,8 @@ impl<'a> Scanner<'a> {
                     }
                     b"toolName" => {
                         seen.first(1)?;
-                        s.skip_string()
+                        tool_name = Some(s.string()?);
+                        Some(())
                     }
                     b"content" => {
                         seen.first(2)?;
@@ -511,10 +596,11 @@ impl<'a> Scanner<'a> {
                 .filter(|seen| (0..5).all(|bit| seen.has(bit)))?;
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = call_id;
+                facts.tool_name = tool_name;
             }
             _ => {
                 // A custom record: any role string, with `kind` and `data`.
-                let mut kind = None;
+                let (mut kind, mut data) = (None, &b""[..]);
                 self.rest_members(b"role", |s, key, seen| match key {
                     b"kind" => {
                         seen.first(0)?;
@@ -523,7 +609,11 @@ impl<'a> Scanner<'a> {
                     }
                     b"data" => {
                         seen.first(1)?;
-                        s.skip_value(3)
+                        s.ws();
+                        let start = s.pos;
+                        s.skip_value(3)?;
+                        data = &s.b[start..s.pos];
+                        Some(())
                     }
                     b"role" => None,
                     _ => s.skip_value(3),
@@ -532,8 +622,11 @@ impl<'a> Scanner<'a> {
                 facts.kind = MessageKind::Custom;
                 facts.custom_role = Some(role);
                 facts.custom_kind = kind;
+                facts.subject = Some(Cow::Owned(first_line(data, false)));
+                return Some(());
             }
         }
+        facts.subject = self.parts.subject().map(Cow::Owned);
         Some(())
     }
 
@@ -595,31 +688,41 @@ impl<'a> Scanner<'a> {
                     .rest_members(b"type", |s, key, seen| match key {
                         b"text" => {
                             seen.first(0)?;
-                            s.skip_string()
+                            let body = s.raw_string()?;
+                            s.parts.text.get_or_insert(body);
+                            Some(())
                         }
                         _ => s.skip_value(5),
                     })
                     .filter(|seen| seen.has(0))
                     .map(drop),
-                "image" => s
-                    .rest_members(b"type", |s, key, seen| match key {
+                "image" => {
+                    let mut image = (&b""[..], 0);
+                    s.rest_members(b"type", |s, key, seen| match key {
                         b"data" => {
                             seen.first(0)?;
-                            s.skip_string()
+                            let (data, _) = s.raw_string()?;
+                            image.1 = data.len();
+                            Some(())
                         }
                         b"mimeType" => {
                             seen.first(1)?;
-                            s.skip_string()
+                            image.0 = s.raw_string()?.0;
+                            Some(())
                         }
                         _ => s.skip_value(5),
                     })
-                    .filter(|seen| seen.has(0) && seen.has(1))
-                    .map(drop),
+                    .filter(|seen| seen.has(0) && seen.has(1))?;
+                    s.parts.image.get_or_insert(image);
+                    Some(())
+                }
                 "thinking" => s
                     .rest_members(b"type", |s, key, seen| match key {
                         b"thinking" => {
                             seen.first(0)?;
-                            s.skip_string()
+                            let body = s.raw_string()?;
+                            s.parts.thinking.get_or_insert(body);
+                            Some(())
                         }
                         b"signature" => {
                             seen.first(1)?;
@@ -638,7 +741,7 @@ impl<'a> Scanner<'a> {
                     .filter(|seen| seen.has(0))
                     .map(drop),
                 "toolCall" => {
-                    let mut id = None;
+                    let (mut id, mut name, mut args) = (None, None, &b""[..]);
                     s.rest_members(b"type", |s, key, seen| match key {
                         b"id" => {
                             seen.first(0)?;
@@ -647,11 +750,16 @@ impl<'a> Scanner<'a> {
                         }
                         b"name" => {
                             seen.first(1)?;
-                            s.skip_string()
+                            name = Some(s.string()?);
+                            Some(())
                         }
                         b"arguments" => {
                             seen.first(2)?;
-                            s.skip_value(5)
+                            s.ws();
+                            let start = s.pos;
+                            s.skip_value(5)?;
+                            args = &s.b[start..s.pos];
+                            Some(())
                         }
                         b"providerMetadata" | b"provider_metadata" => {
                             seen.first(3)?;
@@ -660,6 +768,9 @@ impl<'a> Scanner<'a> {
                         _ => s.skip_value(5),
                     })
                     .filter(|seen| seen.has(0) && seen.has(1) && seen.has(2))?;
+                    if s.parts.call.is_none() {
+                        s.parts.call = Some((name?, args));
+                    }
                     if let Some(calls) = calls.as_deref_mut() {
                         calls.push(id?);
                     }

@@ -171,9 +171,14 @@ impl SessionEntry {
                     })
                     .collect();
             }
-            AgentMessage::Llm(Message::ToolResult { tool_call_id, .. }) => {
+            AgentMessage::Llm(Message::ToolResult {
+                tool_call_id,
+                tool_name,
+                ..
+            }) => {
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = Some(Cow::Owned(tool_call_id));
+                facts.tool_name = Some(Cow::Owned(tool_name));
             }
             AgentMessage::Custom(custom) => {
                 facts.kind = MessageKind::Custom;
@@ -217,7 +222,13 @@ pub fn is_llm_message(message: &Value) -> bool {
 /// Decides one line exactly as yoagent's loader does.
 pub fn check_exact(line: &str) -> Result<LineFacts<'static>, LineFault> {
     match serde_json::from_str::<SessionEntry>(line) {
-        Ok(entry) => Ok(entry.into_facts()),
+        Ok(entry) => {
+            let mut facts = entry.into_facts();
+            facts.subject = crate::message::Entry::parse(line.as_bytes())
+                .ok()
+                .map(|e| Cow::Owned(e.message.subject()));
+            Ok(facts)
+        }
         Err(err) => Err(explain(line, &err)),
     }
 }
