@@ -36,7 +36,8 @@ impl Checked<'_> {
 /// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
 /// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one
 /// `SessionEntry` parsed from the rest.
-pub fn check_line(bytes: &[u8]) -> Checked<'_> {
+/// `subject`: also make the entry's subject line (for commands that print it).
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => text,
         Err(_) => {
@@ -51,7 +52,7 @@ pub fn check_line(bytes: &[u8]) -> Checked<'_> {
         return Checked::Blank;
     }
     let indent = text.len() - text.trim_start().len();
-    if let Some(facts) = scan_line(trimmed) {
+    if let Some(facts) = scan_line(trimmed, subject) {
         return Checked::Entry { facts, indent };
     }
     match check_exact(trimmed) {

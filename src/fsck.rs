@@ -149,6 +149,9 @@ pub struct Options {
     pub digest: bool,
     /// Check that the file starts with the bytes this digest names.
     pub since: Option<Digest>,
+    /// Keep each entry's subject line in the tree (for commands that print
+    /// entries; fsck does not need them).
+    pub subjects: bool,
 }
 
 /// A piece of text in a [`Verdicts`] or [`ToolFacts`] string.
@@ -183,6 +186,8 @@ struct Facts {
     /// Range of the block's `calls`.
     calls: std::ops::Range<u32>,
     answers: Option<Span>,
+    tag: Option<Span>,
+    subject: Option<Span>,
 }
 
 enum Line {
@@ -213,7 +218,7 @@ struct Verdicts {
 /// Bytes per block of lines handed to a worker thread.
 const BLOCK: usize = 4 << 20;
 
-fn verdicts(block: Block) -> Verdicts {
+fn verdicts(block: Block, subjects: bool) -> Verdicts {
     let mut out = Verdicts {
         offset: block.offset,
         text: String::new(),
@@ -221,7 +226,7 @@ fn verdicts(block: Block) -> Verdicts {
         lines: Vec::with_capacity(block.bytes().len() / 512),
     };
     for (at, bytes) in block.lines() {
-        let line = match check_line(bytes) {
+        let line = match check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
             Checked::NotUtf8 { at } => Line::NotUtf8 { at },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
@@ -241,6 +246,13 @@ fn verdicts(block: Block) -> Verdicts {
                         .tool_result_for
                         .as_deref()
                         .map(|c| Span::keep(text, c)),
+                    tag: facts
+                        .model
+                        .as_deref()
+                        .or(facts.tool_name.as_deref())
+                        .or(facts.custom_kind.as_deref())
+                        .map(|t| Span::keep(text, t)),
+                    subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
                 };
                 Line::Entry { facts, indent }
             }
@@ -318,7 +330,7 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
         None => None,
     };
     match (first, second) {
-        (Some(only), None) => state.take(verdicts(only)),
+        (Some(only), None) => state.take(verdicts(only, options.subjects)),
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
             let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -328,7 +340,7 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
                     Some(block) => Ok(Some(block)),
                     None => blocks.next_block(),
                 },
-                verdicts,
+                |block| verdicts(block, options.subjects),
                 |result| state.take(result),
             )?;
         }
@@ -441,6 +453,8 @@ impl State {
                     line: line.number,
                     offset: line.offset,
                     len: v.len as u64,
+                    tag: facts.tag.map(|t| t.of(text)),
+                    subject: facts.subject.map(|s| s.of(text)),
                 };
                 match self.builder.push(entry) {
                     Ok(ix) => self.tools.remember(ix, &facts, block),

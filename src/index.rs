@@ -30,6 +30,11 @@ pub struct Node {
     /// The entry names a parent that could not be linked (an error); it
     /// stands in the tree as a root so its own children can be checked.
     pub detached: bool,
+    /// Where the tag and the subject sit in the tree's text; see
+    /// [`Tree::tag`] and [`Tree::subject`].
+    text_at: usize,
+    tag_len: u32,
+    subject_len: u32,
 }
 
 /// One entry to add, as read from its line.
@@ -43,6 +48,11 @@ pub struct NewEntry<'a> {
     pub line: u64,
     pub offset: u64,
     pub len: u64,
+    /// The model (assistant), the tool (tool result) or the kind (custom
+    /// record).
+    pub tag: Option<&'a str>,
+    /// One line saying what the message is about, when it was asked for.
+    pub subject: Option<&'a str>,
 }
 
 /// Why an entry could not join the tree. yoagent refuses the file for each.
@@ -82,6 +92,8 @@ impl Ids {
 pub struct TreeBuilder {
     nodes: Vec<Node>,
     ids: Ids,
+    /// Tags and subjects, one after the other.
+    text: String,
 }
 
 impl TreeBuilder {
@@ -113,6 +125,11 @@ impl TreeBuilder {
         let depth = parent.map_or(1, |p| self.nodes[p as usize].depth.saturating_add(1));
         let id_at = self.ids.text.len();
         self.ids.text.push_str(e.id);
+        let text_at = self.text.len();
+        let tag = e.tag.unwrap_or_default();
+        let subject = e.subject.unwrap_or_default();
+        self.text.push_str(tag);
+        self.text.push_str(subject);
         self.nodes.push(Node {
             id_at,
             id_len: e.id.len() as u32,
@@ -125,6 +142,9 @@ impl TreeBuilder {
             len: e.len,
             depth,
             detached: problem.is_some(),
+            text_at,
+            tag_len: tag.len() as u32,
+            subject_len: subject.len() as u32,
         });
         let Ids {
             text,
@@ -179,6 +199,7 @@ impl TreeBuilder {
         Tree {
             nodes: self.nodes,
             ids: self.ids,
+            text: self.text,
             child_start: counts,
             child_list,
             labels,
@@ -192,6 +213,7 @@ impl TreeBuilder {
 pub struct Tree {
     nodes: Vec<Node>,
     ids: Ids,
+    text: String,
     child_start: Vec<u32>,
     child_list: Vec<Ix>,
     labels: hashbrown::HashMap<Box<str>, Ix>,
@@ -222,6 +244,20 @@ impl Tree {
     /// The id of an entry.
     pub fn id(&self, ix: Ix) -> &str {
         self.ids.text_of(&self.nodes[ix as usize])
+    }
+
+    /// The model of an assistant message, the tool of a tool result, the
+    /// kind of a custom record; empty when unknown.
+    pub fn tag(&self, ix: Ix) -> &str {
+        let n = &self.nodes[ix as usize];
+        &self.text[n.text_at..n.text_at + n.tag_len as usize]
+    }
+
+    /// The entry's subject line, when the tree was built with subjects.
+    pub fn subject(&self, ix: Ix) -> &str {
+        let n = &self.nodes[ix as usize];
+        let at = n.text_at + n.tag_len as usize;
+        &self.text[at..at + n.subject_len as usize]
     }
 
     /// The head: the entry on the last line, as yoagent loads it.

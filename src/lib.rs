@@ -13,6 +13,7 @@ pub mod index;
 pub mod message;
 mod par;
 pub mod read;
+pub mod revision;
 mod scan;
 pub mod schema;
 pub mod since;

@@ -20,13 +20,14 @@ const MAX_DEPTH: u32 = 96;
 
 /// Validates one trimmed, non-empty line. `None` means "not sure": ask the
 /// exact path.
-pub fn scan_line(line: &str) -> Option<LineFacts<'_>> {
+pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
     let mut s = Scanner {
         text: line,
         b: line.as_bytes(),
         pos: 0,
         clean: !has_control(line.as_bytes()),
         parts: Parts::default(),
+        want_subject: subject,
     };
     let facts = s.entry()?;
     s.ws();
@@ -38,6 +39,8 @@ struct Scanner<'a> {
     text: &'a str,
     b: &'a [u8],
     pos: usize,
+    /// Whether to make the subject line (only commands that print it do).
+    want_subject: bool,
     /// What the subject line is made of, captured as raw slices while
     /// scanning and decoded once at the end.
     parts: Parts<'a>,
@@ -94,34 +97,90 @@ struct Parts<'a> {
 /// Longest subject kept, in characters: enough for any terminal line.
 const SUBJECT_CHARS: usize = 200;
 
-/// The first non-blank line of a JSON string body, unescaped, at most
-/// [`SUBJECT_CHARS`] characters; the body was already checked.
+/// The first non-blank line of a JSON string body, unescaped when
+/// `escaped`, trimmed, at most [`SUBJECT_CHARS`] characters. Decodes only as
+/// far as it needs; the body was already checked.
 fn first_line(raw: &[u8], escaped: bool) -> String {
-    let text: Cow<'_, str> = if escaped {
-        // Decode at most a prefix: find a cut that is not inside an escape.
-        let mut cut = raw.len().min(4 * SUBJECT_CHARS + 64);
-        while cut < raw.len() {
-            let backslashes = raw[..cut].iter().rev().take_while(|&&b| b == b'\\').count();
-            let in_unicode = raw[cut.saturating_sub(5)..cut].contains(&b'\\');
-            if backslashes % 2 == 0 && !in_unicode {
+    if !escaped {
+        // Without escapes a JSON string holds no line break: it is one line.
+        let text = std::str::from_utf8(raw).unwrap_or_default().trim();
+        let end = text
+            .char_indices()
+            .nth(SUBJECT_CHARS)
+            .map_or(text.len(), |(i, _)| i);
+        return text[..end].trim_end().to_string();
+    }
+    // One allocation, never grown: SUBJECT_CHARS characters of up to 4 bytes.
+    let mut out = String::with_capacity(4 * SUBJECT_CHARS);
+    let mut chars = 0;
+    let mut i = 0;
+    while i < raw.len() && chars < SUBJECT_CHARS {
+        let (c, next) = match raw[i] {
+            b'\\' => unescape(raw, i + 1),
+            ascii @ 0..=0x7f => (char::from(ascii), i + 1),
+            lead => {
+                let width = if lead < 0xe0 {
+                    2
+                } else if lead < 0xf0 {
+                    3
+                } else {
+                    4
+                };
+                let end = (i + width).min(raw.len());
+                let c = std::str::from_utf8(&raw[i..end])
+                    .ok()
+                    .and_then(|t| t.chars().next());
+                (c.unwrap_or('\u{fffd}'), end)
+            }
+        };
+        i = next;
+        if c == '\n' {
+            if !out.trim().is_empty() {
                 break;
             }
-            cut -= 1;
+            out.clear();
+            chars = 0;
+            continue;
         }
-        let mut quoted = Vec::with_capacity(cut + 2);
-        quoted.push(b'"');
-        quoted.extend_from_slice(&raw[..cut]);
-        quoted.push(b'"');
-        Cow::Owned(serde_json::from_slice::<String>(&quoted).unwrap_or_default())
+        out.push(c);
+        chars += 1;
+    }
+    let trimmed = out.trim();
+    if trimmed.len() == out.len() {
+        out
     } else {
-        String::from_utf8_lossy(raw)
+        trimmed.to_string()
+    }
+}
+
+/// The character of the escape whose letter is at `raw[at]`, and where the
+/// text continues.
+fn unescape(raw: &[u8], at: usize) -> (char, usize) {
+    let hex = |from: usize| {
+        raw.get(from..from + 4)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
     };
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    line.chars().take(SUBJECT_CHARS).collect()
+    match raw.get(at) {
+        Some(b'n') => ('\n', at + 1),
+        Some(b't') => ('\t', at + 1),
+        Some(b'r') => ('\r', at + 1),
+        Some(b'b') => ('\u{8}', at + 1),
+        Some(b'f') => ('\u{c}', at + 1),
+        Some(b'u') => match hex(at + 1) {
+            Some(high @ 0xD800..=0xDBFF) if raw.get(at + 5..at + 7) == Some(b"\\u") => {
+                let low = hex(at + 7).unwrap_or(0);
+                let c = char::from_u32(
+                    0x10000 + ((high - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3ff),
+                );
+                (c.unwrap_or('\u{fffd}'), at + 11)
+            }
+            Some(unit) => (char::from_u32(unit).unwrap_or('\u{fffd}'), at + 5),
+            None => ('\u{fffd}', raw.len()),
+        },
+        Some(&other) => (char::from(other), at + 1),
+        None => ('\u{fffd}', raw.len()),
+    }
 }
 
 impl Parts<'_> {
@@ -622,11 +681,15 @@ impl<'a> Scanner<'a> {
                 facts.kind = MessageKind::Custom;
                 facts.custom_role = Some(role);
                 facts.custom_kind = kind;
-                facts.subject = Some(Cow::Owned(first_line(data, false)));
+                if self.want_subject {
+                    facts.subject = Some(Cow::Owned(first_line(data, false)));
+                }
                 return Some(());
             }
         }
-        facts.subject = self.parts.subject().map(Cow::Owned);
+        if self.want_subject {
+            facts.subject = self.parts.subject().map(Cow::Owned);
+        }
         Some(())
     }
 
@@ -809,6 +872,21 @@ mod tests {
     }
 
     #[test]
+    fn first_line_unescapes_only_what_it_shows() {
+        assert_eq!(
+            first_line(br"\n  \t\n  draft a plan\nmore", true),
+            "draft a plan"
+        );
+        assert_eq!(
+            first_line(br#"say \"hi\" \ud83d\ude80 \u00e9\\"#, true),
+            "say \"hi\" 🚀 é\\"
+        );
+        assert_eq!(first_line("naïve 日本語".as_bytes(), false), "naïve 日本語");
+        assert_eq!(first_line(&[b'x'; 500], false).len(), SUBJECT_CHARS);
+        assert_eq!(first_line(br"\u00", true), "\u{fffd}");
+    }
+
+    #[test]
     fn control_bytes_are_found_anywhere() {
         assert!(!has_control(b"a plain line of text, long enough"));
         for at in 0..20 {
@@ -816,14 +894,14 @@ mod tests {
             line[at] = b'\t';
             assert!(has_control(&line), "at {at}");
         }
-        assert!(scan_line("{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}").is_none());
+        assert!(scan_line("{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}", true).is_none());
     }
 
     #[test]
     fn accepts_what_yoagent_writes() {
         let line = br#"{"id":"e2","parent_id":"e1","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"x\ny"},{"type":"toolCall","id":"call_1","name":"bash","arguments":{"command":"ls","n":[1,2.5,-3,true,null]}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3},"timestamp":5},"timestamp":6,"label":"cp"}"#;
         let facts =
-            scan_line(std::str::from_utf8(line).expect("utf-8")).expect("fast path accepts");
+            scan_line(std::str::from_utf8(line).expect("utf-8"), true).expect("fast path accepts");
         assert_eq!(facts.id, "e2");
         assert_eq!(facts.parent.as_deref(), Some("e1"));
         assert_eq!(facts.label.as_deref(), Some("cp"));
@@ -843,7 +921,7 @@ mod tests {
             br#"{"id":"e1","message":{"role":"user","content":[{"type":"video"}],"timestamp":1},"timestamp":1}"#,
         ] {
             let line = std::str::from_utf8(line).expect("utf-8");
-            assert!(scan_line(line).is_none(), "{line}");
+            assert!(scan_line(line, true).is_none(), "{line}");
         }
     }
 }

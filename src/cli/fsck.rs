@@ -95,6 +95,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Some(path) => Some(Since::File(PathBuf::from(path))),
     };
     let options = Options {
+        subjects: false,
         digest: args.digest,
         since: match &since {
             Some(Since::Digest(d)) => Some(*d),
