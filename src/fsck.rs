@@ -152,6 +152,8 @@ pub struct Options {
     /// Keep each entry's subject line in the tree (for commands that print
     /// entries; fsck does not need them).
     pub subjects: bool,
+    /// Look for warnings too, not just errors.
+    pub warnings: bool,
 }
 
 /// A piece of text in a [`Verdicts`] or [`ToolFacts`] string.
@@ -310,6 +312,11 @@ impl ToolFacts {
 /// Checks a whole session stream. Lines are checked on all cores, in blocks;
 /// the tree is built in file order as the verdicts come back.
 pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report> {
+    check_tree(reader, options).map(|(report, _)| report)
+}
+
+/// [`check`], keeping the tree too (for the commands that show it).
+pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(Report, Tree)> {
     let mut full = options.digest.then(Hasher::default);
     let mut prefix = options.since.as_ref().map(|d| (Hasher::default(), d.bytes));
     let tap = |chunk: &[u8]| {
@@ -348,7 +355,7 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
     }
     let bytes = blocks.offset();
     drop(blocks);
-    let mut report = state.finish();
+    let (mut report, tree) = state.finish(options.warnings);
     report.summary.bytes = bytes;
     if let Some(torn) = report.torn.as_mut() {
         torn.len = bytes - torn.offset;
@@ -372,7 +379,7 @@ pub fn check<R: Read + Send>(reader: R, options: &Options) -> io::Result<Report>
         report.findings.push(finding);
     }
     report.sort();
-    Ok(report)
+    Ok((report, tree))
 }
 
 /// What the check remembers while verdicts come in, in file order.
@@ -485,7 +492,7 @@ impl State {
         }
     }
 
-    fn finish(self) -> Report {
+    fn finish(self, warnings: bool) -> (Report, Tree) {
         let State {
             mut report,
             builder,
@@ -513,9 +520,11 @@ impl State {
             report.torn = Some(Torn { offset, len: 0 });
         }
         let tree = builder.finish();
-        warn(&tree, &tools, &mut report.findings);
+        if warnings {
+            warn(&tree, &tools, &mut report.findings);
+        }
         report.summary = summarize(&tree, 0);
-        report
+        (report, tree)
     }
 }
 
@@ -769,7 +778,14 @@ mod tests {
     use super::*;
 
     fn codes(text: &str) -> Vec<(Option<u64>, &'static str)> {
-        let report = check(text.as_bytes(), &Options::default()).expect("reads from memory");
+        let report = check(
+            text.as_bytes(),
+            &Options {
+                warnings: true,
+                ..Options::default()
+            },
+        )
+        .expect("reads from memory");
         report
             .findings
             .iter()
@@ -806,7 +822,14 @@ mod tests {
     fn a_torn_last_line_is_its_own_code_and_a_torn_middle_is_not() {
         let good = format!("{{\"id\":\"e1\",\"parent_id\":null,{USER}}}");
         let text = format!("{good}\n{}", &good[..20]);
-        let report = check(text.as_bytes(), &Options::default()).expect("reads");
+        let report = check(
+            text.as_bytes(),
+            &Options {
+                warnings: true,
+                ..Options::default()
+            },
+        )
+        .expect("reads");
         assert_eq!(report.findings[0].code, Code::TruncatedLastLine);
         assert_eq!(
             report.torn,

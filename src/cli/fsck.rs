@@ -96,6 +96,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let options = Options {
         subjects: false,
+        warnings: true,
         digest: args.digest,
         since: match &since {
             Some(Since::Digest(d)) => Some(*d),

@@ -1,8 +1,14 @@
 //! The command line: parsing, one module per command, and the one place
 //! where outcomes become exit codes.
 
+mod branch;
 mod fsck;
+mod log;
 pub mod output;
+mod pager;
+mod render;
+mod show;
+mod tag;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -57,6 +63,10 @@ pub struct Global {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    Log(log::LogArgs),
+    Show(show::ShowArgs),
+    Branch(branch::BranchArgs),
+    Tag(tag::TagArgs),
     Fsck(fsck::FsckArgs),
 }
 
@@ -122,6 +132,38 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 pub struct Context<'a> {
     pub global: &'a Global,
     pub streams: Streams<'a>,
+    /// The zone times are shown in (the system's, or `$TZ`).
+    pub tz: jiff::tz::TimeZone,
+}
+
+/// Loads the session file for a command that shows it.
+fn open_session(ctx: &Context<'_>) -> Result<crate::load::Session, Failure> {
+    let source = crate::read::Source::new(&ctx.global.file);
+    crate::load::Session::load(&source).map_err(|e| {
+        let failure = Failure::from(anyhow::anyhow!("{}: {e}", source.display()));
+        match e {
+            crate::load::LoadError::Invalid { .. } => failure.with_hint(format!(
+                "`ysess fsck {}` lists every problem",
+                source.display()
+            )),
+            crate::load::LoadError::Io(_) => failure,
+        }
+    })
+}
+
+/// Resolves a revision, or fails with the resolver's hints.
+fn resolve(
+    tree: &crate::index::Tree,
+    head: Option<crate::index::Ix>,
+    branches: &[(String, crate::index::Ix)],
+    text: &str,
+) -> Result<crate::index::Ix, Failure> {
+    crate::revision::resolve(tree, head, branches, text).map_err(|e| {
+        let hints = e.hints();
+        let mut failure = Failure::from(anyhow::Error::new(e));
+        failure.hints = hints;
+        failure
+    })
 }
 
 /// Runs a parsed command line.
@@ -129,8 +171,13 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
     let mut ctx = Context {
         global: &cli.global,
         streams,
+        tz: jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC),
     };
     match &cli.command {
+        Command::Log(args) => log::run(args, &mut ctx),
+        Command::Show(args) => show::run(args, &mut ctx),
+        Command::Branch(args) => branch::run(args, &mut ctx),
+        Command::Tag(args) => tag::run(args, &mut ctx),
         Command::Fsck(args) => fsck::run(args, &mut ctx),
     }
 }
@@ -167,6 +214,19 @@ pub fn main() -> ExitCode {
         .global
         .color
         .enabled(output::stderr_is_terminal(), no_color.as_deref());
+    let stdout_terminal = io::IsTerminal::is_terminal(&io::stdout());
+    let color_out = cli
+        .global
+        .color
+        .enabled(stdout_terminal, no_color.as_deref());
+    // Page only what a person reads on a terminal; `YSESS_PAGER=` or `cat`
+    // turns it off.
+    let pager = match std::env::var("YSESS_PAGER") {
+        Ok(p) if p.trim().is_empty() || p.trim() == "cat" => None,
+        Ok(p) => Some(p),
+        Err(_) => Some("less -FRX".to_string()),
+    }
+    .filter(|_| stdout_terminal);
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut err = io::stderr();
@@ -174,6 +234,8 @@ pub fn main() -> ExitCode {
         out: &mut out,
         err: &mut err,
         color_err,
+        color_out,
+        pager,
     };
     let result = run(&cli, streams);
     let flushed = out.flush();
@@ -191,11 +253,17 @@ pub fn main() -> ExitCode {
                 out: &mut io::sink(),
                 err: &mut io::stderr(),
                 color_err,
+                color_out: false,
+                pager: None,
             };
-            let _ = streams.diag(Level::Error, &format!("{:#}", failure.error));
+            // Messages may quote session text (ids, labels): escape it.
+            let _ = streams.diag(
+                Level::Error,
+                &output::escape(&format!("{:#}", failure.error)),
+            );
             if !cli.global.quiet {
                 for hint in &failure.hints {
-                    let _ = streams.diag(Level::Hint, hint);
+                    let _ = streams.diag(Level::Hint, &output::escape(hint));
                 }
             }
             ExitCode::from(failure.exit.code())

@@ -34,6 +34,10 @@ pub struct Streams<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
     pub color_err: bool,
+    /// Colour stdout (a terminal, or `--color always`).
+    pub color_out: bool,
+    /// The pager command, when stdout is a terminal and paging is on.
+    pub pager: Option<String>,
 }
 
 impl Streams<'_> {
@@ -86,6 +90,21 @@ pub fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Multi-line session text made safe for a terminal, line by line: its line
+/// breaks and tabs stay (they move nothing but the cursor to the next line
+/// or column), every other hazard is escaped as by [`escape`].
+pub fn escape_lines(text: &str) -> Vec<String> {
+    text.split('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            line.split('\t')
+                .map(|part| escape(part).into_owned())
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect()
 }
 
 /// A serde_json formatter that also escapes DEL, C1 controls and bidi

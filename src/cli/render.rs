@@ -1,0 +1,171 @@
+//! How entries look to a person: decorations, roles, times, colours. Shared
+//! by log, show, branch and tag.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::output::escape;
+use crate::entry::MessageKind;
+use crate::index::{Ix, Tree};
+
+/// Colours, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct Paint {
+    pub on: bool,
+}
+
+impl Paint {
+    fn wrap(self, code: &str, text: &str) -> String {
+        if self.on && !text.is_empty() {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    pub fn id(self, text: &str) -> String {
+        self.wrap("33", text)
+    }
+    pub fn head(self, text: &str) -> String {
+        self.wrap("1;36", text)
+    }
+    pub fn label(self, text: &str) -> String {
+        self.wrap("1;32", text)
+    }
+    pub fn branch(self, text: &str) -> String {
+        self.wrap("1;35", text)
+    }
+    pub fn role(self, text: &str) -> String {
+        self.wrap("34", text)
+    }
+    pub fn dim(self, text: &str) -> String {
+        self.wrap("2", text)
+    }
+    pub fn error(self, text: &str) -> String {
+        self.wrap("31", text)
+    }
+    pub fn header(self, text: &str) -> String {
+        self.wrap("1", text)
+    }
+}
+
+/// What names an entry: HEAD, the labels that resolve to it (the newest
+/// carrier of a name wins, as in yoagent), and branch names.
+pub struct Names {
+    pub head: Option<Ix>,
+    labels: HashMap<Ix, Vec<String>>,
+    branches: HashMap<Ix, Vec<String>>,
+}
+
+impl Names {
+    pub fn new(tree: &Tree, head: Option<Ix>, branches: &[(String, Ix)]) -> Names {
+        let mut labels: HashMap<Ix, Vec<String>> = HashMap::new();
+        for name in tree.label_names() {
+            if let Some(ix) = tree.label(name) {
+                labels.entry(ix).or_default().push(name.to_string());
+            }
+        }
+        let mut by_tip: HashMap<Ix, Vec<String>> = HashMap::new();
+        for (name, ix) in branches {
+            by_tip.entry(*ix).or_default().push(name.clone());
+        }
+        Names {
+            head,
+            labels,
+            branches: by_tip,
+        }
+    }
+
+    pub fn labels(&self, ix: Ix) -> &[String] {
+        self.labels.get(&ix).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn branches(&self, ix: Ix) -> &[String] {
+        self.branches.get(&ix).map_or(&[], Vec::as_slice)
+    }
+
+    /// Decorations as plain words, in order: HEAD, branches, labels.
+    pub fn words(&self, ix: Ix) -> Vec<String> {
+        let mut words = Vec::new();
+        if self.head == Some(ix) {
+            words.push("HEAD".to_string());
+        }
+        words.extend(self.branches(ix).iter().cloned());
+        words.extend(self.labels(ix).iter().cloned());
+        words
+    }
+
+    /// ` (HEAD, first-draft)` or nothing, escaped and painted.
+    pub fn decorations(&self, ix: Ix, paint: Paint) -> String {
+        let mut parts = Vec::new();
+        if self.head == Some(ix) {
+            parts.push(paint.head("HEAD"));
+        }
+        parts.extend(self.branches(ix).iter().map(|b| paint.branch(&escape(b))));
+        parts.extend(self.labels(ix).iter().map(|l| paint.label(&escape(l))));
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
+}
+
+/// `user`, `assistant claude-sonnet-5`, `toolResult bash`, `custom status_update`.
+pub fn role(tree: &Tree, ix: Ix) -> String {
+    let kind = tree.node(ix).kind;
+    let name = match kind {
+        MessageKind::Custom => "custom",
+        other => other.role_name(),
+    };
+    match tree.tag(ix) {
+        "" => name.to_string(),
+        tag => format!("{name} {}", escape(tag)),
+    }
+}
+
+/// A millisecond timestamp in the given zone: `2026-10-09 14:03:27 +02:00`,
+/// or with `short`, `2026-10-09 14:03`.
+pub fn time(ms: u64, tz: &TimeZone, short: bool) -> String {
+    let Ok(ts) = Timestamp::from_millisecond(i64::try_from(ms).unwrap_or(i64::MAX)) else {
+        return format!("@{ms}");
+    };
+    let zoned = ts.to_zoned_datetime(tz.clone());
+    if short {
+        zoned.strftime("%Y-%m-%d %H:%M").to_string()
+    } else {
+        zoned.strftime("%Y-%m-%d %H:%M:%S %:z").to_string()
+    }
+}
+
+/// The same instant in ISO 8601, for `--format {time}`.
+pub fn iso_time(ms: u64, tz: &TimeZone) -> String {
+    match Timestamp::from_millisecond(i64::try_from(ms).unwrap_or(i64::MAX)) {
+        Ok(ts) => ts
+            .to_zoned_datetime(tz.clone())
+            .strftime("%Y-%m-%dT%H:%M:%S%.3f%:z")
+            .to_string(),
+        Err(_) => format!("@{ms}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_in_the_given_zone() {
+        let utc = TimeZone::UTC;
+        assert_eq!(
+            time(1_760_000_000_000, &utc, false),
+            "2025-10-09 08:53:20 +00:00"
+        );
+        assert_eq!(time(1_760_000_000_000, &utc, true), "2025-10-09 08:53");
+        assert_eq!(
+            iso_time(1_760_000_000_123, &utc),
+            "2025-10-09T08:53:20.123+00:00"
+        );
+        assert_eq!(time(u64::MAX, &utc, true), format!("@{}", u64::MAX));
+    }
+}

@@ -1,0 +1,196 @@
+use std::io::Write;
+
+use clap::Args;
+
+use super::output::{SafeJson, escape, escape_lines};
+use super::pager::paged;
+use super::render::{Names, Paint, time};
+use super::{Context, Exit, Failure, open_session, resolve};
+use crate::message::{Block, Message, human_size};
+
+/// Show one entry in full
+///
+/// A header (id, parent, role, model and provider, stop reason, token usage,
+/// time, labels, children), then every content block: text, thinking
+/// (dimmed), tool calls with their arguments pretty-printed, tool results
+/// (errors marked), images as `[image/png, 12 KB]`, a custom record's data.
+///
+/// Examples:
+///   ysess show                 the entry at HEAD
+///   ysess show first-draft~2   two entries before a checkpoint
+///   ysess show --json e42      the entry exactly as stored
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ShowArgs {
+    /// The entry to show [default: HEAD]
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+    /// The entry as stored, as one JSON object
+    #[arg(long)]
+    pub json: bool,
+    /// Never page the output
+    #[arg(long)]
+    pub no_pager: bool,
+}
+
+pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let session = open_session(ctx)?;
+    let tree = &session.tree;
+    let ix = resolve(
+        tree,
+        tree.head(),
+        &[],
+        args.rev.as_deref().unwrap_or("HEAD"),
+    )?;
+    let entry = session.entry(ix)?;
+    if args.json {
+        let mut ser = serde_json::Serializer::with_formatter(&mut *ctx.streams.out, SafeJson);
+        serde::Serialize::serialize(&entry.raw, &mut ser)?;
+        writeln!(ctx.streams.out)?;
+        return Ok(Exit::Success);
+    }
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    let names = Names::new(tree, tree.head(), &[]);
+    let tz = ctx.tz.clone();
+    paged(ctx, args.no_pager, |out| {
+        let node = tree.node(ix);
+        let field = |out: &mut dyn Write, name: &str, value: &str| {
+            writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
+        };
+        writeln!(
+            out,
+            "{} {}{}",
+            p.header("entry"),
+            p.id(&escape(&entry.id)),
+            names.decorations(ix, p)
+        )?;
+        if let Some(parent) = &entry.parent_id {
+            field(out, "Parent:", &p.id(&escape(parent)))?;
+        }
+        field(out, "Role:", &escape(entry.message.role()))?;
+        match &entry.message {
+            Message::Assistant {
+                model,
+                provider,
+                stop_reason,
+                usage,
+                error_message,
+                ..
+            } => {
+                field(
+                    out,
+                    "Model:",
+                    &format!("{} ({})", escape(model), escape(provider)),
+                )?;
+                field(out, "Stop:", &escape(stop_reason))?;
+                field(
+                    out,
+                    "Usage:",
+                    &format!(
+                        "{} in, {} out, {} cache read, {} cache write",
+                        usage.input, usage.output, usage.cache_read, usage.cache_write
+                    ),
+                )?;
+                if let Some(err) = error_message {
+                    field(out, "Error:", &p.error(&escape(err)))?;
+                }
+            }
+            Message::ToolResult {
+                tool_name,
+                tool_call_id,
+                is_error,
+                ..
+            } => {
+                field(
+                    out,
+                    "Tool:",
+                    &format!("{} (call {})", escape(tool_name), escape(tool_call_id)),
+                )?;
+                if *is_error {
+                    field(out, "Result:", &p.error("error"))?;
+                }
+            }
+            Message::Custom { kind, .. } => field(out, "Kind:", &escape(kind))?,
+            Message::User { .. } => {}
+        }
+        field(out, "Time:", &time(entry.timestamp, &tz, false))?;
+        if let Some(label) = &entry.label {
+            let note = match tree.label(label) {
+                Some(winner) if winner != ix => {
+                    format!(" (shadowed: the label names {})", escape(tree.id(winner)))
+                }
+                _ => String::new(),
+            };
+            field(out, "Label:", &format!("{}{note}", p.label(&escape(label))))?;
+        }
+        let children: Vec<String> = tree
+            .children(ix)
+            .iter()
+            .map(|&c| p.id(&escape(tree.id(c))))
+            .collect();
+        if !children.is_empty() {
+            field(out, "Children:", &children.join(", "))?;
+        }
+        let _ = node;
+        let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
+            for line in escape_lines(text) {
+                let line = if dim { p.dim(&line) } else { line };
+                writeln!(out, "    {line}")?;
+            }
+            Ok(())
+        };
+        if let Message::Custom { data, .. } = &entry.message {
+            writeln!(out)?;
+            indented(
+                out,
+                &serde_json::to_string_pretty(data).unwrap_or_default(),
+                false,
+            )?;
+        }
+        let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
+        for block in entry.message.content() {
+            writeln!(out)?;
+            match block {
+                Block::Text(text) if is_error => {
+                    writeln!(out, "    {}", p.error("[error]"))?;
+                    indented(out, text, false)?;
+                }
+                Block::Text(text) => indented(out, text, false)?,
+                Block::Thinking { text, redacted } => {
+                    let what = if *redacted {
+                        "[thinking, redacted]"
+                    } else {
+                        "[thinking]"
+                    };
+                    writeln!(out, "    {}", p.dim(what))?;
+                    indented(out, text, true)?;
+                }
+                Block::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                } => {
+                    writeln!(
+                        out,
+                        "    {} {} (call {})",
+                        p.role("→ tool call"),
+                        escape(name),
+                        escape(id)
+                    )?;
+                    indented(
+                        out,
+                        &serde_json::to_string_pretty(arguments).unwrap_or_default(),
+                        false,
+                    )?;
+                }
+                Block::Image { mime_type, bytes } => {
+                    writeln!(out, "    [{}, {}]", escape(mime_type), human_size(*bytes))?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,124 @@
+//! A session loaded for the commands that show it: its tree (with subject
+//! lines), and the file to read whole entries from when they are printed.
+
+use std::fmt;
+use std::io::{self, Read};
+
+use crate::fsck::{Finding, Options, check_tree};
+use crate::index::{Ix, Tree};
+use crate::message::{Entry, NotAnEntry};
+use crate::read::{Source, read_range};
+
+/// Where entry bytes are read back from: the file, or (for standard input,
+/// which cannot be read twice) memory.
+enum Store {
+    File(std::path::PathBuf),
+    Memory(Vec<u8>),
+}
+
+pub struct Session {
+    pub tree: Tree,
+    store: Store,
+}
+
+/// Why a session cannot be shown.
+#[derive(Debug)]
+pub enum LoadError {
+    Io(io::Error),
+    /// yoagent would refuse the file; the first error and how many there are.
+    Invalid {
+        first: Finding,
+        errors: usize,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot read: {e}"),
+            LoadError::Invalid { first, errors } => {
+                let at = first
+                    .line
+                    .map(|l| format!("line {l}: "))
+                    .unwrap_or_default();
+                let more = match errors {
+                    1 => String::new(),
+                    n => format!(" (and {} more)", n - 1),
+                };
+                write!(
+                    f,
+                    "not a valid session: {at}{}: {}{more}",
+                    first.code, first.message
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl From<io::Error> for LoadError {
+    fn from(e: io::Error) -> Self {
+        LoadError::Io(e)
+    }
+}
+
+impl Session {
+    /// Reads and checks a session; refuses one yoagent would refuse.
+    pub fn load(source: &Source) -> Result<Session, LoadError> {
+        let options = Options {
+            subjects: true,
+            ..Options::default()
+        };
+        let (report, tree, store) = match source {
+            Source::Path(path) => {
+                let (report, tree) = check_tree(std::fs::File::open(path)?, &options)?;
+                (report, tree, Store::File(path.clone()))
+            }
+            Source::Stdin => {
+                let mut bytes = Vec::new();
+                io::stdin().lock().read_to_end(&mut bytes)?;
+                let (report, tree) = check_tree(&bytes[..], &options)?;
+                (report, tree, Store::Memory(bytes))
+            }
+        };
+        let errors = report.errors();
+        match report.findings.into_iter().next() {
+            Some(first) if errors > 0 => Err(LoadError::Invalid { first, errors }),
+            _ => Ok(Session { tree, store }),
+        }
+    }
+
+    /// The bytes of an entry's line.
+    pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
+        let node = self.tree.node(ix);
+        match &self.store {
+            Store::File(path) => read_range(path, node.offset, node.len as usize),
+            Store::Memory(bytes) => {
+                let from = node.offset as usize;
+                Ok(bytes
+                    .get(from..from + node.len as usize)
+                    .unwrap_or_default()
+                    .to_vec())
+            }
+        }
+    }
+
+    /// An entry read in full.
+    pub fn entry(&self, ix: Ix) -> io::Result<Entry> {
+        let line = self.line(ix)?;
+        // Trimmed as yoagent trims a line.
+        let text = std::str::from_utf8(&line)
+            .map(str::trim)
+            .unwrap_or_default();
+        Entry::parse(text.as_bytes()).map_err(|NotAnEntry(why)| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "line {} changed since it was read: {why}",
+                    self.tree.node(ix).line
+                ),
+            )
+        })
+    }
+}
