@@ -58,6 +58,8 @@ impl Dir {
             .current_dir(self.path())
             .env_remove("YSESS_FILE")
             .env_remove("NO_COLOR")
+            .env("TZ", "UTC")
+            .env_remove("YSESS_PAGER")
             .stdin(if stdin.is_some() {
                 Stdio::piped()
             } else {
