@@ -934,20 +934,4 @@ mod tests {
             assert!(row.prefix.chars().count() <= "│ ○  ".chars().count());
         }
     }
-
-    #[test]
-    fn zz_show() {
-        let t = tree(&[("p", None), ("c1", Some("p")), ("c2", Some("p")), ("c3", Some("p"))]);
-        eprintln!("{}", log(&t, Style::Curved));
-        let t = tree(&[
-            ("r", None), ("x1", Some("r")), ("x2", Some("x1")), ("a", Some("r")), ("q", Some("a")),
-            ("s1", Some("q")), ("s2", Some("s1")), ("t1", Some("q")), ("t2", Some("t1")),
-            ("p1", Some("a")), ("p2", Some("p1")), ("p3", Some("p2")),
-        ]);
-        eprintln!("{}", log(&t, Style::Curved));
-        eprintln!("{}", log(&t, Style::Ascii));
-        let t = tree(&[("r", None), ("a", Some("r")), ("m", Some("r")), ("t", Some("a")), ("w", Some("m")), ("v", Some("a")), ("z", Some("r"))]);
-        let reversed: Vec<Ix> = (0..t.len() as Ix).rev().collect();
-        eprintln!("{}", render(&t, &reversed, Style::Curved));
-    }
 }
