@@ -20,3 +20,4 @@ mod scan;
 pub mod schema;
 pub mod since;
 pub mod store;
+pub mod tail;

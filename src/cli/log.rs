@@ -4,11 +4,11 @@ use clap::Args;
 
 use super::output::{SafeJson, escape};
 use super::pager::paged;
-use super::render::{Names, Paint, iso_time, role, time};
+use super::render::{Names, Paint, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
+use crate::entry::MessageKind;
 use crate::graph::{Graph, Style, display_order};
 use crate::index::{Ix, Tree};
-use crate::load::Session;
 
 /// Show the conversation that led to an entry, newest first
 ///
@@ -64,6 +64,41 @@ pub struct LogArgs {
 }
 
 pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let template = args
+        .format
+        .as_deref()
+        .map(Template::parse)
+        .transpose()
+        .map_err(Failure::usage)?;
+    let paint = Paint {
+        on: ctx.streams.color_out,
+    };
+    let tz = ctx.tz.clone();
+    let end = if args.nul { "\0" } else { "\n" };
+    let style = if args.ascii {
+        Style::Ascii
+    } else {
+        Style::Curved
+    };
+
+    // `log -n N` of HEAD reads only the end of the file it needs.
+    if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
+        paged(ctx, args.no_pager || args.json, |out| {
+            let render = Render {
+                paint,
+                tz: &tz,
+                template: template.as_ref(),
+                args,
+                end,
+            };
+            for (k, item) in items.iter().enumerate() {
+                render.item(out, k, item, None)?;
+            }
+            Ok(())
+        })?;
+        return Ok(Exit::Success);
+    }
+
     let session = open_session(ctx)?;
     let tree = &session.tree;
     let head = tree.head();
@@ -88,117 +123,198 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         order.reverse();
     }
     let names = Names::new(tree, head, &[]);
-    let paint = Paint {
-        on: ctx.streams.color_out,
-    };
-    let tz = ctx.tz.clone();
-    let end = if args.nul { "\0" } else { "\n" };
-    let view = View {
-        tree,
-        names: &names,
-        paint,
-        tz: &tz,
-    };
-    let template = args
-        .format
-        .as_deref()
-        .map(Template::parse)
-        .transpose()
-        .map_err(Failure::usage)?;
     paged(ctx, args.no_pager || args.json, |out| {
-        if args.json {
-            return json_entries(&session, &order, out, end);
-        }
-        let mut graph = (args.graph).then(|| {
-            Graph::new(
-                tree,
-                if args.ascii {
-                    Style::Ascii
-                } else {
-                    Style::Curved
-                },
-            )
-        });
+        let render = Render {
+            paint,
+            tz: &tz,
+            template: template.as_ref(),
+            args,
+            end,
+        };
+        let mut graph = args.graph.then(|| Graph::new(tree, style));
         for (k, &ix) in order.iter().enumerate() {
-            let text = match &template {
-                Some(t) => t.render(&view, ix),
-                None if args.oneline || args.graph => view.oneline(ix, args.graph),
-                None => view.medium(ix),
+            let raw = if args.json {
+                session.line(ix)?
+            } else {
+                Vec::new()
             };
-            match graph.as_mut() {
-                Some(g) => {
-                    let row = g.draw(ix);
-                    if let Some(connector) = row.connector {
-                        writeln!(out, "{connector}")?;
-                    }
-                    let mut lines = text.split('\n');
-                    write!(out, "{}{}", row.prefix, lines.next().unwrap_or(""))?;
-                    for more in lines {
-                        write!(out, "\n{}{more}", g.continuation())?;
-                    }
-                    out.write_all(end.as_bytes())?;
-                }
-                None => {
-                    if k > 0 && template.is_none() && !args.oneline {
-                        out.write_all(b"\n")?;
-                    }
-                    write!(out, "{text}{end}")?;
-                }
-            }
+            let item = Item::of(tree, &names, ix, raw);
+            render.item(out, k, &item, graph.as_mut().map(|g| (g, ix)))?;
         }
         Ok(())
     })?;
     Ok(Exit::Success)
 }
 
-/// The entries as stored, one per line. A line is passed through as it is
-/// unless it holds characters unsafe for a terminal; those are re-encoded
-/// (the same JSON, escaped).
-fn json_entries(session: &Session, order: &[Ix], out: &mut dyn Write, end: &str) -> io::Result<()> {
-    for &ix in order {
-        let line = session.line(ix)?;
-        let text = std::str::from_utf8(&line)
-            .map(str::trim)
-            .unwrap_or_default();
-        if text
-            .chars()
-            .any(|c| escape(&c.to_string()).len() > c.len_utf8())
-        {
-            let value: serde_json::Value = serde_json::from_str(text).map_err(io::Error::other)?;
-            let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);
-            serde::Serialize::serialize(&value, &mut ser).map_err(io::Error::other)?;
-        } else {
-            out.write_all(text.as_bytes())?;
-        }
-        out.write_all(end.as_bytes())?;
+/// The fast way for the common case: no REV (or HEAD), a count, one path.
+/// `None` when the case is not that, or the end of the file raises doubts
+/// (then the whole file is read, and its problems explained).
+fn from_the_end(
+    args: &LogArgs,
+    ctx: &Context<'_>,
+    template: Option<&Template>,
+) -> Option<Vec<Item>> {
+    let head_only = matches!(args.rev.as_deref(), None | Some("HEAD" | "@"));
+    let needs_whole = template.is_some_and(Template::needs_whole_file);
+    let n = args
+        .max_count
+        .filter(|_| head_only && !args.all && !args.graph && !needs_whole)?;
+    let crate::read::Source::Path(path) = crate::read::Source::new(&ctx.global.file) else {
+        return None;
+    };
+    let entries = crate::tail::head_path(&path, n).ok()??;
+    let mut items: Vec<Item> = entries
+        .into_iter()
+        .enumerate()
+        .map(|(k, e)| Item {
+            id: e.id,
+            parent: e.parent,
+            kind: e.kind,
+            tag: e.tag,
+            subject: e.subject,
+            timestamp: e.timestamp,
+            head: k == 0,
+            branches: Vec::new(),
+            labels: e.labels,
+            depth: None,
+            line: None,
+            raw: e.raw,
+        })
+        .collect();
+    if args.reverse {
+        items.reverse();
     }
-    Ok(())
+    Some(items)
 }
 
-/// What rendering an entry needs.
-pub struct View<'a> {
-    pub tree: &'a Tree,
-    pub names: &'a Names,
-    pub paint: Paint,
-    pub tz: &'a jiff::tz::TimeZone,
+/// One entry as `log` shows it, from the tree or from the end of the file.
+pub struct Item {
+    pub id: String,
+    pub parent: Option<String>,
+    pub kind: MessageKind,
+    pub tag: String,
+    pub subject: String,
+    pub timestamp: u64,
+    pub head: bool,
+    pub branches: Vec<String>,
+    pub labels: Vec<String>,
+    /// Known when the whole tree was read.
+    pub depth: Option<u32>,
+    pub line: Option<u64>,
+    /// The line as stored (for `--json`).
+    pub raw: Vec<u8>,
 }
 
-impl View<'_> {
+impl Item {
+    fn of(tree: &Tree, names: &Names, ix: Ix, raw: Vec<u8>) -> Item {
+        let node = tree.node(ix);
+        Item {
+            id: tree.id(ix).to_string(),
+            parent: node.parent.map(|p| tree.id(p).to_string()),
+            kind: node.kind,
+            tag: tree.tag(ix).to_string(),
+            subject: tree.subject(ix).to_string(),
+            timestamp: node.timestamp,
+            head: names.head == Some(ix),
+            branches: names.branches(ix).to_vec(),
+            labels: names.labels(ix).to_vec(),
+            depth: Some(node.depth),
+            line: Some(node.line),
+            raw,
+        }
+    }
+
+    /// HEAD, branches, labels.
+    fn words(&self) -> Vec<String> {
+        let head = self.head.then(|| "HEAD".to_string());
+        head.into_iter()
+            .chain(self.branches.iter().cloned())
+            .chain(self.labels.iter().cloned())
+            .collect()
+    }
+
+    /// ` (HEAD, first-draft)` or nothing, escaped and painted.
+    fn decorations(&self, p: Paint) -> String {
+        let mut parts = Vec::new();
+        if self.head {
+            parts.push(p.head("HEAD"));
+        }
+        parts.extend(self.branches.iter().map(|b| p.branch(&escape(b))));
+        parts.extend(self.labels.iter().map(|l| p.label(&escape(l))));
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
+
+    fn role(&self) -> String {
+        role_text(self.kind, &self.tag)
+    }
+}
+
+/// How entries are written: the options and the surroundings.
+struct Render<'a> {
+    paint: Paint,
+    tz: &'a jiff::tz::TimeZone,
+    template: Option<&'a Template>,
+    args: &'a LogArgs,
+    end: &'a str,
+}
+
+impl Render<'_> {
+    fn item(
+        &self,
+        out: &mut dyn Write,
+        k: usize,
+        item: &Item,
+        graph: Option<(&mut Graph<'_>, Ix)>,
+    ) -> io::Result<()> {
+        if self.args.json {
+            return json_line_raw(out, &item.raw, self.end);
+        }
+        let text = match self.template {
+            Some(t) => t.render(item, self.tz),
+            None if self.args.oneline || self.args.graph => self.oneline(item, self.args.graph),
+            None => self.medium(item),
+        };
+        match graph {
+            Some((g, ix)) => {
+                let row = g.draw(ix);
+                if let Some(connector) = row.connector {
+                    writeln!(out, "{connector}")?;
+                }
+                let mut lines = text.split('\n');
+                write!(out, "{}{}", row.prefix, lines.next().unwrap_or(""))?;
+                for more in lines {
+                    write!(out, "\n{}{more}", g.continuation())?;
+                }
+                out.write_all(self.end.as_bytes())
+            }
+            None => {
+                if k > 0 && self.template.is_none() && !self.args.oneline {
+                    out.write_all(b"\n")?;
+                }
+                write!(out, "{text}{}", self.end)
+            }
+        }
+    }
+
     /// `e12 (HEAD, first-draft) assistant claude-sonnet-5: the subject`; in a
     /// graph the short time comes before the subject.
-    pub fn oneline(&self, ix: Ix, with_time: bool) -> String {
-        let (tree, p) = (self.tree, self.paint);
+    fn oneline(&self, item: &Item, with_time: bool) -> String {
+        let p = self.paint;
         let when = if with_time {
-            format!(" {}", p.dim(&time(tree.node(ix).timestamp, self.tz, true)))
+            format!(" {}", p.dim(&time(item.timestamp, self.tz, true)))
         } else {
             String::new()
         };
         format!(
             "{}{} {}{when}: {}",
-            p.id(&escape(tree.id(ix))),
-            self.names.decorations(ix, p),
-            p.role(&role(tree, ix)),
-            escape(tree.subject(ix))
+            p.id(&escape(&item.id)),
+            item.decorations(p),
+            p.role(&item.role()),
+            escape(&item.subject)
         )
     }
 
@@ -208,17 +324,32 @@ impl View<'_> {
     /// e12 (HEAD, first-draft)  assistant claude-sonnet-5  2026-10-09 14:03:27 +02:00
     ///     the subject
     /// ```
-    pub fn medium(&self, ix: Ix) -> String {
-        let (tree, p) = (self.tree, self.paint);
+    fn medium(&self, item: &Item) -> String {
+        let p = self.paint;
         format!(
             "{}{}  {}  {}\n    {}",
-            p.id(&escape(tree.id(ix))),
-            self.names.decorations(ix, p),
-            p.role(&role(tree, ix)),
-            p.dim(&time(tree.node(ix).timestamp, self.tz, false)),
-            escape(tree.subject(ix))
+            p.id(&escape(&item.id)),
+            item.decorations(p),
+            p.role(&item.role()),
+            p.dim(&time(item.timestamp, self.tz, false)),
+            escape(&item.subject)
         )
     }
+}
+
+/// An entry as stored, on one line. It is passed through as it is unless it
+/// holds characters unsafe for a terminal; those are re-encoded (the same
+/// JSON, escaped).
+fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
+    let text = std::str::from_utf8(raw).map(str::trim).unwrap_or_default();
+    if escape(text).len() != text.len() {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(io::Error::other)?;
+        let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);
+        serde::Serialize::serialize(&value, &mut ser).map_err(io::Error::other)?;
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    out.write_all(end.as_bytes())
 }
 
 /// A `--format` template: text with `{placeholder}`s.
@@ -304,30 +435,30 @@ impl Template {
         Ok(Template { parts })
     }
 
+    /// Whether the template needs what only reading the whole file tells.
+    fn needs_whole_file(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::Depth | Part::Line))
+    }
+
     /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, view: &View<'_>, ix: Ix) -> String {
-        let tree = view.tree;
-        let node = tree.node(ix);
+    pub fn render(&self, item: &Item, tz: &jiff::tz::TimeZone) -> String {
         let mut out = String::new();
         for part in &self.parts {
             match part {
                 Part::Text(t) => out.push_str(t),
-                Part::Id => out.push_str(&escape(tree.id(ix))),
-                Part::Parent => out.push_str(
-                    &node
-                        .parent
-                        .map(|p| escape(tree.id(p)).into_owned())
-                        .unwrap_or_default(),
-                ),
-                Part::Role => out.push_str(node.kind.role_name()),
-                Part::Tag => out.push_str(&escape(tree.tag(ix))),
-                Part::Subject => out.push_str(&escape(tree.subject(ix))),
-                Part::Time => out.push_str(&iso_time(node.timestamp, view.tz)),
-                Part::Ts => out.push_str(&node.timestamp.to_string()),
-                Part::Labels => out.push_str(&escape(&view.names.labels(ix).join(","))),
-                Part::Decorations => out.push_str(&escape(&view.names.words(ix).join(", "))),
-                Part::Depth => out.push_str(&node.depth.to_string()),
-                Part::Line => out.push_str(&node.line.to_string()),
+                Part::Id => out.push_str(&escape(&item.id)),
+                Part::Parent => out.push_str(&escape(item.parent.as_deref().unwrap_or_default())),
+                Part::Role => out.push_str(item.kind.role_name()),
+                Part::Tag => out.push_str(&escape(&item.tag)),
+                Part::Subject => out.push_str(&escape(&item.subject)),
+                Part::Time => out.push_str(&iso_time(item.timestamp, tz)),
+                Part::Ts => out.push_str(&item.timestamp.to_string()),
+                Part::Labels => out.push_str(&escape(&item.labels.join(","))),
+                Part::Decorations => out.push_str(&escape(&item.words().join(", "))),
+                Part::Depth => out.push_str(&item.depth.map(|d| d.to_string()).unwrap_or_default()),
+                Part::Line => out.push_str(&item.line.map(|l| l.to_string()).unwrap_or_default()),
             }
         }
         out

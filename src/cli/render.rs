@@ -85,17 +85,6 @@ impl Names {
         self.branches.get(&ix).map_or(&[], Vec::as_slice)
     }
 
-    /// Decorations as plain words, in order: HEAD, branches, labels.
-    pub fn words(&self, ix: Ix) -> Vec<String> {
-        let mut words = Vec::new();
-        if self.head == Some(ix) {
-            words.push("HEAD".to_string());
-        }
-        words.extend(self.branches(ix).iter().cloned());
-        words.extend(self.labels(ix).iter().cloned());
-        words
-    }
-
     /// ` (HEAD, first-draft)` or nothing, escaped and painted.
     pub fn decorations(&self, ix: Ix, paint: Paint) -> String {
         let mut parts = Vec::new();
@@ -114,14 +103,19 @@ impl Names {
 
 /// `user`, `assistant claude-sonnet-5`, `toolResult bash`, `custom status_update`.
 pub fn role(tree: &Tree, ix: Ix) -> String {
-    let kind = tree.node(ix).kind;
+    role_text(tree.node(ix).kind, tree.tag(ix))
+}
+
+/// A role with its tag (model, tool or kind), escaped.
+pub fn role_text(kind: MessageKind, tag: &str) -> String {
     let name = match kind {
         MessageKind::Custom => "custom",
         other => other.role_name(),
     };
-    match tree.tag(ix) {
-        "" => name.to_string(),
-        tag => format!("{name} {}", escape(tag)),
+    if tag.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} {}", escape(tag))
     }
 }
 

@@ -1,0 +1,2 @@
+//! `cargo bench --bench log`: being written.
+fn main() {}
