@@ -152,9 +152,19 @@ pub struct Graph<'t> {
     join: Option<(usize, usize)>,
     /// Columns of the last entry's row, so its extra lines line up with it.
     width: usize,
+    /// The parent an entry is drawn joining: its own, or (when some entries
+    /// are hidden) its nearest shown ancestor.
+    parent: Box<dyn Fn(Ix) -> Option<Ix> + 't>,
 }
 
 impl<'t> Graph<'t> {
+    /// Draws only some entries: each joins its nearest shown ancestor, as
+    /// given by `parent`.
+    pub fn with_parents(mut self, parent: impl Fn(Ix) -> Option<Ix> + 't) -> Graph<'t> {
+        self.parent = Box::new(parent);
+        self
+    }
+
     pub fn new(tree: &'t Tree, style: Style) -> Graph<'t> {
         Graph {
             tree,
@@ -165,6 +175,7 @@ impl<'t> Graph<'t> {
             columns: Vec::new(),
             join: None,
             width: 0,
+            parent: Box::new(move |ix| tree.node(ix).parent),
         }
     }
 
@@ -181,10 +192,9 @@ impl<'t> Graph<'t> {
             Some(at) => at,
             None => self.open_column(),
         };
-        let node = self.tree.node(ix);
-        let glyph = if self.tree.head() == Some(ix) {
+        let glyph = if self.tree.head_entry() == Some(ix) {
             self.glyphs.head
-        } else if node.parent.is_none() {
+        } else if (self.parent)(ix).is_none() {
             self.glyphs.root
         } else {
             self.glyphs.entry
@@ -205,8 +215,9 @@ impl<'t> Graph<'t> {
 
         // The line now runs on down to the parent; a root ends it. If a
         // sibling's branch already runs there, the two join next.
-        self.columns[at] = node.parent;
-        if let Some(parent) = node.parent {
+        let parent_ix = (self.parent)(ix);
+        self.columns[at] = parent_ix;
+        if let Some(parent) = parent_ix {
             let other = self
                 .columns
                 .iter()

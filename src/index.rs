@@ -253,6 +253,35 @@ impl Tree {
         &self.text[n.text_at..n.text_at + n.tag_len as usize]
     }
 
+    /// Whether an entry is ysess's own bookkeeping: a custom record whose
+    /// kind starts with `ysess.`. Commands hide them unless asked.
+    pub fn is_record(&self, ix: Ix) -> bool {
+        self.node(ix).kind == MessageKind::Custom && self.tag(ix).starts_with("ysess.")
+    }
+
+    /// The nearest ancestor that is not a ysess record.
+    pub fn visible_parent(&self, ix: Ix) -> Option<Ix> {
+        let mut cursor = self.node(ix).parent;
+        while let Some(p) = cursor {
+            if !self.is_record(p) {
+                return Some(p);
+            }
+            cursor = self.node(p).parent;
+        }
+        None
+    }
+
+    /// What HEAD names: the entry on the last line or, when that is a ysess
+    /// record, the entry it hangs from (the one yoagent resumes to).
+    pub fn head_entry(&self) -> Option<Ix> {
+        let head = self.head?;
+        if self.is_record(head) {
+            self.visible_parent(head)
+        } else {
+            Some(head)
+        }
+    }
+
     /// The entry's subject line, when the tree was built with subjects.
     pub fn subject(&self, ix: Ix) -> &str {
         let n = &self.nodes[ix as usize];

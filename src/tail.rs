@@ -43,6 +43,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         n,
         labels: HashSet::new(),
         ids: HashSet::new(),
+        hidden: 0,
     };
     while end > 0 || !carry.is_empty() {
         let start = end.saturating_sub(BLOCK);
@@ -91,6 +92,8 @@ struct Walk {
     /// a label names.
     labels: HashSet<String>,
     ids: HashSet<String>,
+    /// Records passed on the path (not shown).
+    hidden: usize,
 }
 
 enum Step {
@@ -114,11 +117,26 @@ impl Walk {
             .as_deref()
             .is_some_and(|l| self.labels.insert(l.to_string()));
         let on_path = match &self.wanted {
-            None => self.out.is_empty(), // the last line: HEAD
+            None => self.out.is_empty() && self.hidden == 0, // the last line: HEAD
             Some(id) => *id == facts.id,
         };
         if !on_path {
             return Step::More;
+        }
+        // ysess's own records are bookkeeping: the path runs on through them.
+        if facts.kind == MessageKind::Custom
+            && facts
+                .custom_kind
+                .as_deref()
+                .is_some_and(|k| k.starts_with("ysess."))
+        {
+            self.wanted = facts.parent.as_deref().map(str::to_string);
+            self.hidden += 1;
+            return if self.wanted.is_none() {
+                Step::Done
+            } else {
+                Step::More
+            };
         }
         // Read this one again for its subject.
         let facts: LineFacts<'_> = match check_line(bytes, true) {
@@ -199,6 +217,20 @@ mod tests {
         assert_eq!(got[0].subject, "text of e6");
         let two = head_path(&path, 2).expect("reads").expect("sure");
         assert_eq!(two.len(), 2);
+    }
+
+    #[test]
+    fn ysess_records_on_the_path_are_passed_through() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("s.jsonl");
+        let record = serde_json::json!({"id": "e3", "parent_id": "e2", "timestamp": 1,
+            "message": {"role": "extension", "kind": "ysess.checkout", "data": {}}})
+        .to_string();
+        let lines = [line("e1", None, None), line("e2", Some("e1"), None), record];
+        std::fs::write(&path, lines.join("\n")).expect("write");
+        let got = head_path(&path, 5).expect("reads").expect("sure");
+        let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["e2", "e1"]);
     }
 
     #[test]

@@ -59,8 +59,21 @@ pub fn fork_point(tree: &Tree, tip: Ix) -> Option<Ix> {
 pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
     let tree = &session.tree;
-    let head = tree.head();
-    let mut tips: Vec<Ix> = tree.tips().collect();
+    let head = tree.head_entry();
+    // A branch ending in ysess records ends, for a person, at the entry
+    // they hang from.
+    let mut tips: Vec<Ix> = Vec::new();
+    let mut seen = hashbrown::HashSet::new();
+    for tip in tree.tips() {
+        let shown = if tree.is_record(tip) {
+            tree.visible_parent(tip)
+        } else {
+            Some(tip)
+        };
+        if let Some(shown) = shown.filter(|&s| seen.insert(s)) {
+            tips.push(shown);
+        }
+    }
     tips.reverse(); // newest first
     if let Some(rev) = &args.contains {
         let target = resolve(tree, head, &[], rev)?;

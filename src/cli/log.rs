@@ -61,6 +61,9 @@ pub struct LogArgs {
     /// Never page the output
     #[arg(long)]
     pub no_pager: bool,
+    /// Also show ysess's own bookkeeping records (hidden by default)
+    #[arg(long)]
+    pub markers: bool,
 }
 
 pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -101,7 +104,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
     let session = open_session(ctx)?;
     let tree = &session.tree;
-    let head = tree.head();
+    let head = tree.head_entry();
     let whole_tree = args.all || (args.graph && args.rev.is_none());
     let mut order: Vec<Ix> = if whole_tree {
         if args.graph {
@@ -116,6 +119,9 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         path.reverse();
         path
     };
+    if !args.markers {
+        order.retain(|&ix| !tree.is_record(ix));
+    }
     if let Some(n) = args.max_count {
         order.truncate(n);
     }
@@ -131,7 +137,14 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             args,
             end,
         };
-        let mut graph = args.graph.then(|| Graph::new(tree, style));
+        let mut graph = args.graph.then(|| {
+            let graph = Graph::new(tree, style);
+            if args.markers {
+                graph
+            } else {
+                graph.with_parents(|ix| tree.visible_parent(ix))
+            }
+        });
         for (k, &ix) in order.iter().enumerate() {
             let raw = if args.json {
                 session.line(ix)?
@@ -158,7 +171,7 @@ fn from_the_end(
     let needs_whole = template.is_some_and(Template::needs_whole_file);
     let n = args
         .max_count
-        .filter(|_| head_only && !args.all && !args.graph && !needs_whole)?;
+        .filter(|_| head_only && !args.all && !args.graph && !needs_whole && !args.markers)?;
     let crate::read::Source::Path(path) = crate::read::Source::new(&ctx.global.file) else {
         return None;
     };

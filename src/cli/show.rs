@@ -38,7 +38,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tree = &session.tree;
     let ix = resolve(
         tree,
-        tree.head(),
+        tree.head_entry(),
         &[],
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
@@ -52,7 +52,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    let names = Names::new(tree, tree.head(), &[]);
+    let names = Names::new(tree, tree.head_entry(), &[]);
     let tz = ctx.tz.clone();
     paged(ctx, args.no_pager, |out| {
         let node = tree.node(ix);
