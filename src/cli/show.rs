@@ -106,7 +106,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 field(
                     out,
                     "Tool:",
-                    &format!("{} (call {})", escape(tool_name), escape(tool_call_id)),
+                    &format!("{} [{}]", escape(tool_name), escape(tool_call_id)),
                 )?;
                 if *is_error {
                     field(out, "Result:", &p.error("error"))?;
@@ -174,7 +174,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 } => {
                     writeln!(
                         out,
-                        "    {} {} (call {})",
+                        "    {} {} [{}]",
                         p.role("→ tool call"),
                         escape(name),
                         escape(id)
