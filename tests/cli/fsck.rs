@@ -414,3 +414,14 @@ fn a_closed_pipe_ends_quietly_with_0() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+#[test]
+fn the_demo_session_loads_in_yoagent_and_passes_strict_fsck() {
+    let text = std::fs::read_to_string(fixture("demo.jsonl")).expect("demo fixture");
+    let session = yoagent::Session::from_jsonl(&text).expect("yoagent loads the demo");
+    assert_eq!(session.head(), Some("e15"));
+    assert_eq!(session.branch_tips(), vec!["e6", "e13", "e15"]);
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    dir.run(&["fsck", "--strict"]).status(0).stderr("");
+}
