@@ -1,8 +1,5 @@
-use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 use clap::Args;
 use serde::Serialize;
@@ -129,41 +126,32 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Ok(Outcome { report, repaired })
     };
 
-    // Check in parallel, print in argument order as results arrive.
+    // Check in parallel, print in argument order as results arrive. After a
+    // failure to print (a closed pipe), the rest is checked but not printed.
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len());
-    let next = AtomicUsize::new(0);
     let mut worst = Exit::Success;
-    std::thread::scope(|scope| -> Result<(), Failure> {
-        let (tx, rx) = mpsc::channel();
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, files, check_one) = (&next, &files, &check_one);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(source) = files.get(i) else { break };
-                    if tx.send((i, check_one(source))).is_err() {
-                        break;
-                    }
+    let mut failed = None;
+    let mut next = files.iter();
+    crate::par::ordered_map(
+        workers,
+        || Ok::<_, std::convert::Infallible>(next.next()),
+        |source| (source, check_one(source)),
+        |(source, result)| {
+            if failed.is_none() {
+                match print(args, ctx, source, result) {
+                    Ok(exit) => worst = worse(worst, exit),
+                    Err(e) => failed = Some(e),
                 }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut printed = 0;
-        for (i, result) in rx {
-            pending.insert(i, result);
-            while let Some(result) = pending.remove(&printed) {
-                let exit = print(args, ctx, &files[printed], result)?;
-                worst = worse(worst, exit);
-                printed += 1;
             }
-        }
-        Ok(())
-    })?;
-    Ok(worst)
+        },
+    )
+    .unwrap_or_else(|never| match never {});
+    match failed {
+        Some(failure) => Err(failure),
+        None => Ok(worst),
+    }
 }
 
 fn worse(a: Exit, b: Exit) -> Exit {

@@ -396,6 +396,18 @@ impl Template {
                 return Err(format!("--format: `{{` without `}}` in '{text}'"));
             };
             let name = &rest[open + 1..open + close];
+            let char_for = match name {
+                "n" => Some('\n'),
+                "tab" => Some('\t'),
+                "nul" => Some('\0'),
+                "{" => Some('{'),
+                _ => None,
+            };
+            if let Some(c) = char_for {
+                literal.push(c);
+                rest = &rest[open + close + 1..];
+                continue;
+            }
             let part = match name {
                 "id" => Part::Id,
                 "parent" => Part::Parent,
@@ -408,26 +420,6 @@ impl Template {
                 "decorations" => Part::Decorations,
                 "depth" => Part::Depth,
                 "line" => Part::Line,
-                "n" => {
-                    literal.push('\n');
-                    rest = &rest[open + close + 1..];
-                    continue;
-                }
-                "tab" => {
-                    literal.push('\t');
-                    rest = &rest[open + close + 1..];
-                    continue;
-                }
-                "nul" => {
-                    literal.push('\0');
-                    rest = &rest[open + close + 1..];
-                    continue;
-                }
-                "{" => {
-                    literal.push('{');
-                    rest = &rest[open + close + 1..];
-                    continue;
-                }
                 other => {
                     return Err(format!(
                         "--format: unknown placeholder {{{other}}}; known: {{id}} {{parent}} {{role}} {{tag}} \
