@@ -15,21 +15,26 @@
 //! and stderr on /dev/null (`Stdio::null()`); one extra row times
 //! `log --graph` into a pipe that this process drains.
 //!
-//! Peak RSS of the ysess child: the crate forbids `unsafe`, so `wait4` is out
-//! of reach. It is taken from `/usr/bin/time -f %M` (GNU time reaps the child
-//! with `wait4`, so this is the kernel's `ru_maxrss`) when that exists, and
-//! always also by polling `/proc/<pid>/status` `VmHWM` every 2 ms while the
-//! child runs (a high-water mark, so the last read is close to the peak).
-//! The table shows the highest value either method saw and names it.
+//! Peak RSS of the ysess child comes from `/usr/bin/time -f %M` and a
+//! `/proc/<pid>/status` `VmHWM` poll, whichever saw more (see
+//! `benches/support.rs`).
 
 #[path = "gen.rs"]
 mod sessgen;
+#[path = "support.rs"]
+mod support;
 
 use std::ffi::OsString;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::path::Path;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
+
+use support::{
+    Out, Rss, Table, Timed, bench_file, env_usize, kib, list_ms, mb, ms, pass, peak_rss, secs,
+    time_child, vm_hwm_kib,
+};
+
+const TABLE: Table = Table { what: 44 };
 
 /// `log -n 20` against yoagent's `from_jsonl` + `path_messages`.
 const SPEEDUP_TARGET: f64 = 20.0;
@@ -112,6 +117,8 @@ fn main() -> ExitCode {
     let show = with_file(&["show"]);
     let fsck: Vec<OsString> = vec!["fsck".into(), f.to_owned()];
 
+    let check_run = |args: &[OsString]| support::check_run(ysess, args).map(|out| out.stdout);
+
     let mut failed = false;
     let mut fail = |what: &str, e: &str| {
         eprintln!("error: {what}: {e}");
@@ -119,7 +126,7 @@ fn main() -> ExitCode {
     };
 
     // Check runs: output captured and looked at once.
-    let log_n_out = check_run(ysess, &log_n);
+    let log_n_out = check_run(&log_n);
     let log_n_entries = match &log_n_out {
         Ok(out) => Some(count_entries(out)),
         Err(e) => {
@@ -127,7 +134,7 @@ fn main() -> ExitCode {
             None
         }
     };
-    let ids_out = check_run(ysess, &log_ids);
+    let ids_out = check_run(&log_ids);
     let want_ids: Vec<&str> = facts
         .path_ids
         .iter()
@@ -161,19 +168,19 @@ fn main() -> ExitCode {
             &format!("printed {n} entries, not {LAST}"),
         );
     }
-    let graph_out = check_run(ysess, &graph);
+    let graph_out = check_run(&graph);
     if let Err(e) = &graph_out {
         fail("ysess log --graph", e);
     }
-    let log_all_out = check_run(ysess, &log_all);
+    let log_all_out = check_run(&log_all);
     if let Err(e) = &log_all_out {
         fail("ysess log", e);
     }
-    let show_out = check_run(ysess, &show);
+    let show_out = check_run(&show);
     if let Err(e) = &show_out {
         fail("ysess show", e);
     }
-    let fsck_out = check_run(ysess, &fsck);
+    let fsck_out = check_run(&fsck);
     if let Err(e) = &fsck_out {
         fail("ysess fsck", e);
     }
@@ -194,30 +201,32 @@ fn main() -> ExitCode {
     let r_fsck = peak_rss(ysess, &fsck, runs);
 
     // -- table ---------------------------------------------------------------
-    println!(
-        "| {:<44} | {:>12} | {:<12} | {:<6} |",
-        "measure", "value", "target", ""
-    );
-    println!("|{:-<46}|{:-<14}|{:-<14}|{:-<8}|", "", "", "", "");
-    row("file size", &mb(bytes), "", "");
-    row("entries", &facts.entries.to_string(), "", "");
-    row(
+    TABLE.header();
+    TABLE.row("file size", &mb(bytes), "", "");
+    TABLE.row("entries", &facts.entries.to_string(), "", "");
+    TABLE.row(
         "HEAD path length",
         &facts.path_ids.len().to_string(),
         "",
         "",
     );
-    row("yoagent path_messages (alone)", &ms(path_only), "", "");
-    row("yoagent from_jsonl + path_messages", &ms(load_path), "", "");
-    row(
+    TABLE.row("yoagent path_messages (alone)", &ms(path_only), "", "");
+    TABLE.row("yoagent from_jsonl + path_messages", &ms(load_path), "", "");
+    TABLE.row(
         "yoagent read_to_string + from_jsonl + path",
         &ms(read_load_path),
         "",
         "",
     );
     match yoagent_hwm {
-        Some(kib) => rss_rows("yoagent (this process, VmHWM)", kib, bytes, false),
-        None => row("yoagent (this process, VmHWM)", "n/a", "", ""),
+        Some(kib) => TABLE.rss_rows(
+            "yoagent (this process, VmHWM)",
+            "  / file size",
+            kib,
+            bytes,
+            None,
+        ),
+        None => TABLE.row("yoagent (this process, VmHWM)", "n/a", "", ""),
     }
 
     // 2. log -n 20
@@ -225,13 +234,13 @@ fn main() -> ExitCode {
     if let Ok(t) = &t_log_n {
         let s = secs(load_path) / secs(t.best);
         let s_read = secs(read_load_path) / secs(t.best);
-        row(
+        TABLE.row(
             "speedup: yoagent load+path / log -n 20",
             &format!("{s:.1}x"),
             &format!(">= {SPEEDUP_TARGET:.0}x"),
             pass(s >= SPEEDUP_TARGET),
         );
-        row(
+        TABLE.row(
             "speedup: yoagent read+load+path / log -n 20",
             &format!("{s_read:.1}x"),
             &format!(">= {SPEEDUP_TARGET:.0}x"),
@@ -245,7 +254,7 @@ fn main() -> ExitCode {
     time_row("ysess fsck", &t_fsck);
     if let (Ok(g), Ok(f)) = (&t_graph, &t_fsck) {
         let r = secs(g.best) / secs(f.best);
-        row(
+        TABLE.row(
             "log --graph / fsck",
             &format!("{r:.2}x"),
             &format!("< {GRAPH_FSCK_TARGET:.0}x"),
@@ -259,7 +268,7 @@ fn main() -> ExitCode {
     time_row("ysess log (whole HEAD path)", &t_log_all);
     if let Ok(t) = &t_log_all {
         let s = secs(load_path) / secs(t.best);
-        row(
+        TABLE.row(
             "speedup: yoagent load+path / log",
             &format!("{s:.1}x"),
             "",
@@ -272,13 +281,13 @@ fn main() -> ExitCode {
     rss_result_rows("ysess fsck", &r_fsck, bytes);
 
     // 5. correctness
-    row(
+    TABLE.row(
         "log --format '{id}' -n 20 = path_ids[-20..]",
         if ids_ok { "equal" } else { "differ" },
         "equal",
         pass(ids_ok),
     );
-    row(
+    TABLE.row(
         "log -n 20 entries printed",
         &log_n_entries.map_or("n/a".to_string(), |n| n.to_string()),
         &LAST.to_string(),
@@ -366,301 +375,25 @@ fn count_entries(out: &str) -> usize {
 }
 
 // ---------------------------------------------------------------------------
-// The bench file (as in benches/fsck.rs)
-// ---------------------------------------------------------------------------
-
-fn bench_file(entries: usize) -> std::io::Result<PathBuf> {
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
-        .join("bench");
-    std::fs::create_dir_all(&dir)?;
-    let file = dir.join(format!("session-{entries}.jsonl"));
-    let meta = dir.join(format!("session-{entries}.jsonl.meta"));
-    let want = format!(
-        "gen={} seed={:#x} entries={entries}",
-        sessgen::GEN_VERSION,
-        sessgen::DEFAULT_SEED
-    );
-    if let (Ok(m), Ok(md)) = (std::fs::read_to_string(&meta), std::fs::metadata(&file))
-        && m.trim() == format!("{want} bytes={}", md.len())
-    {
-        println!("reusing {} ({want})", file.display());
-        return Ok(file);
-    }
-    println!("generating {} ({want}) ...", file.display());
-    let t = Instant::now();
-    let text = sessgen::generate_jsonl(entries, sessgen::DEFAULT_SEED);
-    // The file must be exactly what yoagent writes: it loads, and saving the
-    // loaded session gives the same bytes back.
-    let resaved = yoagent::Session::from_jsonl(&text)
-        .map_err(std::io::Error::other)?
-        .to_jsonl();
-    if resaved != text {
-        return Err(std::io::Error::other(
-            "generated JSONL differs from yoagent's to_jsonl of it",
-        ));
-    }
-    let tmp = dir.join(format!("session-{entries}.jsonl.tmp"));
-    std::fs::write(&tmp, &text)?;
-    std::fs::rename(&tmp, &file)?;
-    std::fs::write(&meta, format!("{want} bytes={}\n", text.len()))?;
-    println!("generated in {:.1}s", t.elapsed().as_secs_f64());
-    Ok(file)
-}
-
-// ---------------------------------------------------------------------------
-// Running and timing the ysess child
-// ---------------------------------------------------------------------------
-
-fn show_args(args: &[OsString]) -> String {
-    args.iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Run `bin args` once with its output captured; its stdout if it exits 0.
-fn check_run(bin: &Path, args: &[OsString]) -> Result<String, String> {
-    let out = Command::new(bin)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "`ysess {}`: exit {:?}; stderr: {}",
-            show_args(args),
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    String::from_utf8(out.stdout).map_err(|e| format!("stdout is not UTF-8: {e}"))
-}
-
-#[derive(Clone, Copy)]
-enum Out {
-    /// stdout on /dev/null.
-    Null,
-    /// stdout into a pipe read to the end by this process.
-    Drained,
-}
-
-struct Timed {
-    best: Duration,
-    all: Vec<Duration>,
-}
-
-/// Time `runs` runs of `bin args` (stderr on /dev/null); each must exit 0.
-fn time_child(bin: &Path, args: &[OsString], runs: usize, out: Out) -> Result<Timed, String> {
-    let mut all = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let mut cmd = Command::new(bin);
-        cmd.args(args).stdin(Stdio::null()).stderr(Stdio::null());
-        let t = Instant::now();
-        let status = match out {
-            Out::Null => cmd.stdout(Stdio::null()).status(),
-            Out::Drained => cmd.stdout(Stdio::piped()).spawn().and_then(|mut child| {
-                let mut sink = Vec::new();
-                if let Some(mut pipe) = child.stdout.take() {
-                    pipe.read_to_end(&mut sink)?;
-                }
-                child.wait()
-            }),
-        }
-        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
-        let elapsed = t.elapsed();
-        if !status.success() {
-            return Err(format!(
-                "`ysess {}`: exit {:?} on a timed run",
-                show_args(args),
-                status.code()
-            ));
-        }
-        all.push(elapsed);
-    }
-    Ok(Timed {
-        best: *all.iter().min().expect("runs >= 1"),
-        all,
-    })
-}
-
-struct Rss {
-    kib: u64,
-    method: &'static str,
-    detail: String,
-}
-
-/// Peak RSS of the child: the highest of `runs` runs of each method.
-fn peak_rss(bin: &Path, args: &[OsString], runs: usize) -> Result<Rss, String> {
-    let mut polled = 0;
-    for _ in 0..runs {
-        polled = polled.max(poll_vmhwm(bin, args)?);
-    }
-    let time_bin = Path::new("/usr/bin/time");
-    let timed = if time_bin.exists() {
-        (0..runs)
-            .map(|_| gnu_time_maxrss(time_bin, bin, args))
-            .collect::<Result<Vec<u64>, String>>()
-            .map_err(|e| eprintln!("warning: /usr/bin/time: {e}"))
-            .ok()
-            .and_then(|all| all.into_iter().max())
-    } else {
-        None
-    };
-    let detail = format!(
-        "/proc VmHWM poll (2 ms): {}; /usr/bin/time -f %M (wait4 ru_maxrss): {}",
-        mb(polled * 1024),
-        timed.map_or("n/a".to_string(), |k| mb(k * 1024))
-    );
-    Ok(match timed {
-        Some(kib) if kib >= polled => Rss {
-            kib,
-            method: "/usr/bin/time",
-            detail,
-        },
-        _ => Rss {
-            kib: polled,
-            method: "VmHWM poll",
-            detail,
-        },
-    })
-}
-
-/// Poll `/proc/<pid>/status` `VmHWM` (KiB) every 2 ms until the child exits;
-/// the highest value read.
-fn poll_vmhwm(bin: &Path, args: &[OsString]) -> Result<u64, String> {
-    let mut child = Command::new(bin)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
-    let status_path = format!("/proc/{}/status", child.id());
-    let mut hwm = 0;
-    let status = loop {
-        if let Some(k) = std::fs::read_to_string(&status_path)
-            .ok()
-            .and_then(|s| vm_hwm_kib(&s))
-        {
-            hwm = hwm.max(k);
-        }
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("waiting for ysess: {e}")),
-        }
-    };
-    if !status.success() {
-        return Err(format!("exit {:?} on the RSS run", status.code()));
-    }
-    Ok(hwm)
-}
-
-fn vm_hwm_kib(status: &str) -> Option<u64> {
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// GNU time's `%M`: the child's maximum resident set size in KiB.
-fn gnu_time_maxrss(time_bin: &Path, bin: &Path, args: &[OsString]) -> Result<u64, String> {
-    let out = Command::new(time_bin)
-        .args(["-f", "ysess-maxrss=%M"])
-        .arg(bin)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .output()
-        .map_err(|e| format!("spawning: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("exit {:?}", out.status.code()));
-    }
-    String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix("ysess-maxrss=")?.trim().parse().ok())
-        .ok_or_else(|| "no %M in its output".to_string())
-}
-
-// ---------------------------------------------------------------------------
 // Output helpers
 // ---------------------------------------------------------------------------
 
 fn time_row(what: &str, t: &Result<Timed, String>) {
     match t {
-        Ok(t) => row(what, &ms(t.best), "", ""),
-        Err(_) => row(what, "failed", "", "MISS"),
+        Ok(t) => TABLE.row(what, &ms(t.best), "", ""),
+        Err(_) => TABLE.row(what, "failed", "", "MISS"),
     }
 }
 
 fn rss_result_rows(what: &str, r: &Result<Rss, String>, bytes: u64) {
     match r {
-        Ok(r) => rss_rows(
+        Ok(r) => TABLE.rss_rows(
             &format!("{what} peak RSS ({})", r.method),
+            "  / file size",
             r.kib,
             bytes,
-            true,
+            Some(RSS_TARGET),
         ),
-        Err(_) => row(&format!("{what} peak RSS"), "n/a", "", ""),
-    }
-}
-
-/// Peak RSS in MB, then as a share of the file size (with the target when
-/// `judged`).
-fn rss_rows(what: &str, kib: u64, bytes: u64, judged: bool) {
-    let frac = kib as f64 * 1024.0 / bytes.max(1) as f64;
-    row(what, &mb(kib * 1024), "", "");
-    let (target, verdict) = if judged {
-        (
-            format!("< {:.0}%", RSS_TARGET * 100.0),
-            pass(frac < RSS_TARGET),
-        )
-    } else {
-        (String::new(), "")
-    };
-    row(
-        "  / file size",
-        &format!("{:.1}%", frac * 100.0),
-        &target,
-        verdict,
-    );
-}
-
-fn row(what: &str, value: &str, target: &str, verdict: &str) {
-    println!("| {what:<44} | {value:>12} | {target:<12} | {verdict:<6} |");
-}
-
-fn pass(ok: bool) -> &'static str {
-    if ok { "PASS" } else { "MISS" }
-}
-
-fn secs(d: Duration) -> f64 {
-    d.as_secs_f64()
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn list_ms(ds: &[Duration]) -> String {
-    ds.iter().map(|d| ms(*d)).collect::<Vec<_>>().join(", ")
-}
-
-fn mb(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
-}
-
-fn kib(bytes: u64) -> String {
-    format!("{:.1} KiB", bytes as f64 / 1024.0)
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    match std::env::var(name) {
-        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
-            eprintln!("warning: {name}={v:?} is not a number; using {default}");
-            default
-        }),
-        Err(_) => default,
+        Err(_) => TABLE.row(&format!("{what} peak RSS"), "n/a", "", ""),
     }
 }
