@@ -70,6 +70,7 @@ codes! {
     OrphanToolResult = "orphanToolResult", Warning;
     UnansweredToolCall = "unansweredToolCall", Warning;
     LabelAddedInPlace = "labelAddedInPlace", Warning;
+    InvalidRecord = "invalidRecord", Warning;
 }
 
 impl fmt::Display for Code {
@@ -190,6 +191,8 @@ struct Facts {
     answers: Option<Span>,
     tag: Option<Span>,
     subject: Option<Span>,
+    /// What is wrong with a ysess record, if anything.
+    record_problem: Option<Span>,
 }
 
 enum Line {
@@ -255,6 +258,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
                         .or(facts.custom_kind.as_deref())
                         .map(|t| Span::keep(text, t)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
+                    record_problem: record_problem(bytes, &facts).map(|p| Span::keep(text, &p)),
                 };
                 Line::Entry { facts, indent }
             }
@@ -268,6 +272,44 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
         });
     }
     out
+}
+
+/// What is wrong with a line that holds one of ysess's own records: data
+/// that does not fit its kind, or a record that does not hang where its data
+/// says. yoagent loads such a line; ysess would misread it.
+fn record_problem(line: &[u8], facts: &crate::entry::LineFacts<'_>) -> Option<String> {
+    let kind = facts
+        .custom_kind
+        .as_deref()
+        .filter(|k| k.starts_with("ysess."))?;
+    if facts.kind != MessageKind::Custom {
+        return None;
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let data = &value["message"]["data"];
+    let parsed = match crate::records::Kind::parse(kind, data) {
+        Ok(parsed) => parsed,
+        Err(why) => return Some(format!("record {kind}: {why}")),
+    };
+    let parent = facts.parent.as_deref().unwrap_or("");
+    use crate::records::Kind;
+    match &parsed {
+        // (A checkout record may hang below another record on a branch.)
+        Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
+            format!("record {kind}: its target {target} is not the entry it hangs from ({parent})"),
+        ),
+        Kind::Tag { name, .. } if facts.label.as_deref() != Some(name) => Some(format!(
+            "record {kind}: it names label `{name}` but does not carry it"
+        )),
+        Kind::Branch { name, .. } | Kind::Tag { name, .. } => crate::records::check_name(name)
+            .err()
+            .map(|why| format!("record {kind}: {why}")),
+        Kind::BranchRename { to, .. } => crate::records::check_name(to)
+            .err()
+            .map(|why| format!("record {kind}: {why}")),
+        _ => None,
+    }
 }
 
 /// What the tool-call checks need: call ids by their hash (the text is kept
@@ -463,6 +505,9 @@ impl State {
                     tag: facts.tag.map(|t| t.of(text)),
                     subject: facts.subject.map(|s| s.of(text)),
                 };
+                if let Some(problem) = facts.record_problem {
+                    findings.push(line.finding(Code::InvalidRecord, indent, Some(id.to_string()), problem.of(text).to_string()));
+                }
                 match self.builder.push(entry) {
                     Ok(ix) => self.tools.remember(ix, &facts, block),
                     Err(Link::DuplicateId { first_line }) => findings.push(line.finding(
@@ -625,6 +670,10 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
         let Some((&winner, shadowed)) = holders.split_last() else {
             continue;
         };
+        // `ysess tag --force` moves a label by design: the newest carrier wins.
+        if tree.is_record(winner) {
+            continue;
+        }
         let (win, win_line) = (tree.id(winner), tree.node(winner).line);
         for &ix in shadowed {
             out.push(finding(

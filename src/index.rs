@@ -196,7 +196,7 @@ impl TreeBuilder {
             }
         }
         let head = n.checked_sub(1).map(|i| i as Ix);
-        Tree {
+        let mut tree = Tree {
             nodes: self.nodes,
             ids: self.ids,
             text: self.text,
@@ -204,7 +204,16 @@ impl TreeBuilder {
             child_list,
             labels,
             head,
-        }
+        };
+        // A label carried by a ysess record names the entry it hangs from.
+        let moved: Vec<(Box<str>, Ix)> = tree
+            .labels
+            .iter()
+            .filter(|&(_, &ix)| tree.is_record(ix))
+            .filter_map(|(name, &ix)| Some((name.clone(), tree.visible_parent(ix)?)))
+            .collect();
+        tree.labels.extend(moved);
+        tree
     }
 }
 

@@ -15,6 +15,8 @@ pub mod load;
 pub mod message;
 mod par;
 pub mod read;
+pub mod records;
+pub mod refs;
 pub mod revision;
 mod scan;
 pub mod schema;

@@ -89,6 +89,40 @@ impl Session {
         }
     }
 
+    /// Reads a session from a file the caller holds open (and locked).
+    pub fn load_locked(file: &std::fs::File, path: &std::path::Path) -> Result<Session, LoadError> {
+        let options = Options {
+            subjects: true,
+            ..Options::default()
+        };
+        let mut reader = file;
+        std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(0))?;
+        let (report, tree) = check_tree(reader, &options)?;
+        let errors = report.errors();
+        match report.findings.into_iter().next() {
+            Some(first) if errors > 0 => Err(LoadError::Invalid { first, errors }),
+            _ => Ok(Session {
+                tree,
+                store: Store::File(path.to_path_buf()),
+            }),
+        }
+    }
+
+    /// The next id yoagent's `append` would give: `e<N+1>` for the largest N
+    /// of the ids of the form `e<N>` (as yoagent parses them).
+    pub fn next_id(&self) -> String {
+        let max = (0..self.tree.len() as Ix)
+            .filter_map(|ix| {
+                self.tree
+                    .id(ix)
+                    .strip_prefix('e')
+                    .and_then(|n| n.parse::<u64>().ok())
+            })
+            .max()
+            .unwrap_or(0);
+        format!("e{}", max.saturating_add(1))
+    }
+
     /// The bytes of an entry's line.
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         let node = self.tree.node(ix);

@@ -72,3 +72,109 @@ pub fn cut_torn(path: &Path, torn: Torn, checked_len: u64) -> Result<PathBuf, Re
     }
     Ok(backup)
 }
+
+/// Why ysess will not append to a session.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The last line is torn (an interrupted write): appending after it
+    /// would bury it mid-file.
+    Torn {
+        line: u64,
+    },
+    /// The file holds lines yoagent would refuse.
+    Invalid(crate::load::LoadError),
+    Io(io::Error),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Torn { line } => write!(
+                f,
+                "the last line ({line}) is torn, as by an interrupted write"
+            ),
+            WriteError::Invalid(e) => write!(f, "{e}"),
+            WriteError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+impl From<io::Error> for WriteError {
+    fn from(e: io::Error) -> Self {
+        WriteError::Io(e)
+    }
+}
+
+/// A session file opened for appending: it holds an exclusive lock on the
+/// file until dropped, so what was read is what is there when the new lines
+/// go in, and two ysess processes never interleave their writes.
+pub struct Locked {
+    file: File,
+    /// The session as it is now.
+    pub session: crate::load::Session,
+    len: u64,
+    ends_with_newline: bool,
+}
+
+impl Locked {
+    /// Opens `path` for appending (through a symlink, never replacing it),
+    /// takes the lock and reads the session. Refuses a file yoagent would
+    /// refuse, and a torn last line in particular.
+    pub fn open(path: &Path) -> Result<Locked, WriteError> {
+        let file = OpenOptions::new().read(true).append(true).open(path)?;
+        file.lock()?;
+        let session = match crate::load::Session::load_locked(&file, path) {
+            Ok(session) => session,
+            Err(crate::load::LoadError::Invalid { first, errors }) => {
+                return Err(match first.code {
+                    crate::fsck::Code::TruncatedLastLine => WriteError::Torn {
+                        line: first.line.unwrap_or(0),
+                    },
+                    _ => WriteError::Invalid(crate::load::LoadError::Invalid { first, errors }),
+                });
+            }
+            Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
+        };
+        let len = file.metadata()?.len();
+        let mut last = [0u8; 1];
+        let ends_with_newline = len == 0 || {
+            let mut reader = &file;
+            reader.seek(SeekFrom::Start(len - 1))?;
+            reader.read_exact(&mut last)?;
+            last[0] == b'\n'
+        };
+        Ok(Locked {
+            file,
+            session,
+            len,
+            ends_with_newline,
+        })
+    }
+
+    /// Appends whole lines in one write and flushes them to disk. yoagent
+    /// writes no newline after its last line, so one is added first when
+    /// missing. If the write fails part way, the file is cut back to what it
+    /// was: it never keeps half a line of ysess's.
+    pub fn append(mut self, lines: &[String]) -> io::Result<()> {
+        let mut buf = String::new();
+        if !self.ends_with_newline {
+            buf.push('\n');
+        }
+        for line in lines {
+            buf.push_str(line);
+            buf.push('\n');
+        }
+        if let Err(e) = self
+            .file
+            .write_all(buf.as_bytes())
+            .and_then(|()| self.file.sync_data())
+        {
+            let _ = self.file.set_len(self.len);
+            let _ = self.file.sync_data();
+            return Err(e);
+        }
+        Ok(())
+    }
+}

@@ -5,16 +5,24 @@ use serde::Serialize;
 
 use super::output::{escape, json_line};
 use super::render::{Paint, role};
+use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::index::{Ix, Tree};
+use crate::records::{Kind, Record, check_name};
+use crate::refs::Refs;
 
-/// List branches: every tip of the tree, newest first
+/// List, create, rename or delete branches
 ///
-/// A branch is a path that ends in an entry with no children (yoagent's
-/// `branch_tips()`); `*` marks the one HEAD is on. Unnamed branches show as
-/// their tip's id.
+/// Lists every branch, newest first: named branches (started with
+/// `ysess branch NAME` or `checkout -b`), whose tip follows the work appended
+/// below them, and every other tip of the tree (yoagent's `branch_tips()`),
+/// shown as the tip's id. `*` marks the one HEAD is on. Creating, renaming
+/// and deleting touch names only, by appending records; entries stay.
 ///
 /// Examples:
+///   ysess branch lib first-draft  a branch called lib, starting at first-draft
+///   ysess branch -m lib library   rename it
+///   ysess branch -d library       delete the name (its entries stay)
 ///   ysess branch                  one line per branch
 ///   ysess branch -v               with tip, fork point, length and last message
 ///   ysess branch --contains e5    the branches that grew from e5
@@ -22,6 +30,21 @@ use crate::index::{Ix, Tree};
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct BranchArgs {
+    /// Create a branch with this name
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Where the new branch starts [default: HEAD]
+    #[arg(value_name = "REV", requires = "name")]
+    pub rev: Option<String>,
+    /// Start the branch again even if the name exists
+    #[arg(short = 'F', long)]
+    pub force: bool,
+    /// Delete a branch's name (its entries stay)
+    #[arg(short, long, value_name = "NAME", conflicts_with_all = ["name", "rename"])]
+    pub delete: Option<String>,
+    /// Rename a branch
+    #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name")]
+    pub rename: Option<Vec<String>>,
     /// Also show each branch's tip, fork point, length and last message
     #[arg(short, long)]
     pub verbose: bool,
@@ -43,96 +66,251 @@ struct JsonBranch<'a> {
     length: u32,
 }
 
-/// The nearest entry above `tip` with more than one child: where this
-/// branch left another. `None` when the path never forks.
+/// Whether branches part at `ix`: more than one child leads somewhere (a
+/// ysess record with nothing below it does not).
+fn forks_at(tree: &Tree, ix: Ix) -> bool {
+    tree.children(ix)
+        .iter()
+        .filter(|&&c| !tree.is_record(c) || !tree.children(c).is_empty())
+        .count()
+        > 1
+}
+
+/// The nearest entry above `tip` where branches part: where this branch
+/// left another. `None` when the path never forks.
 pub fn fork_point(tree: &Tree, tip: Ix) -> Option<Ix> {
-    let mut cursor = tree.node(tip).parent;
+    let mut cursor = tree.visible_parent(tip);
     while let Some(ix) = cursor {
-        if tree.children(ix).len() > 1 {
+        if forks_at(tree, ix) {
             return Some(ix);
         }
-        cursor = tree.node(ix).parent;
+        cursor = tree.visible_parent(ix);
     }
     None
 }
 
+/// Entries (not counting ysess records) from below `from` down to `tip`.
+fn length(tree: &Tree, tip: Ix, from: Option<Ix>) -> u32 {
+    let mut n = 0;
+    let mut cursor = Some(tip);
+    while let Some(ix) = cursor.filter(|&ix| Some(ix) != from) {
+        n += u32::from(!tree.is_record(ix));
+        cursor = tree.node(ix).parent;
+    }
+    n
+}
+
+/// One line of the listing.
+struct Listed {
+    name: Option<String>,
+    tip: Ix,
+    fork: Option<Ix>,
+}
+
 pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(name) = &args.delete {
+        return change(ctx, |refs, _| {
+            refs.get(name)
+                .ok_or_else(|| Failure::usage(format!("no branch named '{name}'")))?;
+            Ok((
+                Kind::BranchDelete { name: name.clone() },
+                format!("Deleted branch '{}'", escape(name)),
+            ))
+        });
+    }
+    if let Some(names) = &args.rename {
+        let (from, to) = (&names[0], &names[1]);
+        check_name(to).map_err(Failure::usage)?;
+        return change(ctx, |refs, tree| {
+            refs.get(from)
+                .ok_or_else(|| Failure::usage(format!("no branch named '{from}'")))?;
+            if refs.get(to).is_some() || tree.find(to).is_some() {
+                return Err(Failure::usage(format!(
+                    "'{to}' already names a branch or an entry"
+                )));
+            }
+            let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
+            Ok((
+                Kind::BranchRename {
+                    from: from.clone(),
+                    to: to.clone(),
+                },
+                text,
+            ))
+        });
+    }
+    if let Some(name) = &args.name {
+        return create(args, name, ctx);
+    }
     let session = open_session(ctx)?;
+    let refs = Refs::read(&session)?;
     let tree = &session.tree;
     let head = tree.head_entry();
-    // A branch ending in ysess records ends, for a person, at the entry
-    // they hang from.
-    let mut tips: Vec<Ix> = Vec::new();
-    let mut seen = hashbrown::HashSet::new();
-    for tip in tree.tips() {
-        let shown = if tree.is_record(tip) {
-            tree.visible_parent(tip)
-        } else {
-            Some(tip)
-        };
-        if let Some(shown) = shown.filter(|&s| seen.insert(s)) {
-            tips.push(shown);
+    // Named branches, then every other tip. A branch ending in ysess
+    // records ends, for a person, at the entry they hang from.
+    let mut listed: Vec<Listed> = refs
+        .branches
+        .iter()
+        .map(|b| Listed {
+            name: Some(b.name.clone()),
+            tip: b.tip,
+            fork: tree.visible_parent(b.record),
+        })
+        .collect();
+    // Every other tip: an entry with nothing below it but ysess records.
+    let named: hashbrown::HashSet<Ix> = listed.iter().map(|l| l.tip).collect();
+    let newest = crate::refs::newest_below(tree);
+    for ix in 0..tree.len() as Ix {
+        if newest[ix as usize] == Some(ix) && !named.contains(&ix) {
+            listed.push(Listed {
+                name: None,
+                tip: ix,
+                fork: fork_point(tree, ix),
+            });
         }
     }
-    tips.reverse(); // newest first
+    listed.sort_by_key(|l| (std::cmp::Reverse(l.tip), l.name.clone()));
     if let Some(rev) = &args.contains {
-        let target = resolve(tree, head, &[], rev)?;
+        let target = resolve(tree, head, &refs.pairs(), rev)?;
         let (enter, exit) = tree.intervals();
         let (t_in, t_out) = (enter[target as usize], exit[target as usize]);
-        tips.retain(|&tip| t_in <= enter[tip as usize] && exit[tip as usize] <= t_out);
+        listed.retain(|l| t_in <= enter[l.tip as usize] && exit[l.tip as usize] <= t_out);
     }
-    // The branch HEAD is on: the tip at HEAD, else the newest tip below it.
-    let current = head.and_then(|h| {
-        let (enter, exit) = tree.intervals();
-        tips.iter().copied().find(|&t| {
-            enter[h as usize] <= enter[t as usize] && exit[t as usize] <= exit[h as usize]
-        })
-    });
+    // The branch HEAD is on: the named branch the last line grew under, else
+    // the tip at HEAD, else the newest tip below it.
+    let current = match refs.current(tree) {
+        Some(b) => listed
+            .iter()
+            .position(|l| l.name.as_deref() == Some(b.name.as_str())),
+        None => head.and_then(|h| {
+            let (enter, exit) = tree.intervals();
+            listed.iter().position(|l| {
+                let t = l.tip as usize;
+                l.name.is_none() && enter[h as usize] <= enter[t] && exit[t] <= exit[h as usize]
+            })
+        }),
+    };
     let p = Paint {
         on: ctx.streams.color_out,
     };
     let out = &mut ctx.streams.out;
-    let width = tips
+    let shown_name = |l: &Listed| escape(l.name.as_deref().unwrap_or(tree.id(l.tip))).into_owned();
+    let width = listed
         .iter()
-        .map(|&t| escape(tree.id(t)).chars().count())
+        .map(|l| shown_name(l).chars().count())
         .max()
         .unwrap_or(0);
-    for &tip in &tips {
-        let fork = fork_point(tree, tip);
-        let length = tree.node(tip).depth - fork.map_or(0, |f| tree.node(f).depth);
+    for (k, l) in listed.iter().enumerate() {
+        let is_current = current == Some(k);
+        let length = length(tree, l.tip, l.fork);
         if args.json {
             json_line(
                 *out,
                 &JsonBranch {
-                    name: None,
-                    tip: tree.id(tip),
-                    fork_point: fork.map(|f| tree.id(f)),
-                    current: current == Some(tip),
+                    name: l.name.as_deref(),
+                    tip: tree.id(l.tip),
+                    fork_point: l.fork.map(|f| tree.id(f)),
+                    current: is_current,
                     length,
                 },
             )?;
             continue;
         }
-        let marker = if current == Some(tip) { "*" } else { " " };
-        let name = escape(tree.id(tip));
+        let marker = if is_current { "*" } else { " " };
+        let name = shown_name(l);
         let pad = " ".repeat(width - name.chars().count());
-        let name = if current == Some(tip) {
-            p.head(&name)
-        } else {
-            p.id(&name)
+        let name = match (is_current, l.name.is_some()) {
+            (true, _) => p.head(&name),
+            (false, true) => p.branch(&name),
+            (false, false) => p.id(&name),
         };
         if args.verbose {
-            let fork = fork.map_or_else(|| "-".to_string(), |f| escape(tree.id(f)).into_owned());
+            let fork = l
+                .fork
+                .map_or_else(|| "-".to_string(), |f| escape(tree.id(f)).into_owned());
+            let tip = if l.name.is_some() {
+                format!("{} ", p.id(&escape(tree.id(l.tip))))
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "{marker} {name}{pad}  forked at {fork}, {length} {}  {}: {}",
+                "{marker} {name}{pad}  {tip}forked at {fork}, {length} {}  {}: {}",
                 if length == 1 { "entry" } else { "entries" },
-                p.role(&role(tree, tip)),
-                escape(tree.subject(tip))
+                p.role(&role(tree, l.tip)),
+                escape(tree.subject(l.tip))
             )?;
         } else {
             writeln!(out, "{marker} {name}")?;
         }
     }
+    Ok(Exit::Success)
+}
+
+/// `branch NAME [REV]`: a `ysess.branch` record below REV, then a checkout
+/// record that keeps yoagent's head where it was (so new work does not land
+/// on the new branch; `checkout -b` is for that).
+fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    check_name(name).map_err(Failure::usage)?;
+    let (locked, refs) = open_locked(ctx)?;
+    let tree = &locked.session.tree;
+    let head = tree
+        .head_entry()
+        .ok_or_else(|| Failure::usage("the session is empty: nothing to branch from"))?;
+    if refs.get(name).is_some() && !args.force {
+        return Err(
+            Failure::usage(format!("a branch named '{name}' already exists")).with_hint(format!(
+                "`ysess branch --force {name} REV` starts it again at REV"
+            )),
+        );
+    }
+    if tree.find(name).is_some() {
+        return Err(Failure::usage(format!("'{name}' is already an entry id")));
+    }
+    let target = resolve(
+        tree,
+        Some(head),
+        &refs.pairs(),
+        args.rev.as_deref().unwrap_or("HEAD"),
+    )?;
+    let target_id = tree.id(target).to_string();
+    let records = [
+        Record {
+            kind: Kind::Branch {
+                name: name.to_string(),
+                target: target_id.clone(),
+            },
+            parent: target_id,
+        },
+        super::write::stay(tree, head),
+    ];
+    let what = describe(
+        &locked.session,
+        &refs,
+        target,
+        Paint {
+            on: ctx.streams.color_err,
+        },
+    );
+    append_records(locked, &records)?;
+    status(ctx, &format!("Created branch '{}' at {what}", escape(name)))?;
+    Ok(Exit::Success)
+}
+
+/// Deleting or renaming a branch touches names only: one record below
+/// HEAD's entry, which leaves yoagent resuming where it did.
+fn change(
+    ctx: &mut Context<'_>,
+    make: impl FnOnce(&Refs, &Tree) -> Result<(Kind, String), Failure>,
+) -> Result<Exit, Failure> {
+    let (locked, refs) = open_locked(ctx)?;
+    let tree = &locked.session.tree;
+    let head = tree
+        .head_entry()
+        .ok_or_else(|| Failure::usage("the session is empty"))?;
+    let (kind, text) = make(&refs, tree)?;
+    let parent = tree.id(head).to_string();
+    append_records(locked, &[Record { kind, parent }])?;
+    status(ctx, &text)?;
     Ok(Exit::Success)
 }

@@ -105,6 +105,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
     let tree = &session.tree;
     let head = tree.head_entry();
+    let branches = crate::refs::Refs::read(&session)?.pairs();
     let whole_tree = args.all || (args.graph && args.rev.is_none());
     let mut order: Vec<Ix> = if whole_tree {
         if args.graph {
@@ -114,7 +115,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
     } else {
         let rev = args.rev.as_deref().unwrap_or("HEAD");
-        let target = resolve(tree, head, &[], rev)?;
+        let target = resolve(tree, head, &branches, rev)?;
         let mut path = tree.path(target);
         path.reverse();
         path
@@ -128,7 +129,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if args.reverse {
         order.reverse();
     }
-    let names = Names::new(tree, head, &[]);
+    let names = Names::new(tree, head, &branches);
     paged(ctx, args.no_pager || args.json, |out| {
         let render = Render {
             paint,

@@ -1,7 +1,10 @@
 //! The command line: parsing, one module per command, and the one place
 //! where outcomes become exit codes.
 
+mod append;
 mod branch;
+mod checkout;
+mod export;
 mod fsck;
 mod log;
 pub mod output;
@@ -9,6 +12,7 @@ mod pager;
 mod render;
 mod show;
 mod tag;
+mod write;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -67,6 +71,9 @@ pub enum Command {
     Show(show::ShowArgs),
     Branch(branch::BranchArgs),
     Tag(tag::TagArgs),
+    Checkout(checkout::CheckoutArgs),
+    Append(append::AppendArgs),
+    Export(export::ExportArgs),
     Fsck(fsck::FsckArgs),
 }
 
@@ -178,6 +185,9 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Show(args) => show::run(args, &mut ctx),
         Command::Branch(args) => branch::run(args, &mut ctx),
         Command::Tag(args) => tag::run(args, &mut ctx),
+        Command::Checkout(args) => checkout::run(args, &mut ctx),
+        Command::Append(args) => append::run(args, &mut ctx),
+        Command::Export(args) => export::run(args, &mut ctx),
         Command::Fsck(args) => fsck::run(args, &mut ctx),
     }
 }
@@ -268,5 +278,14 @@ pub fn main() -> ExitCode {
             }
             ExitCode::from(failure.exit.code())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
     }
 }

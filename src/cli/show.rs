@@ -35,11 +35,12 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
+    let branches = crate::refs::Refs::read(&session)?.pairs();
     let tree = &session.tree;
     let ix = resolve(
         tree,
         tree.head_entry(),
-        &[],
+        &branches,
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
     let entry = session.entry(ix)?;
@@ -52,7 +53,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    let names = Names::new(tree, tree.head_entry(), &[]);
+    let names = Names::new(tree, tree.head_entry(), &branches);
     let tz = ctx.tz.clone();
     paged(ctx, args.no_pager, |out| {
         let node = tree.node(ix);

@@ -5,20 +5,38 @@ use serde::Serialize;
 
 use super::output::{escape, json_line};
 use super::render::{Paint, role};
-use super::{Context, Exit, Failure, open_session};
+use super::write::{append_records, describe, open_locked, status};
+use super::{Context, Exit, Failure, open_session, resolve};
+use crate::records::{Kind, Record, check_name};
 
-/// List labels (checkpoints) and the entries they name
+/// Label an entry (a checkpoint), or list labels
 ///
-/// Labels sorted by name, each with the entry it names. When several entries
-/// carry one label the newest wins, as yoagent's `seek_checkpoint` picks.
+/// With NAME, labels REV (default HEAD): appends a `ysess.tag` record below
+/// REV that carries the label, so yoagent's `seek_checkpoint(NAME)` resumes
+/// at REV; HEAD does not move. Without NAME, lists labels sorted by name,
+/// each with the entry it names. When several entries carry one label the
+/// newest wins, as in yoagent.
 ///
 /// Examples:
-///   ysess tag                 every label and its entry
-///   ysess tag -n              with the entry's first line
-///   ysess tag -l 'draft-*'    only labels matching a pattern
+///   ysess tag first-draft         label HEAD
+///   ysess tag --force first-draft e7   move the label (the newest carrier wins)
+///   ysess tag -n                  every label, its entry and first line
+///   ysess tag -l 'draft-*'        only labels matching a pattern
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct TagArgs {
+    /// The label to set
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// The entry to label [default: HEAD]
+    #[arg(value_name = "REV", requires = "name")]
+    pub rev: Option<String>,
+    /// Set the label even if it names another entry already
+    #[arg(short = 'F', long)]
+    pub force: bool,
+    /// Delete a label (refused: see the message)
+    #[arg(short, long, value_name = "NAME", conflicts_with = "name")]
+    pub delete: Option<String>,
     /// Also show the first line of each label's entry
     #[arg(short = 'n')]
     pub lines: bool,
@@ -61,6 +79,16 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 }
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(name) = &args.delete {
+        return Err(Failure::from(anyhow::anyhow!(
+            "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
+             off would rewrite history"
+        ))
+        .with_hint(format!("`ysess tag --force {name} REV` moves it instead: the newest carrier wins")));
+    }
+    if let Some(name) = &args.name {
+        return set(args, name, ctx);
+    }
     let session = open_session(ctx)?;
     let tree = &session.tree;
     let names: Vec<&str> = tree
@@ -109,6 +137,57 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         writeln!(out)?;
     }
+    Ok(Exit::Success)
+}
+
+/// Labels REV with NAME by appending records: the label on a record below
+/// REV, then, when REV is not HEAD, a checkout record that puts yoagent's
+/// head back where it was, in the same write.
+fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    check_name(name).map_err(Failure::usage)?;
+    let (locked, refs) = open_locked(ctx)?;
+    let tree = &locked.session.tree;
+    let head = tree
+        .head_entry()
+        .ok_or_else(|| Failure::usage("the session is empty: nothing to label"))?;
+    let target = resolve(
+        tree,
+        Some(head),
+        &refs.pairs(),
+        args.rev.as_deref().unwrap_or("HEAD"),
+    )?;
+    if let Some(existing) = tree.label(name).filter(|_| !args.force) {
+        let on = tree
+            .visible_parent(existing)
+            .filter(|_| tree.is_record(existing))
+            .unwrap_or(existing);
+        return Err(
+            Failure::usage(format!("label '{name}' already names {}", tree.id(on))).with_hint(
+                format!(
+                    "`ysess tag --force {name}` moves it (the newest carrier wins, as in yoagent)"
+                ),
+            ),
+        );
+    }
+    let target_id = tree.id(target).to_string();
+    let mut records = vec![Record {
+        kind: Kind::Tag {
+            name: name.to_string(),
+            target: target_id.clone(),
+        },
+        parent: target_id,
+    }];
+    // The label record is now the last line; unless it hangs right below
+    // the last line as it was, put yoagent's head back.
+    if tree.head() != Some(target) {
+        records.push(super::write::stay(tree, head));
+    }
+    let paint = Paint {
+        on: ctx.streams.color_err,
+    };
+    let what = describe(&locked.session, &refs, target, paint);
+    append_records(locked, &records)?;
+    status(ctx, &format!("Labelled {what} as '{}'", escape(name)))?;
     Ok(Exit::Success)
 }
 

@@ -1,0 +1,111 @@
+use std::io::Read;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::write::{new_ids, now_ms, open_locked};
+use super::{Context, Exit, Failure, resolve};
+use crate::check::{Checked, check_line};
+use crate::records::check_name;
+
+/// Append messages below HEAD, as an agent would
+///
+/// Adds each message as a new entry (the next `e<N>` id, timestamp now): the
+/// first below HEAD (or --parent REV), each next one below the one before.
+/// Messages are yoagent messages as JSON on standard input, one object or
+/// JSON Lines; --user TEXT is a quick user turn. Every message is checked
+/// against yoagent's message shapes before anything is written. Prints the
+/// new ids on stdout.
+///
+/// Examples:
+///   ysess append --user 'now make it a library'
+///   echo '{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}' | ysess append
+///   ysess append --parent first-draft --user 'try again' --label retry
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct AppendArgs {
+    /// A user message with this text (instead of JSON on standard input)
+    #[arg(long, value_name = "TEXT")]
+    pub user: Option<String>,
+    /// Append below REV instead of HEAD
+    #[arg(long, value_name = "REV")]
+    pub parent: Option<String>,
+    /// Label the last new entry (a checkpoint)
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+}
+
+pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(label) = &args.label {
+        check_name(label).map_err(Failure::usage)?;
+    }
+    let messages = match &args.user {
+        Some(text) => vec![
+            json!({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": now_ms()}),
+        ],
+        None => read_messages()?,
+    };
+    if messages.is_empty() {
+        return Err(Failure::usage(
+            "no messages on standard input (or give --user TEXT)",
+        ));
+    }
+    let (locked, refs) = open_locked(ctx)?;
+    let tree = &locked.session.tree;
+    let head = tree.head_entry();
+    let mut parent = match &args.parent {
+        Some(rev) => Some(resolve(tree, head, &refs.pairs(), rev)?),
+        // Below the last line, as yoagent's own append (a ysess record on a
+        // branch included, so the work stays on it).
+        None => tree.head(),
+    }
+    .map(|ix| tree.id(ix).to_string());
+    let ids = new_ids(&locked.session, messages.len());
+    let now = now_ms();
+    let mut lines = Vec::with_capacity(messages.len());
+    for (k, (message, id)) in messages.into_iter().zip(&ids).enumerate() {
+        let mut entry =
+            json!({"id": id, "parent_id": parent, "message": message, "timestamp": now});
+        if k + 1 == ids.len()
+            && let Some(label) = &args.label
+        {
+            entry["label"] = json!(label);
+        }
+        let line = entry.to_string();
+        // The same check as fsck's: the line must load in yoagent.
+        if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
+            return Err(Failure::usage(format!(
+                "message {}: {}; nothing was written",
+                k + 1,
+                fault.message
+            )));
+        }
+        lines.push(line);
+        parent = Some(id.clone());
+    }
+    locked.append(&lines)?;
+    for id in &ids {
+        writeln!(ctx.streams.out, "{}", super::output::escape(id))?;
+    }
+    Ok(Exit::Success)
+}
+
+/// One JSON object, or JSON Lines, from standard input.
+fn read_messages() -> Result<Vec<Value>, Failure> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text)?;
+    let mut messages = Vec::new();
+    let stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
+    for (k, value) in stream.enumerate() {
+        let value =
+            value.map_err(|e| Failure::usage(format!("standard input: message {}: {e}", k + 1)))?;
+        if !value.is_object() {
+            return Err(Failure::usage(format!(
+                "standard input: message {} is not a JSON object",
+                k + 1
+            )));
+        }
+        messages.push(value);
+    }
+    Ok(messages)
+}

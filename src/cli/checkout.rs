@@ -1,0 +1,110 @@
+use clap::Args;
+
+use super::render::Paint;
+use super::write::{append_records, describe, open_locked, status};
+use super::{Context, Exit, Failure, resolve};
+use crate::records::{Kind, Record, check_name};
+
+/// Move HEAD to an entry, so that an agent resumes there
+///
+/// Appends a `ysess.checkout` record below REV: yoagent's head is the last
+/// line, so an agent that loads the file resumes with exactly the messages on
+/// the path to REV, and what it appends forks from there. Nothing is
+/// rewritten. With -b, starts a branch there too; the branch then follows
+/// the work appended below it.
+///
+/// Examples:
+///   ysess checkout first-draft          resume from a checkpoint
+///   ysess checkout -b lib first-draft   ... on a new branch called lib
+///   ysess checkout lib                  back to the newest work on lib
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct CheckoutArgs {
+    /// Where to move HEAD: an entry, a label, a branch [default: HEAD]
+    #[arg(value_name = "REV")]
+    pub rev: Option<String>,
+    /// Start a branch called NAME at REV and move HEAD onto it
+    #[arg(short = 'b', value_name = "NAME")]
+    pub branch: Option<String>,
+}
+
+pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let (locked, refs) = open_locked(ctx)?;
+    let session = &locked.session;
+    let tree = &session.tree;
+    let head = tree.head_entry();
+    let target = match (&args.rev, &args.branch) {
+        (Some(rev), _) => resolve(tree, head, &refs.pairs(), rev)?,
+        (None, Some(_)) => resolve(tree, head, &refs.pairs(), "HEAD")?,
+        (None, None) => return Err(Failure::usage("checkout needs a revision (or -b NAME)")),
+    };
+    let paint = Paint {
+        on: ctx.streams.color_err,
+    };
+    let target_id = tree.id(target).to_string();
+    let record = match &args.branch {
+        Some(name) => {
+            check_name(name).map_err(Failure::usage)?;
+            if refs.get(name).is_some() {
+                return Err(Failure::usage(format!(
+                    "a branch named '{name}' already exists"
+                )));
+            }
+            if tree.find(name).is_some() {
+                return Err(Failure::usage(format!("'{name}' is already an entry id")));
+            }
+            Record {
+                kind: Kind::Branch {
+                    name: name.clone(),
+                    target: target_id.clone(),
+                },
+                parent: target_id,
+            }
+        }
+        None if head == Some(target)
+            && args
+                .rev
+                .as_deref()
+                .and_then(|name| refs.get(name))
+                .is_none_or(|b| {
+                    refs.current(tree)
+                        .is_some_and(|current| current.name == b.name)
+                }) =>
+        {
+            let text = format!(
+                "HEAD is already at {}",
+                describe(session, &refs, target, paint)
+            );
+            status(ctx, &text)?;
+            return Ok(Exit::Success);
+        }
+        None => {
+            // Checking out a branch keeps new work on it: hang the record from
+            // the branch's tip when that is below the branch's own record, else
+            // from the record itself (a branch with no work yet).
+            let parent = match args.rev.as_deref().and_then(|name| refs.get(name)) {
+                Some(branch)
+                    if crate::refs::newest_below(tree)[branch.record as usize].is_none() =>
+                {
+                    tree.id(branch.record).to_string()
+                }
+                _ => target_id.clone(),
+            };
+            Record {
+                kind: Kind::Checkout { target: target_id },
+                parent,
+            }
+        }
+    };
+    let where_ = describe(session, &refs, target, paint);
+    append_records(locked, &[record])?;
+    let text = match &args.branch {
+        Some(name) => format!(
+            "Switched to a new branch '{}' at {where_}",
+            super::output::escape(name)
+        ),
+        None => format!("HEAD is now at {where_}"),
+    };
+    status(ctx, &text)?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,105 @@
+//! What the commands that change a session share: opening it locked,
+//! numbering new entries, appending, and saying where HEAD is.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::output::escape;
+use super::render::{Names, Paint, role};
+use super::{Context, Failure};
+use crate::index::Ix;
+use crate::load::Session;
+use crate::read::Source;
+use crate::records::Record;
+use crate::refs::Refs;
+use crate::store::{Locked, WriteError};
+
+/// Milliseconds since the epoch, for new entries' timestamps.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Opens the session file for appending, under its lock.
+pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
+    let source = Source::new(&ctx.global.file);
+    let Source::Path(path) = &source else {
+        return Err(Failure::usage(
+            "cannot change standard input: name the session file with -f",
+        ));
+    };
+    let locked = Locked::open(path).map_err(|e| {
+        let file = escape(&source.display()).into_owned();
+        match e {
+            WriteError::Torn { .. } => {
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
+                    format!("`ysess fsck --repair {file}` cuts the torn line (keeping its bytes)"),
+                )
+            }
+            WriteError::Invalid(_) => {
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+                    .with_hint(format!("`ysess fsck {file}` lists every problem"))
+            }
+            WriteError::Io(io) => Failure::from(anyhow::anyhow!("{file}: {io}")),
+        }
+    })?;
+    let refs = Refs::read(&locked.session)?;
+    Ok((locked, refs))
+}
+
+/// Ids for `count` new entries, as yoagent's `append` would number them.
+pub fn new_ids(session: &Session, count: usize) -> Vec<String> {
+    let first = session.next_id();
+    let n: u64 = first[1..].parse().unwrap_or(1);
+    (0..count as u64)
+        .map(|k| format!("e{}", n.saturating_add(k)))
+        .collect()
+}
+
+/// Appends records (and nothing else) and returns their ids.
+pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
+    let ids = new_ids(&locked.session, records.len());
+    let now = now_ms();
+    let lines: Vec<String> = records
+        .iter()
+        .zip(&ids)
+        .map(|(r, id)| r.line(id, now))
+        .collect();
+    locked.append(&lines)?;
+    Ok(ids)
+}
+
+/// The checkout record that puts yoagent's head back where it is now, after
+/// other records moved it: it hangs from the current last line's entry (a
+/// record on a branch included), so work appended later lands where it
+/// would have, on the same branch.
+pub fn stay(tree: &crate::index::Tree, head: Ix) -> Record {
+    let at = tree.head().unwrap_or(head);
+    Record {
+        kind: crate::records::Kind::Checkout {
+            target: tree.id(head).to_string(),
+        },
+        parent: tree.id(at).to_string(),
+    }
+}
+
+/// `e5 (first-draft) user: draft a plan`, for status messages.
+pub fn describe(session: &Session, refs: &Refs, ix: Ix, paint: Paint) -> String {
+    let tree = &session.tree;
+    let names = Names::new(tree, None, &refs.pairs());
+    format!(
+        "{}{} {}: {}",
+        paint.id(&escape(tree.id(ix))),
+        names.decorations(ix, paint),
+        role(tree, ix),
+        escape(tree.subject(ix))
+    )
+}
+
+/// A status line on stderr, unless `-q`.
+pub fn status(ctx: &mut Context<'_>, text: &str) -> Result<(), Failure> {
+    if !ctx.global.quiet {
+        writeln!(ctx.streams.err, "{text}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,231 @@
+//! ysess's own records. Everything ysess changes in a session is appended as
+//! an ordinary yoagent entry (the next `e<N>` id) whose message is a custom
+//! record `{"role": "extension", "kind": "ysess.<op>", "data": {…}}`: yoagent
+//! loads it, never sends it to a model, and an agent that resumes keeps
+//! appending below it. Where a record hangs in the tree is what makes yoagent
+//! do what the person asked:
+//!
+//! | kind | parent | data | effect in yoagent |
+//! | --- | --- | --- | --- |
+//! | `ysess.checkout` | the entry to resume from | `{"target"}` | on the last line, it is yoagent's head: `path_messages()` resumes at its parent |
+//! | `ysess.tag` | the labelled entry | `{"name", "target"}`, and the entry's `label` | `seek_checkpoint(name)` lands on it, resuming at its parent |
+//! | `ysess.branch` | the branch's base | `{"name", "target"}` | work appended below it belongs to the branch |
+//! | `ysess.branch-delete` | HEAD's entry | `{"name"}` | the name no longer names a branch |
+//! | `ysess.branch-rename` | HEAD's entry | `{"from", "to"}` | the branch is known by its new name |
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// One record as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub kind: Kind,
+    /// The entry it hangs from.
+    pub parent: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    Checkout { target: String },
+    Tag { name: String, target: String },
+    Branch { name: String, target: String },
+    BranchDelete { name: String },
+    BranchRename { from: String, to: String },
+}
+
+impl Kind {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Checkout { .. } => "ysess.checkout",
+            Kind::Tag { .. } => "ysess.tag",
+            Kind::Branch { .. } => "ysess.branch",
+            Kind::BranchDelete { .. } => "ysess.branch-delete",
+            Kind::BranchRename { .. } => "ysess.branch-rename",
+        }
+    }
+
+    fn data(&self) -> Value {
+        match self {
+            Kind::Checkout { target } => json!({ "target": target }),
+            Kind::Tag { name, target } | Kind::Branch { name, target } => {
+                json!({ "name": name, "target": target })
+            }
+            Kind::BranchDelete { name } => json!({ "name": name }),
+            Kind::BranchRename { from, to } => json!({ "from": from, "to": to }),
+        }
+    }
+
+    /// Reads a record's kind and data back; `Err` says what is malformed.
+    pub fn parse(kind: &str, data: &Value) -> Result<Kind, String> {
+        let field = |name: &str| -> Result<String, String> {
+            match data.get(name) {
+                Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+                Some(Value::String(_)) => Err(format!("`data.{name}` is empty")),
+                Some(_) => Err(format!("`data.{name}` is not a string")),
+                None => Err(format!("`data.{name}` is missing")),
+            }
+        };
+        if !data.is_object() {
+            return Err("`data` is not an object".to_string());
+        }
+        Ok(match kind {
+            "ysess.checkout" => Kind::Checkout {
+                target: field("target")?,
+            },
+            "ysess.tag" => Kind::Tag {
+                name: field("name")?,
+                target: field("target")?,
+            },
+            "ysess.branch" => Kind::Branch {
+                name: field("name")?,
+                target: field("target")?,
+            },
+            "ysess.branch-delete" => Kind::BranchDelete {
+                name: field("name")?,
+            },
+            "ysess.branch-rename" => Kind::BranchRename {
+                from: field("from")?,
+                to: field("to")?,
+            },
+            other => return Err(format!("`{other}` is not a kind of record ysess writes")),
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    id: &'a str,
+    parent_id: Option<&'a str>,
+    message: Message,
+    timestamp: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    role: &'static str,
+    kind: &'static str,
+    data: Value,
+}
+
+impl Record {
+    /// The record's line, fields in the order yoagent writes them. A tag
+    /// record carries the label itself, so that yoagent's `seek_checkpoint`
+    /// finds it.
+    pub fn line(&self, id: &str, now_ms: u64) -> String {
+        let label = match &self.kind {
+            Kind::Tag { name, .. } => Some(name.as_str()),
+            _ => None,
+        };
+        let line = Line {
+            id,
+            parent_id: Some(&self.parent),
+            message: Message {
+                role: "extension",
+                kind: self.kind.name(),
+                data: self.kind.data(),
+            },
+            timestamp: now_ms,
+            label,
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+/// Why a name cannot name a branch or a label, as git checks its refs.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let why = if name.is_empty() {
+        "it is empty"
+    } else if name == "HEAD" || name == "@" {
+        "it means HEAD"
+    } else if name.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        "it holds white space or control characters"
+    } else if name.contains("..") {
+        "it holds `..`"
+    } else if name
+        .chars()
+        .any(|c| matches!(c, '~' | '^' | ':' | '?' | '*' | '[' | '\\'))
+    {
+        "it holds one of ~ ^ : ? * [ \\ (they mean something in revisions)"
+    } else if name.starts_with('-') {
+        "it starts with `-`"
+    } else if name.starts_with('/') || name.ends_with('/') || name.contains("//") {
+        "a `/` must sit between two parts"
+    } else if name.ends_with('.') || name.ends_with(".lock") {
+        "it ends with `.` or `.lock`"
+    } else if name.contains("@{") {
+        "it holds `@{`"
+    } else if name
+        .strip_prefix('e')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        "it looks like an entry id"
+    } else {
+        return Ok(());
+    };
+    Err(format!("'{name}' is not a valid name: {why}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_line_loads_as_a_custom_message_and_round_trips() {
+        let record = Record {
+            kind: Kind::Tag {
+                name: "draft".into(),
+                target: "e5".into(),
+            },
+            parent: "e5".into(),
+        };
+        let line = record.line("e9", 1_760_000_000_000);
+        assert_eq!(
+            line,
+            r#"{"id":"e9","parent_id":"e5","message":{"role":"extension","kind":"ysess.tag","data":{"name":"draft","target":"e5"}},"timestamp":1760000000000,"label":"draft"}"#
+        );
+        let v: Value = serde_json::from_str(&line).expect("JSON");
+        let kind = Kind::parse(
+            v["message"]["kind"].as_str().unwrap_or_default(),
+            &v["message"]["data"],
+        );
+        assert_eq!(kind, Ok(record.kind));
+    }
+
+    #[test]
+    fn malformed_data_is_named() {
+        assert_eq!(
+            Kind::parse("ysess.branch", &json!({"name": "", "target": "e1"})),
+            Err("`data.name` is empty".to_string())
+        );
+        assert_eq!(
+            Kind::parse("ysess.checkout", &json!([])),
+            Err("`data` is not an object".to_string())
+        );
+        assert!(Kind::parse("ysess.teleport", &json!({})).is_err());
+    }
+
+    #[test]
+    fn names_are_checked_like_git_refs() {
+        for good in ["lib", "first-draft", "feature/x", "naïve", "v2.1"] {
+            assert_eq!(check_name(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "",
+            "HEAD",
+            "@",
+            "a b",
+            "a..b",
+            "a~1",
+            "-x",
+            "x/",
+            "x.lock",
+            "e12",
+            "tab\there",
+            "a\u{1b}",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Named branches, read from ysess's records.
+//!
+//! A branch is born with a `ysess.branch` record hung below its base entry.
+//! Work appended below that record (by ysess or by an agent that resumed
+//! there) belongs to the branch, so the branch follows the work: its tip is
+//! the newest entry, in file order, below its record. Until there is any, the
+//! tip is the base itself.
+
+use std::collections::BTreeMap;
+use std::io;
+
+use crate::index::{Ix, Tree};
+use crate::load::Session;
+use crate::message::Message;
+use crate::records::Kind;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Branch {
+    pub name: String,
+    /// The `ysess.branch` record.
+    pub record: Ix,
+    pub tip: Ix,
+}
+
+#[derive(Debug, Default)]
+pub struct Refs {
+    /// Live branches, sorted by name.
+    pub branches: Vec<Branch>,
+}
+
+impl Refs {
+    /// Every ysess record of the session, read in file order.
+    pub fn read(session: &Session) -> io::Result<Refs> {
+        let tree = &session.tree;
+        let mut live: BTreeMap<String, Ix> = BTreeMap::new();
+        for ix in (0..tree.len() as Ix).filter(|&ix| tree.is_record(ix)) {
+            let Message::Custom { kind, data, .. } = session.entry(ix)?.message else {
+                continue;
+            };
+            match Kind::parse(&kind, &data) {
+                Ok(Kind::Branch { name, .. }) => {
+                    live.insert(name, ix);
+                }
+                Ok(Kind::BranchDelete { name }) => {
+                    live.remove(&name);
+                }
+                Ok(Kind::BranchRename { from, to }) => {
+                    if let Some(record) = live.remove(&from) {
+                        live.insert(to, record);
+                    }
+                }
+                // Malformed records change nothing; fsck names them.
+                _ => {}
+            }
+        }
+        if live.is_empty() {
+            return Ok(Refs::default());
+        }
+        let newest = newest_below(tree);
+        let branches = live
+            .into_iter()
+            .filter_map(|(name, record)| {
+                let tip = newest[record as usize].or_else(|| tree.visible_parent(record))?;
+                Some(Branch { name, record, tip })
+            })
+            .collect();
+        Ok(Refs { branches })
+    }
+
+    /// `(name, tip)` pairs, for revisions and decorations.
+    pub fn pairs(&self) -> Vec<(String, Ix)> {
+        self.branches
+            .iter()
+            .map(|b| (b.name.clone(), b.tip))
+            .collect()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Branch> {
+        self.branches.iter().find(|b| b.name == name)
+    }
+
+    /// The branch the last line belongs to: the innermost branch whose
+    /// record it hangs below.
+    pub fn current(&self, tree: &Tree) -> Option<&Branch> {
+        let mut cursor = tree.head();
+        while let Some(ix) = cursor {
+            if let Some(branch) = self.branches.iter().find(|b| b.record == ix) {
+                return Some(branch);
+            }
+            cursor = tree.node(ix).parent;
+        }
+        None
+    }
+}
+
+/// For each entry, the newest entry below it (itself included) that is not a
+/// ysess record. Children come after their parents in file order, so one
+/// backward pass carries every answer up in time.
+pub fn newest_below(tree: &Tree) -> Vec<Option<Ix>> {
+    let n = tree.len();
+    let mut newest: Vec<Option<Ix>> = (0..n as Ix)
+        .map(|ix| (!tree.is_record(ix)).then_some(ix))
+        .collect();
+    for ix in (0..n).rev() {
+        if let (Some(parent), Some(mine)) = (tree.node(ix as Ix).parent, newest[ix]) {
+            let theirs = &mut newest[parent as usize];
+            *theirs = Some(theirs.map_or(mine, |t| t.max(mine)));
+        }
+    }
+    newest
+}
