@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod diff;
 pub mod digest;
 pub mod entry;
 pub mod fsck;

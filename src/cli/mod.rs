@@ -4,6 +4,7 @@
 mod append;
 mod branch;
 mod checkout;
+mod diff;
 mod export;
 mod fsck;
 mod log;
@@ -74,6 +75,7 @@ pub enum Command {
     Checkout(checkout::CheckoutArgs),
     Append(append::AppendArgs),
     Export(export::ExportArgs),
+    Diff(diff::DiffArgs),
     Fsck(fsck::FsckArgs),
 }
 
@@ -188,6 +190,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Checkout(args) => checkout::run(args, &mut ctx),
         Command::Append(args) => append::run(args, &mut ctx),
         Command::Export(args) => export::run(args, &mut ctx),
+        Command::Diff(args) => diff::run(args, &mut ctx),
         Command::Fsck(args) => fsck::run(args, &mut ctx),
     }
 }

@@ -1,0 +1,583 @@
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+use similar::{ChangeTag, TextDiff};
+
+use super::output::{escape, escape_lines, json_line};
+use super::pager::paged;
+use super::render::{Paint, role};
+use super::{Context, Exit, Failure, open_session, resolve};
+use crate::diff::{Stats, Step, align, render, shape};
+use crate::index::{Ix, Tree};
+use crate::load::Session;
+use crate::message::Entry;
+use crate::read::Source;
+use crate::refs::Refs;
+
+/// Compare two directions of a conversation
+///
+/// Compares the path root→A with root→B (`diff REV` compares HEAD with REV):
+/// prints the fork point (the last entry both share), then what each side did
+/// after it. The turns after the fork are aligned as a conversation (turns
+/// that play the same part, by role and the tools they call, side by side),
+/// and each changed pair shows as a unified diff of its text. Turns on one
+/// side only show as wholly removed (-) or added (+).
+///
+/// With --files OLD NEW, compares two copies of one session file instead:
+/// which entries were added, removed or changed, entry by entry.
+///
+/// Examples:
+///   ysess diff first-draft lib        what the library direction did differently
+///   ysess diff --stat e6 e15          turns, tokens and tool calls on each side
+///   ysess diff --summary e6 e15       one line per turn
+///   ysess diff --files old.jsonl session.jsonl
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct DiffArgs {
+    /// One side [default: HEAD, with REV as the other]
+    #[arg(value_name = "A")]
+    pub a: Option<String>,
+    /// The other side
+    #[arg(value_name = "B")]
+    pub b: Option<String>,
+    /// Lines of context around each change
+    #[arg(short = 'U', long = "unified", value_name = "N", default_value_t = 3)]
+    pub context: usize,
+    /// Per side: turns by role, tokens in and out, tool calls by name
+    #[arg(long)]
+    pub stat: bool,
+    /// One line per turn: `+ e42 assistant: …`
+    #[arg(long)]
+    pub summary: bool,
+    /// Show changed words inline ([-old-]{+new+}) instead of lines
+    #[arg(long)]
+    pub word_diff: bool,
+    /// Show changed words inline, in colour
+    #[arg(long)]
+    pub color_words: bool,
+    /// Exit 1 when the sides differ, 0 when not
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Print nothing; implies --exit-code
+    #[arg(long)]
+    pub quiet: bool,
+    /// The fork point, the aligned turns and the stats as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Compare two copies of a session file (OLD NEW) entry by entry
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["a", "b"])]
+    pub files: Option<Vec<std::path::PathBuf>>,
+    /// Never page the output
+    #[arg(long)]
+    pub no_pager: bool,
+}
+
+/// One side of the comparison.
+struct Side {
+    tip: Ix,
+    /// Entries after the fork point, oldest first (ysess records left out).
+    turns: Vec<Ix>,
+    entries: Vec<Entry>,
+}
+
+pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(files) = &args.files {
+        return files_diff(args, ctx, &files[0], &files[1]);
+    }
+    let session = open_session(ctx)?;
+    let refs = Refs::read(&session)?;
+    let tree = &session.tree;
+    let head = tree.head_entry();
+    let branches = refs.pairs();
+    let (a, b) = match (&args.a, &args.b) {
+        (Some(a), Some(b)) => (
+            resolve(tree, head, &branches, a)?,
+            resolve(tree, head, &branches, b)?,
+        ),
+        (Some(rev), None) => (
+            resolve(tree, head, &branches, "HEAD")?,
+            resolve(tree, head, &branches, rev)?,
+        ),
+        (None, _) => {
+            return Err(Failure::usage(
+                "diff needs a revision to compare HEAD with (or A B)",
+            ));
+        }
+    };
+    let (path_a, path_b) = (tree.path(a), tree.path(b));
+    let shared = path_a
+        .iter()
+        .zip(&path_b)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let fork = shared.checked_sub(1).map(|k| path_a[k]);
+    let side = |path: &[Ix], tip: Ix| -> Result<Side, Failure> {
+        let turns: Vec<Ix> = path[shared..]
+            .iter()
+            .copied()
+            .filter(|&ix| !tree.is_record(ix))
+            .collect();
+        let entries = turns
+            .iter()
+            .map(|&ix| session.entry(ix))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Side {
+            tip,
+            turns,
+            entries,
+        })
+    };
+    let (side_a, side_b) = (side(&path_a, a)?, side(&path_b, b)?);
+    let shapes = |s: &Side| {
+        s.entries
+            .iter()
+            .map(|e| shape(&e.message))
+            .collect::<Vec<_>>()
+    };
+    let texts_a: Vec<String> = side_a.entries.iter().map(render).collect();
+    let texts_b: Vec<String> = side_b.entries.iter().map(render).collect();
+    let steps = align(&shapes(&side_a), &shapes(&side_b), |i, j| {
+        texts_a[i] == texts_b[j]
+    });
+    let differ = steps
+        .iter()
+        .any(|s| !matches!(s, Step::Pair { same: true, .. }));
+    let exit = if (args.exit_code || args.quiet) && differ {
+        Exit::No
+    } else {
+        Exit::Success
+    };
+    if args.quiet {
+        return Ok(exit);
+    }
+    let (stats_a, stats_b) = (Stats::of(&side_a.entries), Stats::of(&side_b.entries));
+    if args.json {
+        let view = JsonDiff {
+            a: tree.id(a),
+            b: tree.id(b),
+            fork_point: fork.map(|f| JsonFork {
+                id: tree.id(f),
+                subject: tree.subject(f),
+            }),
+            pairs: steps
+                .iter()
+                .map(|s| json_step(tree, &side_a, &side_b, &texts_a, &texts_b, *s))
+                .collect(),
+            stats: JsonStats {
+                a: &stats_a,
+                b: &stats_b,
+            },
+        };
+        json_line(ctx.streams.out, &view)?;
+        return Ok(exit);
+    }
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    paged(ctx, args.no_pager, |out| {
+        match fork {
+            Some(f) => writeln!(
+                out,
+                "{} {} {}: {}",
+                p.header("fork point"),
+                p.id(&escape(tree.id(f))),
+                role(tree, f),
+                escape(tree.subject(f))
+            )?,
+            None => writeln!(
+                out,
+                "{} none: the two paths share no entry",
+                p.header("fork point")
+            )?,
+        }
+        writeln!(
+            out,
+            "{} {} ({} after the fork)\n{} {} ({} after the fork)",
+            p.error("---"),
+            p.id(&escape(tree.id(side_a.tip))),
+            turns(side_a.turns.len()),
+            p.label("+++"),
+            p.id(&escape(tree.id(side_b.tip))),
+            turns(side_b.turns.len())
+        )?;
+        if args.stat {
+            write_stats(out, "a", tree.id(side_a.tip), &stats_a)?;
+            write_stats(out, "b", tree.id(side_b.tip), &stats_b)?;
+            let (same, changed, removed, added) = counts(&steps);
+            writeln!(
+                out,
+                " {changed} changed, {added} added, {removed} removed, {same} the same"
+            )?;
+            return Ok(());
+        }
+        for step in &steps {
+            let line = |side: &Side, k: usize| {
+                format!(
+                    "{} {}: {}",
+                    escape(tree.id(side.turns[k])),
+                    role(tree, side.turns[k]),
+                    escape(tree.subject(side.turns[k]))
+                )
+            };
+            if args.summary {
+                match *step {
+                    Step::Pair { a, b, same: true } => writeln!(
+                        out,
+                        "= {} {}",
+                        p.id(&escape(tree.id(side_a.turns[a]))),
+                        line(&side_b, b)
+                    )?,
+                    Step::Pair { a, b, same: false } => writeln!(
+                        out,
+                        "~ {} {}",
+                        p.id(&escape(tree.id(side_a.turns[a]))),
+                        line(&side_b, b)
+                    )?,
+                    Step::OnlyA(a) => {
+                        writeln!(out, "{}", p.error(&format!("- {}", line(&side_a, a))))?
+                    }
+                    Step::OnlyB(b) => {
+                        writeln!(out, "{}", p.label(&format!("+ {}", line(&side_b, b))))?
+                    }
+                }
+                continue;
+            }
+            writeln!(out)?;
+            match *step {
+                Step::Pair { a, b, same: true } => {
+                    writeln!(
+                        out,
+                        "{}",
+                        p.dim(&format!(
+                            "= {} {} (the same)",
+                            escape(tree.id(side_a.turns[a])),
+                            line(&side_b, b)
+                        ))
+                    )?;
+                }
+                Step::Pair { a, b, same: false } => {
+                    writeln!(
+                        out,
+                        "{} {} → {} {}",
+                        p.header("~"),
+                        p.id(&escape(tree.id(side_a.turns[a]))),
+                        p.id(&escape(tree.id(side_b.turns[b]))),
+                        role(tree, side_b.turns[b])
+                    )?;
+                    if args.word_diff || args.color_words {
+                        write_words(out, &texts_a[a], &texts_b[b], args.color_words && p.on, p)?;
+                    } else {
+                        write_lines(out, &texts_a[a], &texts_b[b], args.context, p)?;
+                    }
+                }
+                Step::OnlyA(a) => {
+                    writeln!(out, "{}", p.error(&format!("- {}", line(&side_a, a))))?;
+                    for l in escape_lines(texts_a[a].trim_end()) {
+                        writeln!(out, "{}", p.error(&format!("-{l}")))?;
+                    }
+                }
+                Step::OnlyB(b) => {
+                    writeln!(out, "{}", p.label(&format!("+ {}", line(&side_b, b))))?;
+                    for l in escape_lines(texts_b[b].trim_end()) {
+                        writeln!(out, "{}", p.label(&format!("+{l}")))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(exit)
+}
+
+fn turns(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "turn" } else { "turns" })
+}
+
+/// (same, changed, removed, added)
+fn counts(steps: &[Step]) -> (usize, usize, usize, usize) {
+    steps
+        .iter()
+        .fold((0, 0, 0, 0), |(s, c, r, a), step| match step {
+            Step::Pair { same: true, .. } => (s + 1, c, r, a),
+            Step::Pair { same: false, .. } => (s, c + 1, r, a),
+            Step::OnlyA(_) => (s, c, r + 1, a),
+            Step::OnlyB(_) => (s, c, r, a + 1),
+        })
+}
+
+fn write_stats(out: &mut dyn Write, label: &str, tip: &str, s: &Stats) -> std::io::Result<()> {
+    let roles: Vec<String> = s
+        .roles
+        .iter()
+        .map(|(r, n)| format!("{n} {}", escape(r)))
+        .collect();
+    let tools: Vec<String> = s
+        .tool_calls
+        .iter()
+        .map(|(t, n)| format!("{} ×{n}", escape(t)))
+        .collect();
+    writeln!(
+        out,
+        " {label}: {}: {} ({}), {} tokens in, {} out, tool calls: {}",
+        escape(tip),
+        turns(s.turns),
+        roles.join(", "),
+        s.tokens_in,
+        s.tokens_out,
+        if tools.is_empty() {
+            "none".to_string()
+        } else {
+            tools.join(", ")
+        }
+    )
+}
+
+/// A unified diff of two turns' text, escaped line by line.
+fn write_lines(
+    out: &mut dyn Write,
+    a: &str,
+    b: &str,
+    context: usize,
+    p: Paint,
+) -> std::io::Result<()> {
+    let diff = TextDiff::from_lines(a, b);
+    for hunk in diff.unified_diff().context_radius(context).iter_hunks() {
+        writeln!(out, "{}", p.role(&hunk.header().to_string()))?;
+        for change in hunk.iter_changes() {
+            let text = escape_lines(change.value().trim_end_matches('\n')).join("\\n");
+            match change.tag() {
+                ChangeTag::Delete => writeln!(out, "{}", p.error(&format!("-{text}")))?,
+                ChangeTag::Insert => writeln!(out, "{}", p.label(&format!("+{text}")))?,
+                ChangeTag::Equal => writeln!(out, " {text}")?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Changed words inline: `[-old-]{+new+}`, or in colour.
+fn write_words(
+    out: &mut dyn Write,
+    a: &str,
+    b: &str,
+    colour: bool,
+    p: Paint,
+) -> std::io::Result<()> {
+    let diff = TextDiff::from_words(a, b);
+    let mut line = String::new();
+    for change in diff.iter_all_changes() {
+        let text = change.value();
+        let piece = match (change.tag(), colour) {
+            (ChangeTag::Equal, _) => text.to_string(),
+            (ChangeTag::Delete, true) => p.error(text),
+            (ChangeTag::Insert, true) => p.label(text),
+            (ChangeTag::Delete, false) => format!("[-{text}-]"),
+            (ChangeTag::Insert, false) => format!("{{+{text}+}}"),
+        };
+        line.push_str(&piece);
+    }
+    for l in escape_lines(line.trim_end()) {
+        writeln!(out, "{l}")?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct JsonDiff<'a> {
+    a: &'a str,
+    b: &'a str,
+    fork_point: Option<JsonFork<'a>>,
+    pairs: Vec<JsonStep<'a>>,
+    stats: JsonStats<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonFork<'a> {
+    id: &'a str,
+    subject: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonStats<'a> {
+    a: &'a Stats,
+    b: &'a Stats,
+}
+
+#[derive(Serialize)]
+struct JsonStep<'a> {
+    a: Option<&'a str>,
+    b: Option<&'a str>,
+    role: String,
+    status: &'static str,
+    insertions: usize,
+    deletions: usize,
+}
+
+fn json_step<'a>(
+    tree: &'a Tree,
+    sa: &Side,
+    sb: &Side,
+    ta: &[String],
+    tb: &[String],
+    step: Step,
+) -> JsonStep<'a> {
+    let lines = |t: &str| t.lines().count();
+    match step {
+        Step::Pair { a, b, same } => {
+            let (ins, del) = if same {
+                (0, 0)
+            } else {
+                let diff = TextDiff::from_lines(&ta[a], &tb[b]);
+                diff.iter_all_changes()
+                    .fold((0, 0), |(i, d), c| match c.tag() {
+                        ChangeTag::Insert => (i + 1, d),
+                        ChangeTag::Delete => (i, d + 1),
+                        ChangeTag::Equal => (i, d),
+                    })
+            };
+            JsonStep {
+                a: Some(tree.id(sa.turns[a])),
+                b: Some(tree.id(sb.turns[b])),
+                role: sb.entries[b].message.role().to_string(),
+                status: if same { "same" } else { "changed" },
+                insertions: ins,
+                deletions: del,
+            }
+        }
+        Step::OnlyA(a) => JsonStep {
+            a: Some(tree.id(sa.turns[a])),
+            b: None,
+            role: sa.entries[a].message.role().to_string(),
+            status: "removed",
+            insertions: 0,
+            deletions: lines(&ta[a]),
+        },
+        Step::OnlyB(b) => JsonStep {
+            a: None,
+            b: Some(tree.id(sb.turns[b])),
+            role: sb.entries[b].message.role().to_string(),
+            status: "added",
+            insertions: lines(&tb[b]),
+            deletions: 0,
+        },
+    }
+}
+
+/// `diff --files OLD NEW`: entries added, removed or changed, by id.
+fn files_diff(
+    args: &DiffArgs,
+    ctx: &mut Context<'_>,
+    old: &std::path::Path,
+    new: &std::path::Path,
+) -> Result<Exit, Failure> {
+    let load = |path: &std::path::Path| {
+        Session::load(&Source::Path(path.to_path_buf())).map_err(|e| {
+            Failure::from(anyhow::anyhow!(
+                "{}: {e}",
+                escape(&path.display().to_string())
+            ))
+        })
+    };
+    let (old_s, new_s) = (load(old)?, load(new)?);
+    let raw = |s: &Session, ix: Ix| -> Result<serde_json::Value, Failure> { Ok(s.entry(ix)?.raw) };
+    let mut changes: Vec<(char, Ix, bool, String)> = Vec::new(); // (mark, ix, in new?, note)
+    for ix in 0..new_s.tree.len() as Ix {
+        match old_s.tree.find(new_s.tree.id(ix)) {
+            None => changes.push(('+', ix, true, String::new())),
+            Some(before) => {
+                let (mut was, mut now) = (raw(&old_s, before)?, raw(&new_s, ix)?);
+                if was != now {
+                    let (l0, l1) = (
+                        was.as_object_mut().and_then(|o| o.remove("label")),
+                        now.as_object_mut().and_then(|o| o.remove("label")),
+                    );
+                    let note = if was == now {
+                        format!(
+                            "label {} → {}",
+                            l0.map_or("none".into(), |l| l.to_string()),
+                            l1.map_or("none".into(), |l| l.to_string())
+                        )
+                    } else {
+                        "changed".to_string()
+                    };
+                    changes.push(('~', ix, true, note));
+                }
+            }
+        }
+    }
+    for ix in 0..old_s.tree.len() as Ix {
+        if new_s.tree.find(old_s.tree.id(ix)).is_none() {
+            changes.push(('-', ix, false, String::new()));
+        }
+    }
+    let exit = if (args.exit_code || args.quiet) && !changes.is_empty() {
+        Exit::No
+    } else {
+        Exit::Success
+    };
+    if args.quiet {
+        return Ok(exit);
+    }
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    let out = &mut ctx.streams.out;
+    let mut tally: BTreeMap<char, usize> = BTreeMap::new();
+    for (mark, ix, in_new, note) in &changes {
+        *tally.entry(*mark).or_default() += 1;
+        let tree = if *in_new { &new_s.tree } else { &old_s.tree };
+        if args.json {
+            #[derive(Serialize)]
+            struct JsonChange<'a> {
+                status: &'static str,
+                id: &'a str,
+                line: u64,
+                note: &'a str,
+            }
+            let status = match mark {
+                '+' => "added",
+                '-' => "removed",
+                _ => "changed",
+            };
+            json_line(
+                *out,
+                &JsonChange {
+                    status,
+                    id: tree.id(*ix),
+                    line: tree.node(*ix).line,
+                    note,
+                },
+            )?;
+            continue;
+        }
+        let text = format!(
+            "{mark} {} {}: {}{}",
+            escape(tree.id(*ix)),
+            role(tree, *ix),
+            escape(tree.subject(*ix)),
+            if note.is_empty() {
+                String::new()
+            } else {
+                format!("  ({})", escape(note))
+            }
+        );
+        let text = match mark {
+            '+' => p.label(&text),
+            '-' => p.error(&text),
+            _ => text,
+        };
+        writeln!(out, "{text}")?;
+    }
+    if !args.json {
+        writeln!(
+            out,
+            "{} added, {} removed, {} changed",
+            tally.get(&'+').unwrap_or(&0),
+            tally.get(&'-').unwrap_or(&0),
+            tally.get(&'~').unwrap_or(&0)
+        )?;
+    }
+    Ok(exit)
+}
