@@ -366,10 +366,17 @@ fn write_words(
     p: Paint,
 ) -> std::io::Result<()> {
     let diff = TextDiff::from_words(a, b);
-    let mut line = String::new();
+    // Runs of one kind of change, so `[-a b-]` rather than `[-a-][- -][-b-]`.
+    let mut runs: Vec<(ChangeTag, String)> = Vec::new();
     for change in diff.iter_all_changes() {
-        let text = change.value();
-        let piece = match (change.tag(), colour) {
+        match runs.last_mut() {
+            Some((tag, text)) if *tag == change.tag() => text.push_str(change.value()),
+            _ => runs.push((change.tag(), change.value().to_string())),
+        }
+    }
+    let mut line = String::new();
+    for (tag, text) in &runs {
+        let piece = match (tag, colour) {
             (ChangeTag::Equal, _) => text.to_string(),
             (ChangeTag::Delete, true) => p.error(text),
             (ChangeTag::Insert, true) => p.label(text),

@@ -2,7 +2,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use super::output::{SafeJson, escape};
+use super::output::{escape, stored_json};
 use super::pager::paged;
 use super::render::{Names, Paint, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
@@ -306,7 +306,9 @@ impl Render<'_> {
                 out.write_all(self.end.as_bytes())
             }
             None => {
-                if k > 0 && self.template.is_none() && !self.args.oneline {
+                // Entries of the two-line format are set apart by a blank line
+                // (not with -z: NUL alone separates them there).
+                if k > 0 && self.template.is_none() && !self.args.oneline && !self.args.nul {
                     out.write_all(b"\n")?;
                 }
                 write!(out, "{text}{}", self.end)
@@ -351,18 +353,10 @@ impl Render<'_> {
     }
 }
 
-/// An entry as stored, on one line. It is passed through as it is unless it
-/// holds characters unsafe for a terminal; those are re-encoded (the same
-/// JSON, escaped).
+/// An entry as stored, on one line, made safe for a terminal.
 fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
     let text = std::str::from_utf8(raw).map(str::trim).unwrap_or_default();
-    if escape(text).len() != text.len() {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(io::Error::other)?;
-        let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);
-        serde::Serialize::serialize(&value, &mut ser).map_err(io::Error::other)?;
-    } else {
-        out.write_all(text.as_bytes())?;
-    }
+    out.write_all(stored_json(text).as_bytes())?;
     out.write_all(end.as_bytes())
 }
 

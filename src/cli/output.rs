@@ -128,6 +128,26 @@ impl serde_json::ser::Formatter for SafeJson {
     }
 }
 
+/// A JSON text as stored, made safe for a terminal without re-encoding it:
+/// DEL, C1 controls and bidi overrides (which only strings can hold in valid
+/// JSON) become `\uXXXX` escapes. Numbers, key order and everything else
+/// stay byte for byte.
+pub fn stored_json(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| is_hazard(c) && !matches!(c, '\t' | '\n' | '\r');
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Writes one JSON value and a newline.
 pub fn json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);

@@ -2,7 +2,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::output::{SafeJson, escape, escape_lines};
+use super::output::{escape, escape_lines, stored_json};
 use super::pager::paged;
 use super::render::{Names, Paint, time};
 use super::{Context, Exit, Failure, open_session, resolve};
@@ -43,13 +43,15 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         &branches,
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
-    let entry = session.entry(ix)?;
     if args.json {
-        let mut ser = serde_json::Serializer::with_formatter(&mut *ctx.streams.out, SafeJson);
-        serde::Serialize::serialize(&entry.raw, &mut ser)?;
-        writeln!(ctx.streams.out)?;
+        let line = session.line(ix)?;
+        let text = std::str::from_utf8(&line)
+            .map(str::trim)
+            .unwrap_or_default();
+        writeln!(ctx.streams.out, "{}", stored_json(text))?;
         return Ok(Exit::Success);
     }
+    let entry = session.entry(ix)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };

@@ -2,8 +2,11 @@
 
 mod branch;
 mod corpus;
+mod diff;
 mod fsck;
 mod log;
+#[path = "gen.rs"]
+mod sessgen;
 mod show;
 mod support;
 mod tag;
