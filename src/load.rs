@@ -108,9 +108,10 @@ impl Session {
         }
     }
 
-    /// The next id yoagent's `append` would give: `e<N+1>` for the largest N
-    /// of the ids of the form `e<N>` (as yoagent parses them).
-    pub fn next_id(&self) -> String {
+    /// The number of the next id yoagent's `append` would give, `e<N+1>`
+    /// for the largest N of the ids of the form `e<N>` (as yoagent parses
+    /// them); `None` when N is already the largest number there is.
+    pub fn next_number(&self) -> Option<u64> {
         let max = (0..self.tree.len() as Ix)
             .filter_map(|ix| {
                 self.tree
@@ -120,7 +121,7 @@ impl Session {
             })
             .max()
             .unwrap_or(0);
-        format!("e{}", max.saturating_add(1))
+        max.checked_add(1)
     }
 
     /// The bytes of an entry's line.

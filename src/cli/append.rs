@@ -28,7 +28,7 @@ pub struct AppendArgs {
     #[arg(long, value_name = "TEXT")]
     pub user: Option<String>,
     /// Append below REV instead of HEAD
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = super::complete::revisions())]
     pub parent: Option<String>,
     /// Label the last new entry (a checkpoint)
     #[arg(long, value_name = "NAME")]
@@ -54,13 +54,23 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tree = &locked.session.tree;
     let head = tree.head_entry();
     let mut parent = match &args.parent {
-        Some(rev) => Some(resolve(tree, head, &refs.pairs(), rev)?),
+        Some(rev) => {
+            let target = resolve(tree, head, &refs.pairs(), rev)?;
+            Some(super::write::attach_point(tree, &refs, Some(rev), target))
+        }
         // Below the last line, as yoagent's own append (a ysess record on a
         // branch included, so the work stays on it).
         None => tree.head(),
     }
     .map(|ix| tree.id(ix).to_string());
-    let ids = new_ids(&locked.session, messages.len());
+    if let Some(label) = &args.label {
+        super::write::check_free(tree, &refs, label, false)?;
+        if tree.label(label).is_some() {
+            return Err(Failure::usage(format!("label '{label}' is in use"))
+                .with_hint(format!("`ysess tag --force {label} REV` moves it")));
+        }
+    }
+    let ids = new_ids(&locked.session, messages.len())?;
     let now = now_ms();
     let mut lines = Vec::with_capacity(messages.len());
     for (k, (message, id)) in messages.into_iter().zip(&ids).enumerate() {

@@ -31,25 +31,25 @@ use crate::refs::Refs;
 #[command(verbatim_doc_comment)]
 pub struct BranchArgs {
     /// Create a branch with this name
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", add = super::complete::branches())]
     pub name: Option<String>,
     /// Where the new branch starts [default: HEAD]
-    #[arg(value_name = "REV", requires = "name")]
+    #[arg(value_name = "REV", requires = "name", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Start the branch again even if the name exists
     #[arg(short = 'F', long)]
     pub force: bool,
     /// Delete a branch's name (its entries stay)
-    #[arg(short, long, value_name = "NAME", conflicts_with_all = ["name", "rename"])]
+    #[arg(short, long, value_name = "NAME", conflicts_with_all = ["name", "rename"], add = super::complete::branches())]
     pub delete: Option<String>,
     /// Rename a branch
-    #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name")]
+    #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name", add = super::complete::branches())]
     pub rename: Option<Vec<String>>,
     /// Also show each branch's tip, fork point, length and last message
     #[arg(short, long)]
     pub verbose: bool,
     /// Only branches whose path contains REV
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", add = super::complete::revisions())]
     pub contains: Option<String>,
     /// One JSON object per branch
     #[arg(long)]
@@ -264,9 +264,7 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
             )),
         );
     }
-    if tree.find(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already an entry id")));
-    }
+    super::write::check_free(tree, &refs, name, true)?;
     let target = resolve(
         tree,
         Some(head),
@@ -309,7 +307,9 @@ fn change(
         .head_entry()
         .ok_or_else(|| Failure::usage("the session is empty"))?;
     let (kind, text) = make(&refs, tree)?;
-    let parent = tree.id(head).to_string();
+    // Below the last line as it is, so work appended later stays on the
+    // branch it was on.
+    let parent = tree.id(tree.head().unwrap_or(head)).to_string();
     append_records(locked, &[Record { kind, parent }])?;
     status(ctx, &text)?;
     Ok(Exit::Success)

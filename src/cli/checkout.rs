@@ -21,7 +21,7 @@ use crate::records::{Kind, Record, check_name};
 #[command(verbatim_doc_comment)]
 pub struct CheckoutArgs {
     /// Where to move HEAD: an entry, a label, a branch [default: HEAD]
-    #[arg(value_name = "REV")]
+    #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Start a branch called NAME at REV and move HEAD onto it
     #[arg(short = 'b', value_name = "NAME")]
@@ -50,9 +50,7 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
                     "a branch named '{name}' already exists"
                 )));
             }
-            if tree.find(name).is_some() {
-                return Err(Failure::usage(format!("'{name}' is already an entry id")));
-            }
+            super::write::check_free(tree, &refs, name, true)?;
             Record {
                 kind: Kind::Branch {
                     name: name.clone(),
@@ -82,14 +80,14 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
             // Checking out a branch keeps new work on it: hang the record from
             // the branch's tip when that is below the branch's own record, else
             // from the record itself (a branch with no work yet).
-            let parent = match args.rev.as_deref().and_then(|name| refs.get(name)) {
-                Some(branch)
-                    if crate::refs::newest_below(tree)[branch.record as usize].is_none() =>
-                {
-                    tree.id(branch.record).to_string()
-                }
-                _ => target_id.clone(),
-            };
+            let parent = tree
+                .id(super::write::attach_point(
+                    tree,
+                    &refs,
+                    args.rev.as_deref(),
+                    target,
+                ))
+                .to_string();
             Record {
                 kind: Kind::Checkout { target: target_id },
                 parent,

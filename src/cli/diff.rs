@@ -37,10 +37,10 @@ use crate::refs::Refs;
 #[command(verbatim_doc_comment)]
 pub struct DiffArgs {
     /// One side [default: HEAD, with REV as the other]
-    #[arg(value_name = "A")]
+    #[arg(value_name = "A", add = super::complete::revisions())]
     pub a: Option<String>,
     /// The other side
-    #[arg(value_name = "B")]
+    #[arg(value_name = "B", add = super::complete::revisions())]
     pub b: Option<String>,
     /// Lines of context around each change
     #[arg(short = 'U', long = "unified", value_name = "N", default_value_t = 3)]

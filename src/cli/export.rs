@@ -21,7 +21,7 @@ use crate::refs::Refs;
 #[command(verbatim_doc_comment)]
 pub struct ExportArgs {
     /// The entry whose path to export [default: HEAD]
-    #[arg(value_name = "REV")]
+    #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Write the path as a linear session file (JSON Lines)
     #[arg(long)]

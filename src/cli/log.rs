@@ -28,7 +28,7 @@ use crate::index::{Ix, Tree};
 #[command(verbatim_doc_comment)]
 pub struct LogArgs {
     /// The entry whose path to show [default: HEAD]
-    #[arg(value_name = "REV")]
+    #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// One line per entry: id, decorations, role and subject
     #[arg(long)]

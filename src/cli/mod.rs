@@ -4,9 +4,11 @@
 mod append;
 mod branch;
 mod checkout;
+pub mod complete;
 mod diff;
 mod export;
 mod fsck;
+pub mod generate;
 mod log;
 pub mod output;
 mod pager;
@@ -19,7 +21,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use output::{ColorWhen, Level, Streams};
 
@@ -77,6 +79,10 @@ pub enum Command {
     Export(export::ExportArgs),
     Diff(diff::DiffArgs),
     Fsck(fsck::FsckArgs),
+    /// Hidden: not in the derived command, so neither the help, the man
+    /// pages nor the completion scripts show it; [`parse`] adds it.
+    #[command(skip)]
+    Generate(generate::GenerateArgs),
 }
 
 /// How a command ended; [`Exit::code`] is the only mapping to exit codes.
@@ -192,7 +198,75 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Export(args) => export::run(args, &mut ctx),
         Command::Diff(args) => diff::run(args, &mut ctx),
         Command::Fsck(args) => fsck::run(args, &mut ctx),
+        Command::Generate(args) => generate::run(args, &mut ctx),
     }
+}
+
+/// The whole command line: [`Cli`]'s commands and the hidden `generate`.
+pub fn command() -> clap::Command {
+    Cli::command().subcommand(
+        <generate::GenerateArgs as Args>::augment_args(clap::Command::new("generate")).hide(true),
+    )
+}
+
+/// Parses a command line, the hidden `generate` included.
+pub fn parse<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::FromArgMatches;
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    let parsed = match matches.subcommand() {
+        Some(("generate", sub)) => Global::from_arg_matches(&matches).and_then(|global| {
+            Ok(Cli {
+                global,
+                command: Command::Generate(generate::GenerateArgs::from_arg_matches(sub)?),
+            })
+        }),
+        _ => Cli::from_arg_matches(&matches),
+    };
+    parsed.map_err(|e| e.format(&mut cmd))
+}
+
+/// An unknown command gets `did you mean 'log'?`, as in git: the nearest
+/// command by edit distance (a swapped pair of letters counts as one edit),
+/// else the one clap finds similar.
+fn did_you_mean(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand {
+        return e;
+    }
+    let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidSubcommand).cloned() else {
+        return e;
+    };
+    let similar = match e.remove(ContextKind::SuggestedSubcommand) {
+        Some(ContextValue::String(name)) => Some(name),
+        Some(ContextValue::Strings(names)) => names.into_iter().next(),
+        _ => None,
+    };
+    let cmd = Cli::command();
+    let nearest = cmd
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name())
+        .chain(["help"])
+        .map(|name| (strsim::osa_distance(&typed, name), name))
+        .filter(|&(distance, name)| distance <= 1 + name.len() / 4)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, name)| name.to_string());
+    let Some(name) = nearest.or(similar) else {
+        return e;
+    };
+    let mut tips = vec![clap::builder::StyledStr::from(format!(
+        "did you mean '{name}'?"
+    ))];
+    if let Some(ContextValue::StyledStrs(more)) = e.remove(ContextKind::Suggested) {
+        tips.extend(more);
+    }
+    e.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
+    e
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
@@ -204,9 +278,13 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// The process entry point.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // `COMPLETE=<shell> ysess …`: print the shell's registration script, or
+    // the candidates for the line being completed, and exit.
+    clap_complete::CompleteEnv::with_factory(command).complete();
+    let cli = match parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
+            let e = did_you_mean(e);
             // Help and version go to stdout with 0; usage errors to stderr with 2.
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() {
@@ -290,5 +368,6 @@ mod tests {
     fn the_command_line_is_well_formed() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+        super::command().debug_assert();
     }
 }

@@ -23,7 +23,7 @@ use crate::message::{Block, Message, human_size};
 #[command(verbatim_doc_comment)]
 pub struct ShowArgs {
     /// The entry to show [default: HEAD]
-    #[arg(value_name = "REV")]
+    #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// The entry as stored, as one JSON object
     #[arg(long)]

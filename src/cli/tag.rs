@@ -26,16 +26,16 @@ use crate::records::{Kind, Record, check_name};
 #[command(verbatim_doc_comment)]
 pub struct TagArgs {
     /// The label to set
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", add = super::complete::labels())]
     pub name: Option<String>,
     /// The entry to label [default: HEAD]
-    #[arg(value_name = "REV", requires = "name")]
+    #[arg(value_name = "REV", requires = "name", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Set the label even if it names another entry already
     #[arg(short = 'F', long)]
     pub force: bool,
     /// Delete a label (refused: see the message)
-    #[arg(short, long, value_name = "NAME", conflicts_with = "name")]
+    #[arg(short, long, value_name = "NAME", conflicts_with = "name", add = super::complete::labels())]
     pub delete: Option<String>,
     /// Also show the first line of each label's entry
     #[arg(short = 'n')]
@@ -156,6 +156,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
         &refs.pairs(),
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
+    super::write::check_free(tree, &refs, name, false)?;
     if let Some(existing) = tree.label(name).filter(|_| !args.force) {
         let on = tree
             .visible_parent(existing)

@@ -48,17 +48,22 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
 }
 
 /// Ids for `count` new entries, as yoagent's `append` would number them.
-pub fn new_ids(session: &Session, count: usize) -> Vec<String> {
-    let first = session.next_id();
-    let n: u64 = first[1..].parse().unwrap_or(1);
-    (0..count as u64)
-        .map(|k| format!("e{}", n.saturating_add(k)))
-        .collect()
+pub fn new_ids(session: &Session, count: usize) -> Result<Vec<String>, Failure> {
+    let first = session.next_number();
+    let last = first.and_then(|n| n.checked_add(count.saturating_sub(1) as u64));
+    match (first, last) {
+        (Some(first), Some(_)) => Ok((0..count as u64)
+            .map(|k| format!("e{}", first + k))
+            .collect()),
+        _ => Err(Failure::from(anyhow::anyhow!(
+            "no id is left to number new entries: the session already has an id e<N> with the largest N there is"
+        ))),
+    }
 }
 
 /// Appends records (and nothing else) and returns their ids.
 pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
-    let ids = new_ids(&locked.session, records.len());
+    let ids = new_ids(&locked.session, records.len())?;
     let now = now_ms();
     let lines: Vec<String> = records
         .iter()
@@ -67,6 +72,38 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
         .collect();
     locked.append(&lines)?;
     Ok(ids)
+}
+
+/// Where new entries for REV hang: REV itself, except that the name of a
+/// branch with no work yet means the branch's own record, so that the work
+/// lands on the branch.
+pub fn attach_point(tree: &crate::index::Tree, refs: &Refs, rev: Option<&str>, target: Ix) -> Ix {
+    match rev.and_then(|name| refs.get(name)) {
+        Some(branch) if crate::refs::newest_below(tree)[branch.record as usize].is_none() => {
+            branch.record
+        }
+        _ => target,
+    }
+}
+
+/// Refuses a name that already names something else: branch and label names
+/// share one namespace in revisions, so a clash would make one unreachable.
+pub fn check_free(
+    tree: &crate::index::Tree,
+    refs: &Refs,
+    name: &str,
+    for_branch: bool,
+) -> Result<(), Failure> {
+    if tree.find(name).is_some() {
+        return Err(Failure::usage(format!("'{name}' is already an entry id")));
+    }
+    if for_branch && tree.label(name).is_some() {
+        return Err(Failure::usage(format!("'{name}' is already a label")));
+    }
+    if !for_branch && refs.get(name).is_some() {
+        return Err(Failure::usage(format!("'{name}' is already a branch")));
+    }
+    Ok(())
 }
 
 /// The checkout record that puts yoagent's head back where it is now, after

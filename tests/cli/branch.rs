@@ -125,7 +125,7 @@ fn branch_lists_tips_newest_first_and_stars_heads() {
 fn branch_verbose_adds_fork_point_length_and_last_message() {
     demo().run(&["branch", "-v"]).status(0).stderr("").stdout(
         "\
-* e10  forked at e2, 2 entries  custom status_update: {\"phase\":\"idle\",\"tokens\":1234}
+* e10  forked at e2, 2 entries  custom status_update: {\"tokens\":1234,\"phase\":\"idle\"}
   e8   forked at e6, 1 entry  user: Smaller steps, please
   e7   forked at e6, 1 entry  assistant m: A streaming plan
   e5   forked at e2, 3 entries  toolResult bash: 1 test failed

@@ -435,7 +435,7 @@ fn log_shows_the_path_to_head_newest_first_two_lines_each() {
     demo().run(&["log"]).status(0).stderr("").stdout(
         "\
 e10 (HEAD)  custom status_update  2025-10-09 09:02:29 +00:00
-    {\"phase\":\"idle\",\"tokens\":1234}
+    {\"tokens\":1234,\"phase\":\"idle\"}
 
 e9 (review)  user  2025-10-09 09:01:28 +00:00
     Or use serde_json?
@@ -457,7 +457,7 @@ fn log_oneline_shows_one_line_per_entry() {
         .stderr("")
         .stdout(
             "\
-e10 (HEAD) custom status_update: {\"phase\":\"idle\",\"tokens\":1234}
+e10 (HEAD) custom status_update: {\"tokens\":1234,\"phase\":\"idle\"}
 e9 (review) user: Or use serde_json?
 e2 (first-draft) assistant m: Plan: tokenizer, then parser
 e1 user: Plan a JSON parser
@@ -470,7 +470,7 @@ fn log_n_shows_only_the_newest_n() {
     demo().run(&["log", "-n", "2"]).status(0).stderr("").stdout(
         "\
 e10 (HEAD)  custom status_update  2025-10-09 09:02:29 +00:00
-    {\"phase\":\"idle\",\"tokens\":1234}
+    {\"tokens\":1234,\"phase\":\"idle\"}
 
 e9 (review)  user  2025-10-09 09:01:28 +00:00
     Or use serde_json?
@@ -496,7 +496,7 @@ fn log_of_a_label_with_a_suffix_starts_that_many_entries_back() {
 fn log_graph_draws_forks_of_forks_and_three_children_of_one_entry() {
     demo().run(&["log", "--graph"]).status(0).stderr("").stdout(
         "\
-@  e10 (HEAD) custom status_update 2025-10-09 09:02: {\"phase\":\"idle\",\"tokens\":1234}
+@  e10 (HEAD) custom status_update 2025-10-09 09:02: {\"tokens\":1234,\"phase\":\"idle\"}
 ○  e9 (review) user 2025-10-09 09:01: Or use serde_json?
 │ ○  e8 user 2025-10-09 09:00: Smaller steps, please
 │ │ ○  e7 assistant m 2025-10-09 08:59: A streaming plan
@@ -521,7 +521,7 @@ fn log_graph_ascii_draws_the_same_tree_with_ascii_only() {
         .stderr("")
         .stdout(
             "\
-@  e10 (HEAD) custom status_update 2025-10-09 09:02: {\"phase\":\"idle\",\"tokens\":1234}
+@  e10 (HEAD) custom status_update 2025-10-09 09:02: {\"tokens\":1234,\"phase\":\"idle\"}
 o  e9 (review) user 2025-10-09 09:01: Or use serde_json?
 | o  e8 user 2025-10-09 09:00: Smaller steps, please
 | | o  e7 assistant m 2025-10-09 08:59: A streaming plan
@@ -568,7 +568,7 @@ fn log_format_fills_in_every_placeholder() {
     ]);
     run.status(0).stderr("");
     let rows = [
-        "e10|e9|custom|status_update|{\"phase\":\"idle\",\"tokens\":1234}|2025-10-09T09:02:29.000+00:00|1760000549000||HEAD|4|10",
+        "e10|e9|custom|status_update|{\"tokens\":1234,\"phase\":\"idle\"}|2025-10-09T09:02:29.000+00:00|1760000549000||HEAD|4|10",
         "e9|e2|user||Or use serde_json?|2025-10-09T09:01:28.000+00:00|1760000488000|review|review|3|9",
         "e8|e6|user||Smaller steps, please|2025-10-09T09:00:27.000+00:00|1760000427000|||4|8",
         "e7|e6|assistant|m|A streaming plan|2025-10-09T08:59:26.000+00:00|1760000366000|||4|7",
@@ -593,7 +593,7 @@ fn log_z_ends_each_entry_with_nul_instead_of_a_newline() {
     dir.run(&["log", "-z", "--oneline", "-n", "2"])
         .status(0)
         .stdout(
-            "e10 (HEAD) custom status_update: {\"phase\":\"idle\",\"tokens\":1234}\0\
+            "e10 (HEAD) custom status_update: {\"tokens\":1234,\"phase\":\"idle\"}\0\
              e9 (review) user: Or use serde_json?\0",
         );
 }
@@ -608,7 +608,7 @@ fn log_z_in_the_default_format_separates_entries_by_nul_alone() {
     assert_eq!(
         records,
         [
-            "e10 (HEAD)  custom status_update  2025-10-09 09:02:29 +00:00\n    {\"phase\":\"idle\",\"tokens\":1234}",
+            "e10 (HEAD)  custom status_update  2025-10-09 09:02:29 +00:00\n    {\"tokens\":1234,\"phase\":\"idle\"}",
             "e9 (review)  user  2025-10-09 09:01:28 +00:00\n    Or use serde_json?",
         ],
         "{:?}",

@@ -4,9 +4,11 @@ mod branch;
 mod corpus;
 mod diff;
 mod fsck;
+mod generated;
 mod log;
 #[path = "gen.rs"]
 mod sessgen;
 mod show;
 mod support;
 mod tag;
+mod write;

@@ -87,8 +87,8 @@ Kind:     status_update
 Time:     2025-10-09 09:02:29 +00:00
 
     {
-      \"phase\": \"idle\",
-      \"tokens\": 1234
+      \"tokens\": 1234,
+      \"phase\": \"idle\"
     }
 ",
     );

@@ -302,7 +302,7 @@ fn every_type() -> Vec<Value> {
 fn short(value: &Value) -> String {
     let text = to_line(value);
     if text.chars().count() > 24 {
-        format!("{}…", text.chars().take(20).collect::<String>())
+        format!("{}…", text.chars().take(64).collect::<String>())
     } else {
         text
     }

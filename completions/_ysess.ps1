@@ -1,0 +1,263 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'ysess'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'ysess' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move HEAD to an entry, so that an agent resumes there')
+            [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append messages below HEAD, as an agent would')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
+            [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ysess;log' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each entry with this template (see README: placeholders such as {id}, {parent}, {role}, {subject}, {time}, {ts}, {labels}, {n})')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--oneline', '--oneline', [CompletionResultType]::ParameterName, 'One line per entry: id, decorations, role and subject')
+            [CompletionResult]::new('--reverse', '--reverse', [CompletionResultType]::ParameterName, 'Oldest first')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every entry of every branch, not just one path')
+            [CompletionResult]::new('--graph', '--graph', [CompletionResultType]::ParameterName, 'Draw the tree (all of it, unless a REV is given)')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw the graph with ASCII characters only')
+            [CompletionResult]::new('-z', '-z', [CompletionResultType]::ParameterName, 'End each entry with NUL instead of a newline')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The entries as stored, one JSON object per line')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Also show ysess''s own bookkeeping records (hidden by default)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;show' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The entry as stored, as one JSON object')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;branch' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Delete a branch''s name (its entries stay)')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a branch''s name (its entries stay)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Rename a branch')
+            [CompletionResult]::new('--move', '--move', [CompletionResultType]::ParameterName, 'Rename a branch')
+            [CompletionResult]::new('--contains', '--contains', [CompletionResultType]::ParameterName, 'Only branches whose path contains REV')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Start the branch again even if the name exists')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Start the branch again even if the name exists')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also show each branch''s tip, fork point, length and last message')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also show each branch''s tip, fork point, length and last message')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per branch')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;tag' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Delete a label (refused: see the message)')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a label (refused: see the message)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Set the label even if it names another entry already')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Set the label even if it names another entry already')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Also show the first line of each label''s entry')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per label')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;checkout' {
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Start a branch called NAME at REV and move HEAD onto it')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;append' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'A user message with this text (instead of JSON on standard input)')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Append below REV instead of HEAD')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Label the last new entry (a checkpoint)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;export' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Write the path as a linear session file (JSON Lines)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;diff' {
+            [CompletionResult]::new('-U', '-U ', [CompletionResultType]::ParameterName, 'Lines of context around each change')
+            [CompletionResult]::new('--unified', '--unified', [CompletionResultType]::ParameterName, 'Lines of context around each change')
+            [CompletionResult]::new('--files', '--files', [CompletionResultType]::ParameterName, 'Compare two copies of a session file (OLD NEW) entry by entry')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Per side: turns by role, tokens in and out, tool calls by name')
+            [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'One line per turn: `+ e42 assistant: …`')
+            [CompletionResult]::new('--word-diff', '--word-diff', [CompletionResultType]::ParameterName, 'Show changed words inline ([-old-]{+new+}) instead of lines')
+            [CompletionResult]::new('--color-words', '--color-words', [CompletionResultType]::ParameterName, 'Show changed words inline, in colour')
+            [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit 1 when the sides differ, 0 when not')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; implies --exit-code')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The fork point, the aligned turns and the stats as JSON')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;fsck' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Check the file only grew since a digest (from --digest) or an old copy')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors for the exit status')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print a summary line per file: entries, roots, tips, labels, HEAD')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print a summary line per file: entries, roots, tips, labels, HEAD')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print findings and summaries as JSON Lines on stdout')
+            [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed')
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Print each file''s digest, sha256:<hex>:<bytes>, on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;help' {
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
+            [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
+            [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
+            [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move HEAD to an entry, so that an agent resumes there')
+            [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append messages below HEAD, as an agent would')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
+            [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ysess;help;log' {
+            break
+        }
+        'ysess;help;show' {
+            break
+        }
+        'ysess;help;branch' {
+            break
+        }
+        'ysess;help;tag' {
+            break
+        }
+        'ysess;help;checkout' {
+            break
+        }
+        'ysess;help;append' {
+            break
+        }
+        'ysess;help;export' {
+            break
+        }
+        'ysess;help;diff' {
+            break
+        }
+        'ysess;help;fsck' {
+            break
+        }
+        'ysess;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,237 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[ysess] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'ysess'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'ysess'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand log 'Show the conversation that led to an entry, newest first'
+            cand show 'Show one entry in full'
+            cand branch 'List, create, rename or delete branches'
+            cand tag 'Label an entry (a checkpoint), or list labels'
+            cand checkout 'Move HEAD to an entry, so that an agent resumes there'
+            cand append 'Append messages below HEAD, as an agent would'
+            cand export 'Print a path''s messages, ready for an agent to resume with'
+            cand diff 'Compare two directions of a conversation'
+            cand fsck 'Check that session files load in yoagent, and more'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ysess;log'= {
+            cand -n 'Show at most N entries'
+            cand --max-count 'Show at most N entries'
+            cand --format 'Print each entry with this template (see README: placeholders such as {id}, {parent}, {role}, {subject}, {time}, {ts}, {labels}, {n})'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --oneline 'One line per entry: id, decorations, role and subject'
+            cand --reverse 'Oldest first'
+            cand --all 'Every entry of every branch, not just one path'
+            cand --graph 'Draw the tree (all of it, unless a REV is given)'
+            cand --ascii 'Draw the graph with ASCII characters only'
+            cand -z 'End each entry with NUL instead of a newline'
+            cand --json 'The entries as stored, one JSON object per line'
+            cand --no-pager 'Never page the output'
+            cand --markers 'Also show ysess''s own bookkeeping records (hidden by default)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;show'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --json 'The entry as stored, as one JSON object'
+            cand --no-pager 'Never page the output'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;branch'= {
+            cand -d 'Delete a branch''s name (its entries stay)'
+            cand --delete 'Delete a branch''s name (its entries stay)'
+            cand -m 'Rename a branch'
+            cand --move 'Rename a branch'
+            cand --contains 'Only branches whose path contains REV'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand -F 'Start the branch again even if the name exists'
+            cand --force 'Start the branch again even if the name exists'
+            cand -v 'Also show each branch''s tip, fork point, length and last message'
+            cand --verbose 'Also show each branch''s tip, fork point, length and last message'
+            cand --json 'One JSON object per branch'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;tag'= {
+            cand -d 'Delete a label (refused: see the message)'
+            cand --delete 'Delete a label (refused: see the message)'
+            cand -l 'Only labels matching PATTERN (`*` any text, `?` one character)'
+            cand --list 'Only labels matching PATTERN (`*` any text, `?` one character)'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand -F 'Set the label even if it names another entry already'
+            cand --force 'Set the label even if it names another entry already'
+            cand -n 'Also show the first line of each label''s entry'
+            cand --json 'One JSON object per label'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;checkout'= {
+            cand -b 'Start a branch called NAME at REV and move HEAD onto it'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;append'= {
+            cand --user 'A user message with this text (instead of JSON on standard input)'
+            cand --parent 'Append below REV instead of HEAD'
+            cand --label 'Label the last new entry (a checkpoint)'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;export'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --session 'Write the path as a linear session file (JSON Lines)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;diff'= {
+            cand -U 'Lines of context around each change'
+            cand --unified 'Lines of context around each change'
+            cand --files 'Compare two copies of a session file (OLD NEW) entry by entry'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --stat 'Per side: turns by role, tokens in and out, tool calls by name'
+            cand --summary 'One line per turn: `+ e42 assistant: …`'
+            cand --word-diff 'Show changed words inline ([-old-]{+new+}) instead of lines'
+            cand --color-words 'Show changed words inline, in colour'
+            cand --exit-code 'Exit 1 when the sides differ, 0 when not'
+            cand --quiet 'Print nothing; implies --exit-code'
+            cand --json 'The fork point, the aligned turns and the stats as JSON'
+            cand --no-pager 'Never page the output'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;fsck'= {
+            cand --since 'Check the file only grew since a digest (from --digest) or an old copy'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --strict 'Treat warnings as errors for the exit status'
+            cand -v 'Print a summary line per file: entries, roots, tips, labels, HEAD'
+            cand --verbose 'Print a summary line per file: entries, roots, tips, labels, HEAD'
+            cand --json 'Print findings and summaries as JSON Lines on stdout'
+            cand --repair 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
+            cand --digest 'Print each file''s digest, sha256:<hex>:<bytes>, on stdout'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;help'= {
+            cand log 'Show the conversation that led to an entry, newest first'
+            cand show 'Show one entry in full'
+            cand branch 'List, create, rename or delete branches'
+            cand tag 'Label an entry (a checkpoint), or list labels'
+            cand checkout 'Move HEAD to an entry, so that an agent resumes there'
+            cand append 'Append messages below HEAD, as an agent would'
+            cand export 'Print a path''s messages, ready for an agent to resume with'
+            cand diff 'Compare two directions of a conversation'
+            cand fsck 'Check that session files load in yoagent, and more'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ysess;help;log'= {
+        }
+        &'ysess;help;show'= {
+        }
+        &'ysess;help;branch'= {
+        }
+        &'ysess;help;tag'= {
+        }
+        &'ysess;help;checkout'= {
+        }
+        &'ysess;help;append'= {
+        }
+        &'ysess;help;export'= {
+        }
+        &'ysess;help;diff'= {
+        }
+        &'ysess;help;fsck'= {
+        }
+        &'ysess;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,170 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ysess_global_optspecs
+    string join \n f/file= C= color= q/quiet h/help V/version
+end
+
+function __fish_ysess_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ysess_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ysess_using_subcommand
+    set -l cmd (__fish_ysess_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ysess -n "__fish_ysess_needs_command" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_needs_command" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template (see README: placeholders such as {id}, {parent}, {role}, {subject}, {time}, {ts}, {labels}, {n})' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l oneline -d 'One line per entry: id, decorations, role and subject'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l reverse -d 'Oldest first'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l graph -d 'Draw the tree (all of it, unless a REV is given)'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l ascii -d 'Draw the graph with ASCII characters only'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s z -d 'End each entry with NUL instead of a newline'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l json -d 'The entries as stored, one JSON object per line'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l markers -d 'Also show ysess\'s own bookkeeping records (hidden by default)'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'The entry as stored, as one JSON object'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s d -l delete -d 'Delete a branch\'s name (its entries stay)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s m -l move -d 'Rename a branch' -r
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l contains -d 'Only branches whose path contains REV' -r
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'Start the branch again even if the name exists'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s d -l delete -d 'Delete a label (refused: see the message)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s l -l list -d 'Only labels matching PATTERN (`*` any text, `?` one character)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set the label even if it names another entry already'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s b -d 'Start a branch called NAME at REV and move HEAD onto it' -r
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l user -d 'A user message with this text (instead of JSON on standard input)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l parent -d 'Append below REV instead of HEAD' -r
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l label -d 'Label the last new entry (a checkpoint)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s U -l unified -d 'Lines of context around each change' -r
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l files -d 'Compare two copies of a session file (OLD NEW) entry by entry' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l stat -d 'Per side: turns by role, tokens in and out, tool calls by name'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l summary -d 'One line per turn: `+ e42 assistant: …`'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show changed words inline ([-old-]{+new+}) instead of lines'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color-words -d 'Show changed words inline, in colour'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l exit-code -d 'Exit 1 when the sides differ, 0 when not'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l quiet -d 'Print nothing; implies --exit-code'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l json -d 'The fork point, the aligned turns and the stats as JSON'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since -d 'Check the file only grew since a digest (from --digest) or an old copy' -r
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l strict -d 'Treat warnings as errors for the exit status'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s v -l verbose -d 'Print a summary line per file: entries, roots, tips, labels, HEAD'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print findings and summaries as JSON Lines on stdout'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l repair -d 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l digest -d 'Print each file\'s digest, sha256:<hex>:<bytes>, on stdout'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
