@@ -25,13 +25,21 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use output::{ColorWhen, Level, Streams};
 
-/// A git-style tool for yoagent session trees.
+/// A git-style tool for yoagent session trees
 ///
 /// A yoagent session is a JSONL file of entries, each with an `id` and a
 /// `parent_id`: a tree of conversation turns that only ever grows. ysess
-/// checks, shows and compares those trees without rewriting history.
+/// shows, compares and checks those trees, and moves HEAD, labels and
+/// branches by appending, never by rewriting history.
+///
+/// Examples:
+///   ysess log --graph                  the whole tree, forks and all
+///   ysess checkout -b lib first-draft  resume from a checkpoint on a new branch
+///   ysess diff first-draft lib         what the two directions did differently
+///   ysess fsck --strict sessions/*.jsonl
 #[derive(Debug, Parser)]
 #[command(
+    verbatim_doc_comment,
     name = "ysess",
     version,
     propagate_version = true,
