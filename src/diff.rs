@@ -136,6 +136,17 @@ pub fn render(entry: &Entry) -> String {
     out
 }
 
+/// `user`, `assistant`, `toolResult`, or `custom` for a custom record
+/// (whatever role string it carries), as `log` names them.
+pub fn role_word(message: &Message) -> &'static str {
+    match message {
+        Message::User { .. } => "user",
+        Message::Assistant { .. } => "assistant",
+        Message::ToolResult { .. } => "toolResult",
+        Message::Custom { .. } => "custom",
+    }
+}
+
 /// What one side did after the fork.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
@@ -155,7 +166,7 @@ impl Stats {
             stats.turns += 1;
             *stats
                 .roles
-                .entry(entry.message.role().to_string())
+                .entry(role_word(&entry.message).to_string())
                 .or_default() += 1;
             if let Message::Assistant { usage, content, .. } = &entry.message {
                 stats.tokens_in += usage.input;

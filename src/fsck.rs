@@ -562,6 +562,8 @@ impl State {
         if let (Some(at), Some(offset)) = (last_eof_finding, last_nonblank) {
             let finding = &mut report.findings[at];
             finding.code = Code::TruncatedLastLine;
+            // The torn write starts where the line does.
+            finding.offset = Some(offset);
             report.torn = Some(Torn { offset, len: 0 });
         }
         let tree = builder.finish();
