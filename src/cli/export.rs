@@ -32,6 +32,13 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
     let refs = Refs::read(&session)?;
     let tree = &session.tree;
+    if args.rev.is_none() && tree.head_entry().is_none() {
+        // An empty session resumes with no messages.
+        if !args.session {
+            writeln!(ctx.streams.out, "[]")?;
+        }
+        return Ok(Exit::Success);
+    }
     let target = resolve(
         tree,
         tree.head_entry(),

@@ -113,6 +113,8 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         } else {
             (0..tree.len() as Ix).rev().collect()
         }
+    } else if args.rev.is_none() && head.is_none() {
+        Vec::new() // an empty session: nothing to show
     } else {
         let rev = args.rev.as_deref().unwrap_or("HEAD");
         let target = resolve(tree, head, &branches, rev)?;

@@ -900,3 +900,14 @@ fn a_closed_pipe_ends_log_quietly_with_0() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
     }
 }
+
+#[test]
+fn an_empty_session_logs_nothing_and_exports_no_messages() {
+    let dir = Dir::new();
+    dir.write("session.jsonl", "");
+    dir.run(&["log"]).status(0).stdout("").stderr("");
+    dir.run(&["log", "--graph"]).status(0).stdout("");
+    dir.run(&["export"]).status(0).stdout("[]\n");
+    dir.run(&["export", "--session"]).status(0).stdout("");
+    dir.run(&["show"]).status(128);
+}
