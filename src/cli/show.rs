@@ -58,7 +58,6 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let names = Names::new(tree, tree.head_entry(), &branches);
     let tz = ctx.tz.clone();
     paged(ctx, args.no_pager, |out| {
-        let node = tree.node(ix);
         let field = |out: &mut dyn Write, name: &str, value: &str| {
             writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
         };
@@ -136,7 +135,6 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if !children.is_empty() {
             field(out, "Children:", &children.join(", "))?;
         }
-        let _ = node;
         let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
             for line in escape_lines(text) {
                 let line = if dim { p.dim(&line) } else { line };
