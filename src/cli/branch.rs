@@ -200,6 +200,33 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         .map(|l| shown_name(l).chars().count())
         .max()
         .unwrap_or(0);
+    // -v columns: tip, fork point, length; padded so they line up.
+    let columns: Vec<[String; 3]> = listed
+        .iter()
+        .map(|l| {
+            let n = length(tree, l.tip, l.fork);
+            [
+                // A named branch's tip; an unnamed one is shown by its tip.
+                if l.name.is_some() {
+                    escape(tree.id(l.tip)).into_owned()
+                } else {
+                    String::new()
+                },
+                l.fork.map_or_else(
+                    || "no fork".to_string(),
+                    |f| format!("forked at {}", escape(tree.id(f))),
+                ),
+                format!("{n} {}", if n == 1 { "entry" } else { "entries" }),
+            ]
+        })
+        .collect();
+    let widths = [0, 1, 2].map(|c| {
+        columns
+            .iter()
+            .map(|col| col[c].chars().count())
+            .max()
+            .unwrap_or(0)
+    });
     for (k, l) in listed.iter().enumerate() {
         let is_current = current == Some(k);
         let length = length(tree, l.tip, l.fork);
@@ -225,18 +252,18 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             (false, false) => p.id(&name),
         };
         if args.verbose {
-            let fork = l
-                .fork
-                .map_or_else(|| "-".to_string(), |f| escape(tree.id(f)).into_owned());
-            let tip = if l.name.is_some() {
-                format!("{} ", p.id(&escape(tree.id(l.tip))))
-            } else {
+            let [tip, fork, count] = &columns[k];
+            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].chars().count()));
+            let tip = if widths[0] == 0 {
                 String::new()
+            } else {
+                format!("{}{}  ", p.id(tip), pads[0])
             };
             writeln!(
                 out,
-                "{marker} {name}{pad}  {tip}forked at {fork}, {length} {}  {}: {}",
-                if length == 1 { "entry" } else { "entries" },
+                "{marker} {name}{pad}  {tip}{fork}{}  {count}{}  {}: {}",
+                pads[1],
+                pads[2],
                 p.role(&role(tree, l.tip)),
                 escape(tree.subject(l.tip))
             )?;

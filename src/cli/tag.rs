@@ -105,6 +105,12 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         .map(|n| escape(n).chars().count())
         .max()
         .unwrap_or(0);
+    let id_width = names
+        .iter()
+        .filter_map(|n| tree.label(n))
+        .map(|t| escape(tree.id(t)).chars().count())
+        .max()
+        .unwrap_or(0);
     for name in names {
         let Some(target) = tree.label(name) else {
             continue;
@@ -128,9 +134,10 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             p.id(&escape(tree.id(target)))
         )?;
         if args.lines {
+            let id_pad = " ".repeat(id_width - escape(tree.id(target)).chars().count());
             write!(
                 out,
-                "  {}: {}",
+                "{id_pad}  {}: {}",
                 p.role(&role(tree, target)),
                 escape(tree.subject(target))
             )?;

@@ -125,10 +125,10 @@ fn branch_lists_tips_newest_first_and_stars_heads() {
 fn branch_verbose_adds_fork_point_length_and_last_message() {
     demo().run(&["branch", "-v"]).status(0).stderr("").stdout(
         "\
-* e10  forked at e2, 2 entries  custom status_update: {\"tokens\":1234,\"phase\":\"idle\"}
-  e8   forked at e6, 1 entry  user: Smaller steps, please
-  e7   forked at e6, 1 entry  assistant m: A streaming plan
-  e5   forked at e2, 3 entries  toolResult bash: 1 test failed
+* e10  forked at e2  2 entries  custom status_update: {\"tokens\":1234,\"phase\":\"idle\"}
+  e8   forked at e6  1 entry    user: Smaller steps, please
+  e7   forked at e6  1 entry    assistant m: A streaming plan
+  e5   forked at e2  3 entries  toolResult bash: 1 test failed
 ",
     );
 }
@@ -142,7 +142,7 @@ fn branch_verbose_of_a_session_that_never_forks_says_so() {
     dir.write("session.jsonl", sg::saved(&s));
     dir.run(&["branch", "-v"])
         .status(0)
-        .stdout("* e2  forked at -, 2 entries  assistant m: two\n");
+        .stdout("* e2  no fork  2 entries  assistant m: two\n");
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn branch_contains_lists_only_branches_that_grew_from_the_revision() {
         .stdout("* e10\n");
     dir.run(&["branch", "-v", "--contains", "e4"])
         .status(0)
-        .stdout("  e5  forked at e2, 3 entries  toolResult bash: 1 test failed\n");
+        .stdout("  e5  forked at e2  3 entries  toolResult bash: 1 test failed\n");
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn branch_never_prints_control_or_bidi_characters_from_the_session_raw() {
     sg::assert_terminal_safe(&run);
     assert_eq!(
         run.stdout,
-        format!("  e3  forked at e1, 2 entries  toolResult n{shown}: out{shown}\n"),
+        format!("  e3  forked at e1  2 entries  toolResult n{shown}: out{shown}\n"),
         "{:?}",
         run.stdout
     );
