@@ -169,8 +169,8 @@ impl Stats {
                 .entry(role_word(&entry.message).to_string())
                 .or_default() += 1;
             if let Message::Assistant { usage, content, .. } = &entry.message {
-                stats.tokens_in += usage.input;
-                stats.tokens_out += usage.output;
+                stats.tokens_in = stats.tokens_in.saturating_add(usage.input);
+                stats.tokens_out = stats.tokens_out.saturating_add(usage.output);
                 for block in content {
                     if let Block::ToolCall { name, .. } = block {
                         *stats.tool_calls.entry(name.clone()).or_default() += 1;

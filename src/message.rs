@@ -12,8 +12,8 @@ pub struct Entry {
     pub timestamp: u64,
     pub label: Option<String>,
     pub message: Message,
-    /// The entry exactly as stored.
-    pub raw: Value,
+    /// The message as stored.
+    pub message_value: Value,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -130,17 +130,33 @@ impl Entry {
     /// decision: a model message when the role is one of its three and the
     /// fields fit, otherwise a custom record.
     pub fn parse(line: &[u8]) -> Result<Entry, NotAnEntry> {
-        let raw: Value =
-            serde_json::from_slice(line).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
-        let id = raw
-            .get("id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| NotAnEntry("no `id`".into()))?;
-        let m = raw
-            .get("message")
-            .ok_or_else(|| NotAnEntry("no `message`".into()))?;
+        /// The entry's fields, read as yoagent reads them: unknown fields
+        /// skipped unread, an array standing in for the object accepted.
+        #[derive(serde::Deserialize)]
+        struct Fields<'a> {
+            id: String,
+            parent_id: Option<String>,
+            #[serde(borrow)]
+            message: &'a serde_json::value::RawValue,
+            timestamp: u64,
+            #[serde(default)]
+            label: Option<String>,
+        }
+        let line = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
+        let fields: Fields<'_> =
+            serde_json::from_str(line).map_err(|e| NotAnEntry(format!("not an entry: {e}")))?;
+        let message_value: Value = serde_json::from_str(fields.message.get())
+            .map_err(|e| NotAnEntry(format!("message: {e}")))?;
+        let m = &message_value;
         let fits_llm = crate::schema::is_llm_message(m);
-        let message = match m.get("role").and_then(Value::as_str) {
+        // serde also takes a variant's index for the role tag.
+        let role = match m.get("role") {
+            Some(Value::Number(n)) if fits_llm => ["user", "assistant", "toolResult"]
+                .get(n.as_u64().unwrap_or(3) as usize)
+                .copied(),
+            other => other.and_then(Value::as_str),
+        };
+        let message = match role {
             Some("user") if fits_llm => Message::User { content: blocks(m) },
             Some("assistant") if fits_llm => {
                 let usage = m.get("usage").cloned().unwrap_or(Value::Null);
@@ -180,16 +196,28 @@ impl Entry {
             },
         };
         Ok(Entry {
-            id: id.to_string(),
-            parent_id: raw
-                .get("parent_id")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            timestamp: raw.get("timestamp").and_then(Value::as_u64).unwrap_or(0),
-            label: raw.get("label").and_then(Value::as_str).map(str::to_string),
+            id: fields.id,
+            parent_id: fields.parent_id,
+            timestamp: fields.timestamp,
+            label: fields.label,
             message,
-            raw,
+            message_value,
         })
+    }
+
+    /// The entry as yoagent would write it: its fields in yoagent's order,
+    /// unknown fields dropped.
+    pub fn canonical(&self) -> Value {
+        let mut v = serde_json::json!({
+            "id": self.id,
+            "parent_id": self.parent_id,
+            "message": self.message_value,
+            "timestamp": self.timestamp,
+        });
+        if let Some(label) = &self.label {
+            v["label"] = Value::String(label.clone());
+        }
+        v
     }
 }
 

@@ -38,7 +38,12 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         return Ok(Some(Vec::new()));
     }
     let mut file = File::open(path)?;
-    let mut end = file.metadata()?.len();
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        // A pipe or a device has no end to read back from.
+        return Ok(None);
+    }
+    let mut end = meta.len();
     let mut carry: Vec<u8> = Vec::new();
     let mut walk = Walk {
         wanted: None,
@@ -47,6 +52,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         labels: HashSet::new(),
         ids: HashSet::new(),
         hidden: 0,
+        record_labels: std::collections::HashMap::new(),
     };
     while end > 0 || !carry.is_empty() {
         let start = end.saturating_sub(BLOCK);
@@ -97,6 +103,8 @@ struct Walk {
     ids: HashSet<String>,
     /// Records passed on the path (not shown).
     hidden: usize,
+    /// Labels carried by ysess records, by the id of the entry they name.
+    record_labels: std::collections::HashMap<String, Vec<String>>,
 }
 
 enum Step {
@@ -119,6 +127,22 @@ impl Walk {
             .label
             .as_deref()
             .is_some_and(|l| self.labels.insert(l.to_string()));
+        let is_record = facts.kind == MessageKind::Custom
+            && facts
+                .custom_kind
+                .as_deref()
+                .is_some_and(|k| k.starts_with("ysess."));
+        // A label carried by a ysess record names the entry it hangs from,
+        // which comes earlier in the file.
+        if is_record
+            && names_it
+            && let (Some(label), Some(parent)) = (facts.label.as_deref(), facts.parent.as_deref())
+        {
+            self.record_labels
+                .entry(parent.to_string())
+                .or_default()
+                .push(label.to_string());
+        }
         let on_path = match &self.wanted {
             None => self.out.is_empty() && self.hidden == 0, // the last line: HEAD
             Some(id) => *id == facts.id,
@@ -127,12 +151,7 @@ impl Walk {
             return Step::More;
         }
         // ysess's own records are bookkeeping: the path runs on through them.
-        if facts.kind == MessageKind::Custom
-            && facts
-                .custom_kind
-                .as_deref()
-                .is_some_and(|k| k.starts_with("ysess."))
-        {
+        if is_record {
             self.wanted = facts.parent.as_deref().map(str::to_string);
             self.hidden += 1;
             return if self.wanted.is_none() {
@@ -162,13 +181,21 @@ impl Walk {
                 .unwrap_or_default()
                 .to_string(),
             subject: own(&facts.subject),
-            labels: facts
-                .label
-                .as_deref()
-                .filter(|_| names_it)
-                .map(str::to_string)
-                .into_iter()
-                .collect(),
+            labels: {
+                let mut labels: Vec<String> = facts
+                    .label
+                    .as_deref()
+                    .filter(|_| names_it)
+                    .map(str::to_string)
+                    .into_iter()
+                    .collect();
+                labels.extend(
+                    self.record_labels
+                        .remove(facts.id.as_ref())
+                        .unwrap_or_default(),
+                );
+                labels
+            },
             raw: text.as_bytes().to_vec(),
         });
         if self.out.len() >= self.n || self.wanted.is_none() {

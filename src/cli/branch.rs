@@ -124,11 +124,12 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         return change(ctx, |refs, tree| {
             refs.get(from)
                 .ok_or_else(|| Failure::usage(format!("no branch named '{from}'")))?;
-            if refs.get(to).is_some() || tree.find(to).is_some() {
+            if refs.get(to).is_some() {
                 return Err(Failure::usage(format!(
-                    "'{to}' already names a branch or an entry"
+                    "a branch named '{to}' already exists"
                 )));
             }
+            super::write::check_free(tree, refs, to, true)?;
             let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
             Ok((
                 Kind::BranchRename {

@@ -74,6 +74,9 @@ pub struct DiffArgs {
     pub no_pager: bool,
 }
 
+/// More context than any turn has lines: larger values change nothing.
+const MAX_CONTEXT: usize = 1 << 20;
+
 /// One side of the comparison.
 struct Side {
     tip: Ix,
@@ -269,7 +272,13 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     if args.word_diff || args.color_words {
                         write_words(out, &texts_a[a], &texts_b[b], args.color_words && p.on, p)?;
                     } else {
-                        write_lines(out, &texts_a[a], &texts_b[b], args.context, p)?;
+                        write_lines(
+                            out,
+                            &texts_a[a],
+                            &texts_b[b],
+                            args.context.min(MAX_CONTEXT),
+                            p,
+                        )?;
                     }
                 }
                 Step::OnlyA(a) => {
@@ -488,7 +497,9 @@ fn files_diff(
         })
     };
     let (old_s, new_s) = (load(old)?, load(new)?);
-    let raw = |s: &Session, ix: Ix| -> Result<serde_json::Value, Failure> { Ok(s.entry(ix)?.raw) };
+    let raw = |s: &Session, ix: Ix| -> Result<serde_json::Value, Failure> {
+        Ok(s.entry(ix)?.canonical())
+    };
     let mut changes: Vec<(char, Ix, bool, String)> = Vec::new(); // (mark, ix, in new?, note)
     for ix in 0..new_s.tree.len() as Ix {
         match old_s.tree.find(new_s.tree.id(ix)) {

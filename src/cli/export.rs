@@ -53,7 +53,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             .into_iter()
             .filter(|&ix| !tree.is_record(ix))
         {
-            let mut raw = session.entry(ix)?.raw;
+            let mut raw = session.entry(ix)?.canonical();
             raw["parent_id"] = parent.map_or(Value::Null, Value::String);
             json_line(*out, &raw)?;
             parent = Some(tree.id(ix).to_string());
@@ -64,7 +64,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     for ix in tree.path(target) {
         let entry = session.entry(ix)?;
         if !matches!(entry.message, Message::Custom { .. }) {
-            messages.push(entry.raw["message"].clone());
+            messages.push(entry.message_value);
         }
     }
     json_line(*out, &messages)?;

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::output::{escape, stored_json};
 use super::pager::paged;
-use super::render::{Names, Paint, iso_time, role_text, time};
+use super::render::{Names, Paint, iso_time, role_text, shown_label, time};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::entry::MessageKind;
 use crate::graph::{Graph, Style, display_order};
@@ -256,7 +256,7 @@ impl Item {
             parts.push(p.head("HEAD"));
         }
         parts.extend(self.branches.iter().map(|b| p.branch(&escape(b))));
-        parts.extend(self.labels.iter().map(|l| p.label(&escape(l))));
+        parts.extend(self.labels.iter().map(|l| p.label(&shown_label(l))));
         if parts.is_empty() {
             String::new()
         } else {

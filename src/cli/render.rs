@@ -92,12 +92,21 @@ impl Names {
             parts.push(paint.head("HEAD"));
         }
         parts.extend(self.branches(ix).iter().map(|b| paint.branch(&escape(b))));
-        parts.extend(self.labels(ix).iter().map(|l| paint.label(&escape(l))));
+        parts.extend(self.labels(ix).iter().map(|l| paint.label(&shown_label(l))));
         if parts.is_empty() {
             String::new()
         } else {
             format!(" ({})", parts.join(", "))
         }
+    }
+}
+
+/// A label as decorations show it: escaped, and `""` for the empty label.
+pub fn shown_label(label: &str) -> std::borrow::Cow<'_, str> {
+    if label.is_empty() {
+        std::borrow::Cow::Borrowed("\"\"")
+    } else {
+        escape(label)
     }
 }
 

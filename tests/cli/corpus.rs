@@ -603,3 +603,600 @@ fn preview(bytes: &[u8]) -> String {
         escaped.len() - PREVIEW_CHARS
     )
 }
+
+// ---------------------------------------------------------------------------
+// No input makes ysess panic
+// ---------------------------------------------------------------------------
+
+/// Every command that only reads, run on each sampled case as it is.
+const READING: &[&[&str]] = &[
+    &["log"],
+    &["log", "--all", "--oneline"],
+    &["log", "--graph"],
+    &["log", "--graph", "--ascii", "--markers"],
+    &["log", "-n", "3"],
+    &["log", "--json"],
+    &["show"],
+    &["show", "--json"],
+    &["show", "e1"],
+    &["branch", "-v"],
+    &["branch", "--json"],
+    &["tag", "-n"],
+    &["diff", "e1"],
+    &["diff", "--stat", "e1", "HEAD"],
+    &["export"],
+    &["export", "--session"],
+    &["fsck", "-v", "--json"],
+];
+
+/// Commands that append, run in this order on a copy of each case yoagent
+/// loads; `fsck` must pass afterwards and yoagent must still load the file.
+const WRITING: &[&[&str]] = &[
+    &["tag", "t1"],
+    &["checkout", "e1"],
+    &["checkout", "-b", "b1", "e1"],
+    &["append", "--user", "x"],
+    &["branch", "b2"],
+    &["branch", "-m", "b2", "b3"],
+    &["branch", "-d", "b3"],
+];
+
+/// Of each category's cases (the name up to its first `/`), every n-th that
+/// yoagent loads and every n-th that it refuses, the first of each included,
+/// is run in the quick corpus; `YSESS_FULL_CORPUS=1` runs every case.
+const LOADS_EVERY: usize = 3;
+const REFUSED_EVERY: usize = 10;
+
+/// One file to run every command on.
+struct Probe {
+    name: String,
+    bytes: Vec<u8>,
+    /// yoagent loads it, so the writing commands run on a copy.
+    loads: bool,
+    /// More commands for this file, after [`READING`] and [`WRITING`].
+    reading: Vec<Vec<String>>,
+    writing: Vec<Vec<String>>,
+}
+
+/// What running the probes found.
+#[derive(Default)]
+struct Crashes {
+    /// Panics, crashes, and the other broken promises, one text each.
+    problems: Vec<String>,
+    processes: usize,
+    /// Exit statuses of the writing commands, by command, for the log.
+    write_codes: std::collections::BTreeMap<String, std::collections::BTreeMap<i32, usize>>,
+}
+
+fn ysess_in(dir: &Path, file: &Path, args: &[String]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ysess"))
+        .current_dir(dir)
+        .arg("-f")
+        .arg(file)
+        .args(args)
+        .env("TZ", "UTC")
+        .env_remove("YSESS_FILE")
+        .env_remove("YSESS_PAGER")
+        .env_remove("NO_COLOR")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run the ysess binary")
+}
+
+/// Why this run broke the no-panic promise, if it did: exit status 101, a
+/// death by signal, or a panic message on stderr.
+fn crash(output: &Output) -> Option<String> {
+    let panicked = output.stderr.windows(8).any(|w| w == b"panicked");
+    match output.status.code() {
+        Some(101) => Some("exited with 101 (a panic)".into()),
+        None => Some(format!("was killed: {}", output.status)),
+        Some(code) if panicked => Some(format!("printed a panic, exit {code}")),
+        Some(_) => None,
+    }
+}
+
+fn args_of(list: &[&[&str]]) -> Vec<Vec<String>> {
+    list.iter()
+        .map(|a| a.iter().map(|s| s.to_string()).collect())
+        .collect()
+}
+
+/// Runs every command of `probe` in `dir`, each its own process.
+fn run_probe(dir: &Path, index: usize, probe: &Probe, out: &mut Crashes) {
+    let path = dir.join(format!("probe-{index:04}.jsonl"));
+    std::fs::write(&path, &probe.bytes).expect("write a probe file");
+    let run = |path: &Path, args: &[String], out: &mut Crashes| -> Output {
+        let output = ysess_in(dir, path, args);
+        out.processes += 1;
+        if let Some(how) = crash(&output) {
+            out.problems.push(format!(
+                "{}: `ysess {}` {how}\n    file: {}\n    stderr: {}",
+                probe.name,
+                args.join(" "),
+                preview(&probe.bytes),
+                preview(&output.stderr),
+            ));
+        }
+        output
+    };
+    for args in args_of(READING).iter().chain(&probe.reading) {
+        run(&path, args, out);
+    }
+    if std::fs::read(&path).expect("read the probe file back") != probe.bytes {
+        out.problems.push(format!(
+            "{}: a reading command changed the file",
+            probe.name
+        ));
+    }
+    if !probe.loads {
+        return;
+    }
+    let copy = dir.join(format!("probe-{index:04}-written.jsonl"));
+    std::fs::write(&copy, &probe.bytes).expect("write a probe copy");
+    for args in args_of(WRITING).iter().chain(&probe.writing) {
+        let output = run(&copy, args, out);
+        *out.write_codes
+            .entry(args.join(" "))
+            .or_default()
+            .entry(output.status.code().unwrap_or(-1))
+            .or_default() += 1;
+    }
+    let written = std::fs::read(&copy).expect("read the written copy");
+    let fsck = run(&copy, &["fsck".to_string()], out);
+    if fsck.status.code() != Some(0) {
+        out.problems.push(format!(
+            "{}: `ysess fsck` exited with {:?} after the writing commands\n    file: {}\n    stderr: {}",
+            probe.name,
+            fsck.status.code(),
+            preview(&written),
+            preview(&fsck.stderr),
+        ));
+    }
+    if !Verdict::of(&written).loads() {
+        out.problems.push(format!(
+            "{}: yoagent no longer loads the file after the writing commands ({})\n    file: {}",
+            probe.name,
+            Verdict::of(&written),
+            preview(&written),
+        ));
+    }
+}
+
+/// Runs every probe, on two threads a core (they mostly wait for a process).
+fn run_probes(probes: &[Probe]) -> Crashes {
+    // The few multi-megabyte files first, so that they do not finish last.
+    let mut order: Vec<&Probe> = probes.iter().collect();
+    order.sort_by_key(|p| std::cmp::Reverse(p.bytes.len()));
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let runners = std::thread::available_parallelism().map_or(2, |n| 2 * n.get());
+    let results: Vec<Crashes> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..runners)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Crashes::default();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(probe) = order.get(i) else {
+                            return out;
+                        };
+                        run_probe(dir.path(), i, probe, &mut out);
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a runner thread panicked"))
+            .collect()
+    });
+    let mut all = Crashes::default();
+    for r in results {
+        all.problems.extend(r.problems);
+        all.processes += r.processes;
+        for (command, codes) in r.write_codes {
+            for (code, n) in codes {
+                *all.write_codes
+                    .entry(command.clone())
+                    .or_default()
+                    .entry(code)
+                    .or_default() += n;
+            }
+        }
+    }
+    all.problems.sort();
+    all
+}
+
+fn assert_no_crashes(what: &str, probes: &[Probe]) {
+    let started = std::time::Instant::now();
+    let crashes = run_probes(probes);
+    let loading = probes.iter().filter(|p| p.loads).count();
+    eprintln!(
+        "{what}: {} files ({loading} that yoagent loads), {} ysess processes, {:.1?}",
+        probes.len(),
+        crashes.processes,
+        started.elapsed()
+    );
+    for (command, codes) in &crashes.write_codes {
+        eprintln!("    `ysess {command}` exit statuses: {codes:?}");
+    }
+    assert!(
+        crashes.problems.is_empty(),
+        "{} broken promises ({what}):\n{}",
+        crashes.problems.len(),
+        crashes.problems.join("\n")
+    );
+}
+
+/// A sample of the corpus (see [`LOADS_EVERY`]): no reading command panics
+/// on a case as it is, no writing command panics on a copy of a case yoagent
+/// loads, and after the writes `fsck` passes and yoagent still loads the file.
+#[test]
+fn no_command_panics_on_any_corpus_case() {
+    let size = corpus_size();
+    let mut seen: HashMap<(String, bool), usize> = HashMap::new();
+    let probes: Vec<Probe> = cases::corpus(size)
+        .into_iter()
+        .filter_map(|case| {
+            let loads = Verdict::of(&case.bytes).loads();
+            let category = case.name.split('/').next().unwrap_or_default().to_string();
+            let n = seen.entry((category, loads)).or_default();
+            let every = if loads { LOADS_EVERY } else { REFUSED_EVERY };
+            let keep = size == Size::Full || n.is_multiple_of(every);
+            *n += 1;
+            keep.then_some(Probe {
+                name: case.name,
+                bytes: case.bytes,
+                loads,
+                reading: Vec::new(),
+                writing: Vec::new(),
+            })
+        })
+        .collect();
+    assert_no_crashes("corpus", &probes);
+}
+
+/// Ids that look like revisions (`HEAD`, `@`, `e1~1`), start like an option,
+/// are empty or not ASCII; labels equal to ids; labels that the writing
+/// commands later try as tag and branch names; hand-made ysess records with
+/// odd names. Each odd id is also named on the command line, after `--`.
+#[test]
+fn no_command_panics_on_odd_ids_and_names() {
+    let probes: Vec<Probe> = cases::odd_ids()
+        .into_iter()
+        .map(|case| {
+            let verdict = Verdict::of(&case.bytes);
+            assert!(
+                verdict.loads(),
+                "{}: yoagent refuses it: {verdict}",
+                case.name
+            );
+            let (reading, writing) = odd_id_commands(&ids_in(&case.bytes));
+            Probe {
+                name: case.name,
+                bytes: case.bytes,
+                loads: true,
+                reading,
+                writing,
+            }
+        })
+        .collect();
+    assert_no_crashes("odd ids", &probes);
+}
+
+/// The ids of a file's entries that are in [`cases::ODD_IDS`].
+fn ids_in(bytes: &[u8]) -> Vec<&'static str> {
+    let ids: HashSet<String> = bytes
+        .split(|b| *b == b'\n')
+        .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
+        .filter_map(|entry| entry["id"].as_str().map(str::to_string))
+        .collect();
+    cases::ODD_IDS
+        .iter()
+        .copied()
+        .filter(|id| ids.contains(*id))
+        .collect()
+}
+
+/// Reading and writing commands that name each of `ids` on the command
+/// line (after `--`, so that `-x` is not an option).
+fn odd_id_commands(ids: &[&str]) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let owned = |args: &[&str]| -> Vec<String> { args.iter().map(|s| s.to_string()).collect() };
+    let (mut reading, mut writing) = (Vec::new(), Vec::new());
+    for (k, &id) in ids.iter().enumerate() {
+        for args in [
+            &["show", "--json", "--", id][..],
+            &["show", "--", id],
+            &["log", "--oneline", "--", id],
+            &["log", "-n", "2", "--", id],
+            &["log", "--graph", "--", id],
+            &["diff", "--", id],
+            &["diff", "--stat", "--", "e1", id],
+            &["export", "--session", "--", id],
+            &["branch", &format!("--contains={id}")],
+        ] {
+            reading.push(owned(args));
+        }
+        let (tag, branch) = (format!("odd-tag-{k}"), format!("odd-branch-{k}"));
+        for args in [
+            &["checkout", "--", id][..],
+            &["tag", &tag, "--", id],
+            &["branch", &branch, "--", id],
+            &["checkout", "-b", &format!("{branch}-b"), "--", id],
+            &["append", &format!("--parent={id}"), "--user", "y"],
+        ] {
+            writing.push(owned(args));
+        }
+    }
+    (reading, writing)
+}
+
+// ---------------------------------------------------------------------------
+// What reading src/ found, reached through the command line
+// ---------------------------------------------------------------------------
+
+/// A yoagent user entry.
+fn user_entry(id: &str, parent: Option<&str>, text: &str) -> Value {
+    serde_json::json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1},
+        "timestamp": 1_760_000_000_000u64,
+    })
+}
+
+/// A yoagent assistant entry with these token counts.
+fn assistant_entry(id: &str, parent: &str, input: u64, output: u64) -> Value {
+    serde_json::json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {
+            "role": "assistant",
+            "content": [{"type": "text", "text": format!("answer {id}")}],
+            "stopReason": "stop",
+            "model": "m",
+            "provider": "p",
+            "usage": {"input": input, "output": output},
+            "timestamp": 1,
+        },
+        "timestamp": 1_760_000_000_000u64,
+    })
+}
+
+/// `lines` as a session file in a new directory; yoagent must load it.
+fn session_file(lines: &[String]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    let path = dir.path().join("session.jsonl");
+    let text = lines.join("\n");
+    let verdict = Verdict::of(text.as_bytes());
+    assert!(
+        verdict.loads(),
+        "yoagent refuses the test file: {verdict}\n{text}"
+    );
+    std::fs::write(&path, text).expect("write the session file");
+    (dir, path)
+}
+
+fn run_in(dir: &Path, path: &Path, args: &[&str]) -> Output {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    ysess_in(dir, path, &args)
+}
+
+fn transcript(args: &[&str], output: &Output) -> String {
+    format!(
+        "$ ysess {}\nexit {:?}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[track_caller]
+fn assert_no_crash(dir: &Path, path: &Path, args: &[&str]) {
+    let output = run_in(dir, path, args);
+    if let Some(how) = crash(&output) {
+        panic!(
+            "`ysess {}` {how}\n{}",
+            args.join(" "),
+            transcript(args, &output)
+        );
+    }
+}
+
+/// `diff` adds up each side's token counts (`Stats::of`, `tokens_in +=
+/// usage.input`) in a u64: two turns with counts near `u64::MAX` overflow.
+/// A debug build panics; a release build wraps and prints `0 tokens in`.
+#[test]
+fn diff_adds_up_token_counts_past_u64_without_panicking() {
+    let (dir, path) = session_file(&[
+        user_entry("e1", None, "hi").to_string(),
+        assistant_entry("e2", "e1", u64::MAX, u64::MAX).to_string(),
+        assistant_entry("e3", "e2", 1, 1).to_string(),
+    ]);
+    for args in [
+        &["diff", "e1"][..],
+        &["diff", "--stat", "e1", "HEAD"],
+        &["diff", "--json", "e1", "e3"],
+        &["diff", "--summary", "e3", "e1"],
+    ] {
+        assert_no_crash(dir.path(), &path, args);
+    }
+}
+
+/// `diff -U N` hands N to similar as the context radius, which similar
+/// doubles (`n * 2` in `group_diff_ops`): past `usize::MAX / 2` a debug build
+/// panics on the overflow, and a release build panics too, the wrapped
+/// radius sending similar out of range ("diff operation old range out of
+/// bounds").
+#[test]
+fn diff_takes_any_context_size_without_panicking() {
+    let (dir, path) = session_file(&[
+        user_entry("e1", None, "hi").to_string(),
+        user_entry("e2", Some("e1"), "a\nb\nc").to_string(),
+        user_entry("e3", Some("e1"), "a\nB\nc").to_string(),
+    ]);
+    for radius in ["9223372036854775808", "18446744073709551615"] {
+        assert_no_crash(dir.path(), &path, &["diff", "-U", radius, "e2", "e3"]);
+        assert_no_crash(
+            dir.path(),
+            &path,
+            &["diff", "--word-diff", "-U", radius, "e2", "e3"],
+        );
+    }
+}
+
+/// Regression: yoagent skips an unknown entry field
+/// without building it, so a lone surrogate, a number out of f64 range or
+/// nesting past serde_json's limit of 128 loads there (fsck agrees); and it
+/// reads an entry written as an array. But `Entry::parse` reads the whole
+/// line as a `serde_json::Value`, which refuses all of these, so `show`,
+/// `export` and `diff` of such an entry fail with "line N changed since it
+/// was read". When the line is one of ysess's records, `Refs::read` fails
+/// and so does every command but `fsck`, `tag` and `log -n`.
+#[test]
+fn every_command_reads_entries_yoagent_loads() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let extras = [r#""\ud800""#, "1e400", deep.as_str()];
+    let mut failures = Vec::new();
+    for extra in extras {
+        let mut e1 = user_entry("e1", None, "hi").to_string();
+        e1.insert_str(e1.len() - 1, &format!(r#","x":{extra}"#));
+        let (dir, path) = session_file(&[e1, user_entry("e2", Some("e1"), "yo").to_string()]);
+        for args in [
+            &["show", "e1"][..],
+            &["export"],
+            &["export", "--session"],
+            &["diff", "e1"],
+        ] {
+            let output = run_in(dir.path(), &path, args);
+            if output.status.code() != Some(0) {
+                failures.push(transcript(args, &output));
+            }
+        }
+        // The same field on a ysess record.
+        let (dir, path) = session_file(&[user_entry("e1", None, "hi").to_string()]);
+        assert_eq!(
+            run_in(dir.path(), &path, &["branch", "b1"]).status.code(),
+            Some(0)
+        );
+        let mut text = std::fs::read_to_string(&path).expect("read the session");
+        let last = text.trim_end().len() - 1;
+        text.insert_str(last, &format!(r#","x":{extra}"#));
+        std::fs::write(&path, &text).expect("write the session");
+        assert!(Verdict::of(text.as_bytes()).loads(), "{text}");
+        for args in [
+            &["log"][..],
+            &["branch"],
+            &["show"],
+            &["append", "--user", "x"],
+        ] {
+            let output = run_in(dir.path(), &path, args);
+            if output.status.code() != Some(0) {
+                failures.push(transcript(args, &output));
+            }
+        }
+    }
+    // An entry as an array of its fields, which serde also reads as a struct.
+    let (dir, path) =
+        session_file(&[r#"["e1",null,{"role":"user","content":[],"timestamp":1},1]"#.to_string()]);
+    for args in [&["show"][..], &["export", "--session"]] {
+        let output = run_in(dir.path(), &path, args);
+        if output.status.code() != Some(0) {
+            failures.push(transcript(args, &output));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Regression: `log -n N` (read from the end of the file) decorates
+/// with labels carried by entries, but not with those `ysess tag` sets, which
+/// a ysess record carries; `log` without `-n` shows them.
+#[test]
+fn log_n_shows_the_labels_ysess_tag_sets() {
+    let (dir, path) = session_file(&[
+        user_entry("e1", None, "one").to_string(),
+        user_entry("e2", Some("e1"), "two").to_string(),
+        user_entry("e3", Some("e2"), "three").to_string(),
+    ]);
+    for args in [&["tag", "here"][..], &["tag", "there", "e2"]] {
+        assert_eq!(run_in(dir.path(), &path, args).status.code(), Some(0));
+    }
+    let whole = run_in(dir.path(), &path, &["log", "--oneline"]);
+    let tail = run_in(dir.path(), &path, &["log", "-n", "3", "--oneline"]);
+    assert_eq!(
+        String::from_utf8_lossy(&tail.stdout),
+        String::from_utf8_lossy(&whole.stdout),
+        "log -n 3 differs from log"
+    );
+}
+
+/// Regression: `log -n N` reads the file backwards from its length,
+/// which a pipe or FIFO does not have (0), so it prints nothing and exits 0.
+#[test]
+#[cfg(target_os = "linux")]
+fn log_n_reads_a_session_from_a_pipe() {
+    use std::io::Write as _;
+    let demo = std::fs::read(crate::support::fixture("demo.jsonl")).expect("the demo fixture");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ysess"))
+        .args(["-f", "/dev/stdin", "log", "-n", "2", "--oneline"])
+        .env("TZ", "UTC")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start ysess");
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    // ysess may exit before reading it all; a broken pipe is fine here.
+    let _ = stdin.write_all(&demo);
+    drop(stdin);
+    let output = child.wait_with_output().expect("ysess finishes");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().count(),
+        2,
+        "{}",
+        transcript(
+            &["-f", "/dev/stdin", "log", "-n", "2", "--oneline"],
+            &output
+        )
+    );
+}
+
+/// Regression: branch and label names share one namespace in
+/// revisions, and `branch NAME` and `checkout -b NAME` refuse a label's name,
+/// but `branch -m OLD NEW` does not check NEW against labels: the renamed
+/// branch can then not be named (the label wins).
+#[test]
+fn branch_rename_refuses_a_label_name() {
+    let (dir, path) = session_file(&[
+        user_entry("e1", None, "one").to_string(),
+        serde_json::json!({
+            "id": "e2", "parent_id": "e1", "label": "taken", "timestamp": 1,
+            "message": {"role": "user", "content": [], "timestamp": 1},
+        })
+        .to_string(),
+    ]);
+    assert_eq!(
+        run_in(dir.path(), &path, &["branch", "b2", "e1"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run_in(dir.path(), &path, &["branch", "taken", "e1"])
+            .status
+            .code(),
+        Some(2),
+        "creating a branch with a label's name is refused"
+    );
+    let args = ["branch", "-m", "b2", "taken"];
+    let output = run_in(dir.path(), &path, &args);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        transcript(&args, &output)
+    );
+}

@@ -2902,3 +2902,215 @@ fn random_edits(c: &mut Corpus, base: &Base) {
         c.add(format!("random/edit-{round}"), bytes);
     }
 }
+
+// ---------------------------------------------------------------------------
+// Odd ids and names, for the no-panic test
+// ---------------------------------------------------------------------------
+
+/// Ids that look like revision syntax (`HEAD`, `@`, suffixes), start like an
+/// option, are empty or are not ASCII. Each still names its own entry.
+pub const ODD_IDS: &[&str] = &["HEAD", "@", "-x", "e1~1", "", "日本", "HEAD~1", "e1^", "~"];
+
+/// The tag and branch names the no-panic test's writing commands create.
+/// Files whose labels already use them are in [`odd_ids`].
+pub const WRITTEN_NAMES: &[&str] = &["t1", "b1", "b2", "b3"];
+
+/// One yoagent-shaped user entry.
+fn odd_user(id: &str, parent: Option<&str>, label: Option<&str>, k: u64) -> String {
+    let mut entry = json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {
+            "role": "user",
+            "content": [{"type": "text", "text": format!("text of {id}")}],
+            "timestamp": 1_760_000_000_000u64 + k,
+        },
+        "timestamp": 1_760_000_000_000u64 + k,
+    });
+    if let Some(label) = label {
+        entry["label"] = json!(label);
+    }
+    to_line(&entry)
+}
+
+/// One of ysess's own records, hand-made.
+fn odd_record(
+    id: &str,
+    parent: Option<&str>,
+    kind: &str,
+    data: Value,
+    label: Option<&str>,
+) -> String {
+    let mut entry = json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {"role": "extension", "kind": kind, "data": data},
+        "timestamp": 1_760_000_100_000u64,
+    });
+    if let Some(label) = label {
+        entry["label"] = json!(label);
+    }
+    to_line(&entry)
+}
+
+/// An assistant entry that calls a tool, with token counts.
+fn odd_assistant(id: &str, parent: &str, k: u64) -> String {
+    to_line(&json!({
+        "id": id,
+        "parent_id": parent,
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": format!("answer {id}")},
+                {"type": "toolCall", "id": format!("call-{id}"), "name": "bash", "arguments": {"cmd": id}},
+            ],
+            "stopReason": "toolUse",
+            "model": "m",
+            "provider": "p",
+            "usage": {"input": 10, "output": 2},
+            "timestamp": 1_760_000_000_000u64 + k,
+        },
+        "timestamp": 1_760_000_000_000u64 + k,
+    }))
+}
+
+/// Sessions whose ids are [`ODD_IDS`], with labels equal to ids, and labels
+/// equal to the names of branches and tags created later
+/// ([`WRITTEN_NAMES`]). Every one of them loads in yoagent.
+pub fn odd_ids() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut add = |name: String, lines: Vec<String>| {
+        cases.push(Case {
+            name,
+            bytes: join(&lines),
+            notable: false,
+        });
+    };
+
+    // A chain e1 ← HEAD ← @ ← … ← ~, each entry labelled with the next odd
+    // id (the last with the first): labels equal to other entries' ids.
+    let mut lines = vec![odd_user("e1", None, None, 0)];
+    let mut parent = "e1";
+    for (k, id) in ODD_IDS.iter().enumerate() {
+        let label = ODD_IDS[(k + 1) % ODD_IDS.len()];
+        lines.push(odd_user(id, Some(parent), Some(label), k as u64 + 1));
+        parent = id;
+    }
+    add("odd-ids/chain".into(), lines);
+
+    // Every odd id a child of e1, labelled with its own id; an assistant
+    // between, so that diff has turns to align.
+    let mut lines = vec![odd_user("e1", None, None, 0), odd_assistant("e2", "e1", 1)];
+    for (k, id) in ODD_IDS.iter().enumerate() {
+        lines.push(odd_user(id, Some("e2"), Some(id), k as u64 + 2));
+    }
+    add("odd-ids/fan".into(), lines);
+
+    // Each odd id as HEAD (the last line), with an older sibling labelled
+    // with that id, and the odd entry labelled `e1`.
+    for (k, id) in ODD_IDS.iter().enumerate() {
+        add(
+            format!("odd-ids/head-is/{k}"),
+            vec![
+                odd_user("e1", None, None, 0),
+                odd_assistant("e2", "e1", 1),
+                odd_user("e3", Some("e1"), Some(id), 2),
+                odd_user(id, Some("e2"), Some("e1"), 3),
+            ],
+        );
+    }
+
+    // A label that the writing commands later try to use as a tag or branch
+    // name: on an old entry, and on HEAD.
+    for name in WRITTEN_NAMES {
+        add(
+            format!("odd-ids/label-later-named/{name}"),
+            vec![
+                odd_user("e1", None, None, 0),
+                odd_user("e2", Some("e1"), Some(name), 1),
+                odd_user("e3", Some("e2"), None, 2),
+            ],
+        );
+        add(
+            format!("odd-ids/label-later-named-on-head/{name}"),
+            vec![
+                odd_user("e1", None, None, 0),
+                odd_user("e2", Some("e1"), Some(name), 1),
+            ],
+        );
+    }
+    add(
+        "odd-ids/every-later-name-a-label".into(),
+        std::iter::once(odd_user("e1", None, None, 0))
+            .chain(
+                WRITTEN_NAMES
+                    .iter()
+                    .enumerate()
+                    .map(|(k, name)| odd_user(&format!("e{}", k + 2), Some("e1"), Some(name), 1)),
+            )
+            .collect(),
+    );
+
+    // ysess's own records, hand-made with odd names and targets: a branch
+    // named like an id at an odd id, a rename to `HEAD`, a checkout of an
+    // entry that is not its parent, a tag record with an empty label.
+    add(
+        "odd-ids/records".into(),
+        vec![
+            odd_user("e1", None, None, 0),
+            odd_user("-x", Some("e1"), None, 1),
+            odd_user("日本", Some("e1"), Some("b1"), 2),
+            odd_record(
+                "e4",
+                Some("-x"),
+                "ysess.branch",
+                json!({"name": "e1~1", "target": "-x"}),
+                None,
+            ),
+            odd_record(
+                "e5",
+                Some("-x"),
+                "ysess.branch",
+                json!({"name": "b2", "target": "-x"}),
+                None,
+            ),
+            odd_user("e6", Some("e5"), None, 3),
+            odd_record(
+                "e7",
+                Some("e6"),
+                "ysess.branch-rename",
+                json!({"from": "b2", "to": "HEAD"}),
+                None,
+            ),
+            odd_record(
+                "e8",
+                Some("日本"),
+                "ysess.tag",
+                json!({"name": "", "target": "日本"}),
+                Some(""),
+            ),
+            odd_record(
+                "e9",
+                Some("e8"),
+                "ysess.checkout",
+                json!({"target": "-x"}),
+                None,
+            ),
+        ],
+    );
+    // A session that is only records, the first a root.
+    add(
+        "odd-ids/only-records".into(),
+        vec![
+            odd_record("e1", None, "ysess.checkout", json!({"target": "e1"}), None),
+            odd_record(
+                "e2",
+                Some("e1"),
+                "ysess.branch",
+                json!({"name": "b1", "target": "e1"}),
+                Some("t1"),
+            ),
+        ],
+    );
+    cases
+}
