@@ -150,7 +150,7 @@ impl Session {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
-                    "line {} changed since it was read: {why}",
+                    "line {} cannot be read back as an entry (did the file change?): {why}",
                     self.tree.node(ix).line
                 ),
             )
