@@ -239,7 +239,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__diff)
-            opts="-U -f -C -h -V --unified --stat --summary --word-diff --color-words --exit-code --quiet --json --files --no-pager --file --color --help --version"
+            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --no-pager --file --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -43,7 +43,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -f -a "diff" -d 'Compare two d
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template (see README: placeholders such as {id}, {parent}, {role}, {subject}, {time}, {ts}, {labels}, {n})' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'; the placeholders are listed in the README (id, parent, role, tag, subject, time, ts, labels, decorations, depth, line; n, tab and nul)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
@@ -139,9 +139,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -l summary -d 'One lin
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show changed words inline ([-old-]{+new+}) instead of lines'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color-words -d 'Show changed words inline, in colour'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l exit-code -d 'Exit 1 when the sides differ, 0 when not'
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l quiet -d 'Print nothing; implies --exit-code'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l json -d 'The fork point, the aligned turns and the stats as JSON'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since -d 'Check the file only grew since a digest (from --digest) or an old copy' -r

@@ -13,6 +13,9 @@ use crate::read::{Source, read_range};
 /// which cannot be read twice) memory.
 enum Store {
     File(std::path::PathBuf),
+    /// A file held open (and locked) by the caller: read through the same
+    /// handle, whatever the path names meanwhile.
+    Open(std::fs::File),
     Memory(Vec<u8>),
 }
 
@@ -90,7 +93,7 @@ impl Session {
     }
 
     /// Reads a session from a file the caller holds open (and locked).
-    pub fn load_locked(file: &std::fs::File, path: &std::path::Path) -> Result<Session, LoadError> {
+    pub fn load_locked(file: &std::fs::File) -> Result<Session, LoadError> {
         let options = Options {
             subjects: true,
             ..Options::default()
@@ -103,7 +106,7 @@ impl Session {
             Some(first) if errors > 0 => Err(LoadError::Invalid { first, errors }),
             _ => Ok(Session {
                 tree,
-                store: Store::File(path.to_path_buf()),
+                store: Store::Open(file.try_clone()?),
             }),
         }
     }
@@ -129,6 +132,13 @@ impl Session {
         let node = self.tree.node(ix);
         match &self.store {
             Store::File(path) => read_range(path, node.offset, node.len as usize),
+            Store::Open(file) => {
+                let mut out = vec![0; node.len as usize];
+                let mut reader = file;
+                std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(node.offset))?;
+                std::io::Read::read_exact(&mut reader, &mut out)?;
+                Ok(out)
+            }
             Store::Memory(bytes) => {
                 let from = node.offset as usize;
                 Ok(bytes

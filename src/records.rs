@@ -10,8 +10,8 @@
 //! | `ysess.checkout` | the entry to resume from | `{"target"}` | on the last line, it is yoagent's head: `path_messages()` resumes at its parent |
 //! | `ysess.tag` | the labelled entry | `{"name", "target"}`, and the entry's `label` | `seek_checkpoint(name)` lands on it, resuming at its parent |
 //! | `ysess.branch` | the branch's base | `{"name", "target"}` | work appended below it belongs to the branch |
-//! | `ysess.branch-delete` | HEAD's entry | `{"name"}` | the name no longer names a branch |
-//! | `ysess.branch-rename` | HEAD's entry | `{"from", "to"}` | the branch is known by its new name |
+//! | `ysess.branch-delete` | the last line's entry | `{"name"}` | the name no longer names a branch |
+//! | `ysess.branch-rename` | the last line's entry | `{"from", "to"}` | the branch is known by its new name |
 
 use serde::Serialize;
 use serde_json::{Value, json};

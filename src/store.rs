@@ -83,17 +83,31 @@ pub enum WriteError {
     },
     /// The file holds lines yoagent would refuse.
     Invalid(crate::load::LoadError),
+    /// Another program wrote to the file, or replaced it, while ysess read
+    /// it: what was read is no longer what is there.
+    Changed,
+    /// Not a regular file (a device, a directory, a pipe).
+    NotAFile,
     Io(io::Error),
 }
 
 impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WriteError::Torn { line } => write!(
-                f,
-                "the last line ({line}) is torn, as by an interrupted write"
-            ),
+            WriteError::Torn { line } => {
+                write!(
+                    f,
+                    "the last line ({line}) is torn, as by an interrupted write"
+                )
+            }
             WriteError::Invalid(e) => write!(f, "{e}"),
+            WriteError::Changed => {
+                write!(
+                    f,
+                    "another program changed or replaced the file while ysess read it"
+                )
+            }
+            WriteError::NotAFile => write!(f, "not a regular file"),
             WriteError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -107,11 +121,28 @@ impl From<io::Error> for WriteError {
     }
 }
 
+/// Whether `path` still names the file `file` has open (not a new file
+/// renamed into its place).
+fn still_there(path: &Path, file: &File) -> io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let (named, open) = (std::fs::metadata(path)?, file.metadata()?);
+        Ok(named.dev() == open.dev() && named.ino() == open.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, file);
+        Ok(true)
+    }
+}
+
 /// A session file opened for appending: it holds an exclusive lock on the
 /// file until dropped, so what was read is what is there when the new lines
 /// go in, and two ysess processes never interleave their writes.
 pub struct Locked {
     file: File,
+    path: PathBuf,
     /// The session as it is now.
     pub session: crate::load::Session,
     len: u64,
@@ -119,45 +150,68 @@ pub struct Locked {
 }
 
 impl Locked {
+    /// The session file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Opens `path` for appending (through a symlink, never replacing it),
-    /// takes the lock and reads the session. Refuses a file yoagent would
-    /// refuse, and a torn last line in particular.
+    /// takes the lock and reads the session, all from the one open file.
+    /// Refuses a file yoagent would refuse (a torn last line in particular),
+    /// and one that another program changes meanwhile.
     pub fn open(path: &Path) -> Result<Locked, WriteError> {
-        let file = OpenOptions::new().read(true).append(true).open(path)?;
-        file.lock()?;
-        let session = match crate::load::Session::load_locked(&file, path) {
-            Ok(session) => session,
-            Err(crate::load::LoadError::Invalid { first, errors }) => {
-                return Err(match first.code {
-                    crate::fsck::Code::TruncatedLastLine => WriteError::Torn {
-                        line: first.line.unwrap_or(0),
-                    },
-                    _ => WriteError::Invalid(crate::load::LoadError::Invalid { first, errors }),
-                });
+        // A file renamed into place while ysess waited for the lock is the
+        // one to write to: open it again (a few times at most).
+        for _ in 0..5 {
+            let file = OpenOptions::new().read(true).append(true).open(path)?;
+            if !file.metadata()?.is_file() {
+                return Err(WriteError::NotAFile);
             }
-            Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
-        };
-        let len = file.metadata()?.len();
-        let mut last = [0u8; 1];
-        let ends_with_newline = len == 0 || {
-            let mut reader = &file;
-            reader.seek(SeekFrom::Start(len - 1))?;
-            reader.read_exact(&mut last)?;
-            last[0] == b'\n'
-        };
-        Ok(Locked {
-            file,
-            session,
-            len,
-            ends_with_newline,
-        })
+            file.lock()?;
+            if !still_there(path, &file)? {
+                continue;
+            }
+            let len = file.metadata()?.len();
+            let session = match crate::load::Session::load_locked(&file) {
+                Ok(session) => session,
+                Err(crate::load::LoadError::Invalid { first, errors }) => {
+                    return Err(match first.code {
+                        crate::fsck::Code::TruncatedLastLine => WriteError::Torn {
+                            line: first.line.unwrap_or(0),
+                        },
+                        _ => WriteError::Invalid(crate::load::LoadError::Invalid { first, errors }),
+                    });
+                }
+                Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
+            };
+            if file.metadata()?.len() != len {
+                return Err(WriteError::Changed);
+            }
+            let mut last = [0u8; 1];
+            let ends_with_newline = len == 0 || {
+                let mut reader = &file;
+                reader.seek(SeekFrom::Start(len - 1))?;
+                reader.read_exact(&mut last)?;
+                last[0] == b'\n'
+            };
+            return Ok(Locked {
+                file,
+                path: path.to_path_buf(),
+                session,
+                len,
+                ends_with_newline,
+            });
+        }
+        Err(WriteError::Changed)
     }
 
     /// Appends whole lines in one write and flushes them to disk. yoagent
     /// writes no newline after its last line, so one is added first when
-    /// missing. If the write fails part way, the file is cut back to what it
-    /// was: it never keeps half a line of ysess's.
-    pub fn append(mut self, lines: &[String]) -> io::Result<()> {
+    /// missing. The file must be as it was read (another program that does
+    /// not take the lock may have written meanwhile: then nothing is
+    /// written). If the write fails or falls short, the file is cut back to
+    /// what it was: it never keeps half a line of ysess's.
+    pub fn append(mut self, lines: &[String]) -> Result<(), WriteError> {
         let mut buf = String::new();
         if !self.ends_with_newline {
             buf.push('\n');
@@ -166,14 +220,27 @@ impl Locked {
             buf.push_str(line);
             buf.push('\n');
         }
-        if let Err(e) = self
-            .file
-            .write_all(buf.as_bytes())
-            .and_then(|()| self.file.sync_data())
-        {
-            let _ = self.file.set_len(self.len);
-            let _ = self.file.sync_data();
-            return Err(e);
+        if !still_there(&self.path, &self.file)? || self.file.metadata()?.len() != self.len {
+            return Err(WriteError::Changed);
+        }
+        let written = self.file.write(buf.as_bytes()).and_then(|n| {
+            if n == buf.len() {
+                self.file.sync_data()
+            } else {
+                Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    format!("only {n} of {} bytes were written", buf.len()),
+                ))
+            }
+        });
+        if let Err(e) = written {
+            // Cut back only what is ysess's own: the file was `len` long
+            // under the lock before this write.
+            if self.file.metadata().is_ok_and(|m| m.len() >= self.len) {
+                let _ = self.file.set_len(self.len);
+                let _ = self.file.sync_data();
+            }
+            return Err(e.into());
         }
         Ok(())
     }

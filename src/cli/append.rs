@@ -93,7 +93,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         lines.push(line);
         parent = Some(id.clone());
     }
-    locked.append(&lines)?;
+    super::write::append_lines(locked, &lines)?;
     for id in &ids {
         writeln!(ctx.streams.out, "{}", super::output::escape(id))?;
     }

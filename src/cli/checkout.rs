@@ -20,7 +20,7 @@ use crate::records::{Kind, Record, check_name};
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct CheckoutArgs {
-    /// Where to move HEAD: an entry, a label, a branch [default: HEAD]
+    /// Where to move HEAD: an entry, a label, a branch (with -b, default HEAD)
     #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Start a branch called NAME at REV and move HEAD onto it

@@ -60,9 +60,6 @@ pub struct DiffArgs {
     /// Exit 1 when the sides differ, 0 when not
     #[arg(long)]
     pub exit_code: bool,
-    /// Print nothing; implies --exit-code
-    #[arg(long)]
-    pub quiet: bool,
     /// The fork point, the aligned turns and the stats as JSON
     #[arg(long)]
     pub json: bool,
@@ -86,6 +83,8 @@ struct Side {
 }
 
 pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    // `-q`/`--quiet` (the global option): print nothing, answer by status.
+    let quiet = ctx.global.quiet;
     if let Some(files) = &args.files {
         return files_diff(args, ctx, &files[0], &files[1]);
     }
@@ -147,12 +146,12 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let differ = steps
         .iter()
         .any(|s| !matches!(s, Step::Pair { same: true, .. }));
-    let exit = if (args.exit_code || args.quiet) && differ {
+    let exit = if (args.exit_code || quiet) && differ {
         Exit::No
     } else {
         Exit::Success
     };
-    if args.quiet {
+    if quiet {
         return Ok(exit);
     }
     let (stats_a, stats_b) = (Stats::of(&side_a.entries), Stats::of(&side_b.entries));
@@ -384,17 +383,25 @@ fn write_words(
         }
     }
     let mut line = String::new();
+    // Escape the session text first, then colour it, line by line.
     for (tag, text) in &runs {
-        let piece = match (tag, colour) {
-            (ChangeTag::Equal, _) => text.to_string(),
-            (ChangeTag::Delete, true) => p.error(text),
-            (ChangeTag::Insert, true) => p.label(text),
-            (ChangeTag::Delete, false) => format!("[-{text}-]"),
-            (ChangeTag::Insert, false) => format!("{{+{text}+}}"),
-        };
-        line.push_str(&piece);
+        let lines = escape_lines(text);
+        for (k, text) in lines.iter().enumerate() {
+            if k > 0 {
+                line.push('\n');
+            }
+            let piece = match (tag, colour) {
+                (ChangeTag::Equal, _) => text.to_string(),
+                _ if text.is_empty() => String::new(),
+                (ChangeTag::Delete, true) => p.error(text),
+                (ChangeTag::Insert, true) => p.label(text),
+                (ChangeTag::Delete, false) => format!("[-{text}-]"),
+                (ChangeTag::Insert, false) => format!("{{+{text}+}}"),
+            };
+            line.push_str(&piece);
+        }
     }
-    for l in escape_lines(line.trim_end()) {
+    for l in line.trim_end().lines() {
         writeln!(out, "{l}")?;
     }
     Ok(())
@@ -488,6 +495,7 @@ fn files_diff(
     old: &std::path::Path,
     new: &std::path::Path,
 ) -> Result<Exit, Failure> {
+    let quiet = ctx.global.quiet;
     let load = |path: &std::path::Path| {
         Session::load(&Source::Path(path.to_path_buf())).map_err(|e| {
             Failure::from(anyhow::anyhow!(
@@ -530,12 +538,12 @@ fn files_diff(
             changes.push(('-', ix, false, String::new()));
         }
     }
-    let exit = if (args.exit_code || args.quiet) && !changes.is_empty() {
+    let exit = if (args.exit_code || quiet) && !changes.is_empty() {
         Exit::No
     } else {
         Exit::Success
     };
-    if args.quiet {
+    if quiet {
         return Ok(exit);
     }
     let p = Paint {

@@ -48,8 +48,9 @@ pub struct LogArgs {
     /// Draw the graph with ASCII characters only
     #[arg(long)]
     pub ascii: bool,
-    /// Print each entry with this template (see README: placeholders such as
-    /// {id}, {parent}, {role}, {subject}, {time}, {ts}, {labels}, {n})
+    /// Print each entry with this template, e.g. '{id} {subject}'; the
+    /// placeholders are listed in the README (id, parent, role, tag, subject,
+    /// time, ts, labels, decorations, depth, line; n, tab and nul)
     #[arg(long, value_name = "FMT")]
     pub format: Option<String>,
     /// End each entry with NUL instead of a newline

@@ -151,7 +151,14 @@ pub fn stored_json(text: &str) -> Cow<'_, str> {
 /// Writes one JSON value and a newline.
 pub fn json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, SafeJson);
-    value.serialize(&mut ser).map_err(io::Error::other)?;
+    // serde_json wraps a failed write; keep its kind (a closed pipe is not
+    // an error for the caller).
+    value
+        .serialize(&mut ser)
+        .map_err(|e| match e.io_error_kind() {
+            Some(kind) => io::Error::new(kind, e),
+            None => io::Error::other(e),
+        })?;
     out.write_all(b"\n")
 }
 

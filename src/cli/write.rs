@@ -40,7 +40,16 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
                 Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
                     .with_hint(format!("`ysess fsck {file}` lists every problem"))
             }
-            WriteError::Io(io) => Failure::from(anyhow::anyhow!("{file}: {io}")),
+            WriteError::Changed => {
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+                    .with_hint("run the command again once the other program is done")
+            }
+            WriteError::NotAFile => {
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+            }
+            WriteError::Io(io) => {
+                Failure::from(anyhow::anyhow!("{file}: {io}; nothing was written"))
+            }
         }
     })?;
     let refs = Refs::read(&locked.session)?;
@@ -70,7 +79,7 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
         .zip(&ids)
         .map(|(r, id)| r.line(id, now))
         .collect();
-    locked.append(&lines)?;
+    append_lines(locked, &lines)?;
     Ok(ids)
 }
 
@@ -118,6 +127,21 @@ pub fn stay(tree: &crate::index::Tree, head: Ix) -> Record {
         },
         parent: tree.id(at).to_string(),
     }
+}
+
+/// Appends lines; a failure says which file and that nothing was written
+/// (the file is as it was).
+pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
+    let file = escape(&locked.path().display().to_string()).into_owned();
+    locked.append(lines).map_err(|e| {
+        let failure = Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"));
+        match e {
+            WriteError::Changed => {
+                failure.with_hint("run the command again once the other program is done")
+            }
+            _ => failure,
+        }
+    })
 }
 
 /// `e5 (first-draft) user: draft a plan`, for status messages.
