@@ -15,7 +15,11 @@ pub enum Checked<'a> {
     Fault { fault: LineFault, indent: usize },
     /// Not UTF-8: yoagent cannot read the file at all. `at` is the offset of
     /// the first bad byte within the line.
-    NotUtf8 { at: usize },
+    NotUtf8 {
+        at: usize,
+        /// The bytes stop in the middle of a character: a write cut short.
+        cut: bool,
+    },
 }
 
 impl Checked<'_> {
@@ -28,7 +32,7 @@ impl Checked<'_> {
                 indent,
             },
             Checked::Fault { fault, indent } => Checked::Fault { fault, indent },
-            Checked::NotUtf8 { at } => Checked::NotUtf8 { at },
+            Checked::NotUtf8 { at, cut } => Checked::NotUtf8 { at, cut },
         }
     }
 }
@@ -41,10 +45,11 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => text,
         Err(_) => {
-            let at = std::str::from_utf8(bytes)
-                .err()
-                .map_or(0, |e| e.valid_up_to());
-            return Checked::NotUtf8 { at };
+            let err = std::str::from_utf8(bytes).err();
+            let at = err.map_or(0, |e| e.valid_up_to());
+            // No error length: the bytes end inside a character.
+            let cut = err.is_some_and(|e| e.error_len().is_none());
+            return Checked::NotUtf8 { at, cut };
         }
     };
     let trimmed = text.trim();

@@ -199,7 +199,7 @@ enum Line {
     Blank,
     Entry { facts: Facts, indent: usize },
     Fault { fault: LineFault, indent: usize },
-    NotUtf8 { at: usize },
+    NotUtf8 { at: usize, cut: bool },
 }
 
 /// One line's verdict.
@@ -208,6 +208,8 @@ struct Verdict {
     at: usize,
     len: usize,
     bom: bool,
+    /// Only NUL bytes: what a crash often leaves where a write was going.
+    nul: bool,
     line: Line,
 }
 
@@ -233,7 +235,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
     for (at, bytes) in block.lines() {
         let line = match check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
-            Checked::NotUtf8 { at } => Line::NotUtf8 { at },
+            Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { facts, indent } => {
                 let text = &mut out.text;
@@ -264,10 +266,12 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
             }
         };
         let bom = at == 0 && block.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF");
+        let nul = !bytes.is_empty() && bytes.iter().all(|&b| b == 0);
         out.lines.push(Verdict {
             at,
             len: bytes.len(),
             bom,
+            nul,
             line,
         });
     }
@@ -460,7 +464,12 @@ impl State {
         }
         match v.line {
             Line::Blank => {}
-            Line::NotUtf8 { at } => findings.push(line.finding(
+            Line::NotUtf8 { at, cut } => {
+                // A last line that stops inside a character is a torn write.
+                if cut {
+                    self.last_eof_finding = Some(findings.len());
+                }
+                findings.push(line.finding(
                 Code::NotUtf8,
                 at,
                 None,
@@ -468,7 +477,8 @@ impl State {
                     "byte {} of the line is not UTF-8; yoagent cannot read a file that is not UTF-8 at all",
                     at + 1
                 ),
-            )),
+            ));
+            }
             Line::Fault { fault, indent } => {
                 let within = indent + fault.at.unwrap_or(0);
                 let code = match fault.kind {
@@ -478,12 +488,22 @@ impl State {
                     FaultKind::Message => Code::InvalidMessage,
                 };
                 let message = match code {
-                    Code::ByteOrderMark => "the file starts with a byte-order mark (EF BB BF), which yoagent \
+                    Code::ByteOrderMark => {
+                        "the file starts with a byte-order mark (EF BB BF), which yoagent \
                                             cannot load; remove those 3 bytes"
-                        .to_string(),
+                            .to_string()
+                    }
                     _ if fault.kind == FaultKind::Eof => {
                         self.last_eof_finding = Some(findings.len());
-                        format!("line ends in the middle of a JSON value ({})", fault.message)
+                        format!(
+                            "line ends in the middle of a JSON value ({})",
+                            fault.message
+                        )
+                    }
+                    _ if v.nul => {
+                        self.last_eof_finding = Some(findings.len());
+                        "the line is only NUL bytes, as a crash leaves where a write was going"
+                            .to_string()
                     }
                     Code::InvalidJson => format!("not valid JSON: {}", fault.message),
                     _ => fault.message,
@@ -506,7 +526,12 @@ impl State {
                     subject: facts.subject.map(|s| s.of(text)),
                 };
                 if let Some(problem) = facts.record_problem {
-                    findings.push(line.finding(Code::InvalidRecord, indent, Some(id.to_string()), problem.of(text).to_string()));
+                    findings.push(line.finding(
+                        Code::InvalidRecord,
+                        indent,
+                        Some(id.to_string()),
+                        problem.of(text).to_string(),
+                    ));
                 }
                 match self.builder.push(entry) {
                     Ok(ix) => self.tools.remember(ix, &facts, block),

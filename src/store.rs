@@ -47,30 +47,68 @@ pub fn cut_torn(path: &Path, torn: Torn, checked_len: u64) -> Result<PathBuf, Re
     let mut cut = Vec::new();
     file.seek(SeekFrom::Start(torn.offset))?;
     Read::read_to_end(&mut file, &mut cut)?;
-    let backup = backup_path(path, torn.offset);
-    match OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&backup)
-    {
-        Ok(mut saved) => {
-            saved.write_all(&cut)?;
-            saved.sync_all()?;
-        }
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            if std::fs::read(&backup)? != cut {
-                return Err(RepairError::BackupExists(backup));
-            }
-        }
-        Err(e) => return Err(e.into()),
+    if !is_torn(&cut) {
+        return Err(RepairError::Changed);
+    }
+    let backup = save_beside(path, torn.offset, &cut)?;
+    // The backup, and its name in the directory, are on disk before the cut.
+    if let Some(dir) = backup.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
     }
     file.set_len(torn.offset)?;
     file.sync_all()?;
-    if let Some(dir) = backup.parent().filter(|d| !d.as_os_str().is_empty()) {
-        // Make the backup's directory entry durable too; best effort.
-        let _ = File::open(dir).and_then(|d| d.sync_all());
-    }
     Ok(backup)
+}
+
+/// Whether `bytes` (from a line's start to the end of the file) are still
+/// one torn line and nothing but white space after it, as checked.
+fn is_torn(bytes: &[u8]) -> bool {
+    let (line, rest) = match memchr::memchr(b'\n', bytes) {
+        Some(i) => (&bytes[..i], &bytes[i + 1..]),
+        None => (bytes, &b""[..]),
+    };
+    let blank_after = String::from_utf8_lossy(rest).trim().is_empty();
+    let torn = match crate::check::check_line(line, false) {
+        crate::check::Checked::Fault { fault, .. } => {
+            fault.kind == crate::schema::FaultKind::Eof || line.iter().all(|&b| b == 0)
+        }
+        crate::check::Checked::NotUtf8 { cut, .. } => cut,
+        _ => false,
+    };
+    blank_after && torn
+}
+
+/// Saves `bytes` as `FILE.torn-OFFSET` (or `.torn-OFFSET.N` when that name
+/// holds other bytes), flushed to disk. A copy with the same bytes is kept.
+fn save_beside(path: &Path, offset: u64, bytes: &[u8]) -> Result<PathBuf, RepairError> {
+    let first = backup_path(path, offset);
+    for n in 0..100 {
+        let candidate = if n == 0 {
+            first.clone()
+        } else {
+            let mut name = first.clone().into_os_string();
+            name.push(format!(".{n}"));
+            PathBuf::from(name)
+        };
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(mut saved) => {
+                saved.write_all(bytes)?;
+                saved.sync_all()?;
+                return Ok(candidate);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                if std::fs::read(&candidate)? == bytes {
+                    return Ok(candidate);
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(RepairError::BackupExists(first))
 }
 
 /// Why ysess will not append to a session.

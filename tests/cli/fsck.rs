@@ -425,3 +425,52 @@ fn the_demo_session_loads_in_yoagent_and_passes_strict_fsck() {
     dir.fixture("demo.jsonl", "session.jsonl");
     dir.run(&["fsck", "--strict"]).status(0).stderr("");
 }
+
+#[test]
+fn a_write_torn_inside_a_character_or_left_as_nul_bytes_is_repairable() {
+    let dir = Dir::new();
+    let good = session(&[user_line("e1", None, "a"), user_line("e2", Some("e1"), "b")]);
+    let mut torn = format!("{good}\n").into_bytes();
+    torn.extend_from_slice(b"{\"id\":\"e3\",\"parent_id\":\"e2\",\"message\":{\"text\":\"caf\xc3");
+    dir.write("session.jsonl", &torn);
+    let run = dir.run(&["fsck", "--repair"]);
+    run.status(0);
+    assert_eq!(
+        dir.read("session.jsonl"),
+        format!("{good}\n").into_bytes(),
+        "{run}"
+    );
+
+    let mut zeros = format!("{good}\n").into_bytes();
+    zeros.extend_from_slice(&[0; 40]);
+    dir.write("session.jsonl", &zeros);
+    dir.run(&["fsck", "--repair"]).status(0);
+    assert_eq!(dir.read("session.jsonl"), format!("{good}\n").into_bytes());
+}
+
+#[test]
+fn a_second_tear_at_the_same_offset_gets_its_own_backup() {
+    let dir = Dir::new();
+    let good = session(&[user_line("e1", None, "a")]);
+    let at = good.len() + 1;
+    dir.write("session.jsonl", format!("{good}\n{{\"id\":\"e2\",\"par"));
+    dir.run(&["fsck", "--repair"]).status(0);
+    dir.write(
+        "session.jsonl",
+        format!("{good}\n{{\"id\":\"e2\",\"parent_id\":\"e"),
+    );
+    let run = dir.run(&["fsck", "--repair"]);
+    run.status(0);
+    assert!(
+        run.stderr.contains(&format!("session.jsonl.torn-{at}.1")),
+        "{run}"
+    );
+    assert_eq!(
+        dir.read(&format!("session.jsonl.torn-{at}")),
+        b"{\"id\":\"e2\",\"par"
+    );
+    assert_eq!(
+        dir.read(&format!("session.jsonl.torn-{at}.1")),
+        b"{\"id\":\"e2\",\"parent_id\":\"e"
+    );
+}
