@@ -4,6 +4,7 @@
 //! (later) resolve revision → render. Everything but `cli` is free of
 //! terminals, the environment and the clock.
 
+pub mod canonical;
 pub mod check;
 pub mod cli;
 pub mod diff;

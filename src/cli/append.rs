@@ -74,15 +74,38 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let now = now_ms();
     let mut lines = Vec::with_capacity(messages.len());
     for (k, (message, id)) in messages.into_iter().zip(&ids).enumerate() {
-        let mut entry =
-            json!({"id": id, "parent_id": parent, "message": message, "timestamp": now});
-        if k + 1 == ids.len()
-            && let Some(label) = &args.label
-        {
-            entry["label"] = json!(label);
-        }
-        let line = entry.to_string();
+        let label = if k + 1 == ids.len() {
+            args.label.as_deref()
+        } else {
+            None
+        };
+        let entry_line = |message: &Value| {
+            let mut entry =
+                json!({"id": id, "parent_id": parent, "message": message, "timestamp": now});
+            if let Some(label) = label {
+                entry["label"] = json!(label);
+            }
+            entry.to_string()
+        };
         // The same check as fsck's: the line must load in yoagent.
+        if let Checked::Fault { fault, .. } = check_line(entry_line(&message).as_bytes(), false) {
+            return Err(Failure::usage(format!(
+                "message {}: {}; nothing was written",
+                k + 1,
+                fault.message
+            )));
+        }
+        // Then written as yoagent writes it, so an app's save keeps it as is.
+        let llm = crate::schema::is_llm_message(&message);
+        let role = match message.get("role") {
+            Some(Value::Number(n)) => ["user", "assistant", "toolResult"]
+                .get(n.as_u64().unwrap_or(3) as usize)
+                .copied(),
+            other => other.and_then(Value::as_str),
+        }
+        .unwrap_or_default()
+        .to_string();
+        let line = entry_line(&crate::canonical::message(&message, llm, &role));
         if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
             return Err(Failure::usage(format!(
                 "message {}: {}; nothing was written",

@@ -1526,3 +1526,16 @@ fn appended_entries_survive_an_agent_save_byte_for_byte() {
         .status(0);
     digest_then_agent_save(&dir).status(0).stderr("");
 }
+
+#[test]
+fn messages_given_in_any_shape_are_written_as_yoagent_writes_them() {
+    let dir = demo();
+    // Keys out of order, a snake_case alias, an unknown field, unsorted
+    // tool arguments: yoagent would rewrite all of that when it saves.
+    let given = r#"{"timestamp":7,"usage":{"output":2,"input":1,"cache_read":3},"provider":"p","model":"m","stopReason":"toolUse","x_extra":true,"role":"assistant","content":[{"arguments":{"b":1,"a":{"d":1,"c":2}},"name":"bash","id":"c9","type":"toolCall"}]}"#;
+    dir.run_stdin(&["append"], given.as_bytes()).status(0);
+    digest_then_agent_save(&dir).status(0).stderr("");
+    let custom = r#"{"data":{"z":1,"a":2},"kind":"note","role":"extension","extra":1}"#;
+    dir.run_stdin(&["append"], custom.as_bytes()).status(0);
+    digest_then_agent_save(&dir).status(0).stderr("");
+}
