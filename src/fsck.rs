@@ -285,7 +285,7 @@ fn record_problem(line: &[u8], facts: &crate::entry::LineFacts<'_>) -> Option<St
     let kind = facts
         .custom_kind
         .as_deref()
-        .filter(|k| k.starts_with("ysess."))?;
+        .filter(|k| crate::records::is_ysess_kind(k))?;
     if facts.kind != MessageKind::Custom {
         return None;
     }

@@ -265,7 +265,7 @@ impl Tree {
     /// Whether an entry is ysess's own bookkeeping: a custom record whose
     /// kind starts with `ysess.`. Commands hide them unless asked.
     pub fn is_record(&self, ix: Ix) -> bool {
-        self.node(ix).kind == MessageKind::Custom && self.tag(ix).starts_with("ysess.")
+        self.node(ix).kind == MessageKind::Custom && crate::records::is_ysess_kind(self.tag(ix))
     }
 
     /// The nearest ancestor that is not a ysess record.

@@ -125,6 +125,17 @@ fn blocks(v: &Value) -> Vec<Block> {
         .collect()
 }
 
+/// A message's role as yoagent reads it: the `role` string, or, for a model
+/// message (`llm`), a variant index in its place, which serde also accepts.
+pub fn role_name(message: &Value, llm: bool) -> Option<&str> {
+    match message.get("role") {
+        Some(Value::Number(n)) if llm => ["user", "assistant", "toolResult"]
+            .get(n.as_u64().unwrap_or(3) as usize)
+            .copied(),
+        other => other.and_then(Value::as_str),
+    }
+}
+
 impl Entry {
     /// Reads one line that fsck accepts. The shapes follow yoagent's own
     /// decision: a model message when the role is one of its three and the
@@ -149,14 +160,7 @@ impl Entry {
             .map_err(|e| NotAnEntry(format!("message: {e}")))?;
         let m = &message_value;
         let fits_llm = crate::schema::is_llm_message(m);
-        // serde also takes a variant's index for the role tag.
-        let role = match m.get("role") {
-            Some(Value::Number(n)) if fits_llm => ["user", "assistant", "toolResult"]
-                .get(n.as_u64().unwrap_or(3) as usize)
-                .copied(),
-            other => other.and_then(Value::as_str),
-        };
-        let message = match role {
+        let message = match role_name(m, fits_llm) {
             Some("user") if fits_llm => Message::User { content: blocks(m) },
             Some("assistant") if fits_llm => {
                 let usage = m.get("usage").cloned().unwrap_or(Value::Null);

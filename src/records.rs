@@ -16,6 +16,11 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
+/// Whether a custom record's kind is one of ysess's own (`ysess.…`).
+pub fn is_ysess_kind(kind: &str) -> bool {
+    kind.starts_with("ysess.")
+}
+
 /// One record as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {

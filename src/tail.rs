@@ -131,7 +131,7 @@ impl Walk {
             && facts
                 .custom_kind
                 .as_deref()
-                .is_some_and(|k| k.starts_with("ysess."));
+                .is_some_and(crate::records::is_ysess_kind);
         // A label carried by a ysess record names the entry it hangs from,
         // which comes earlier in the file.
         if is_record

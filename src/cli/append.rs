@@ -97,14 +97,9 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         // Then written as yoagent writes it, so an app's save keeps it as is.
         let llm = crate::schema::is_llm_message(&message);
-        let role = match message.get("role") {
-            Some(Value::Number(n)) => ["user", "assistant", "toolResult"]
-                .get(n.as_u64().unwrap_or(3) as usize)
-                .copied(),
-            other => other.and_then(Value::as_str),
-        }
-        .unwrap_or_default()
-        .to_string();
+        let role = crate::message::role_name(&message, llm)
+            .unwrap_or_default()
+            .to_string();
         let line = entry_line(&crate::canonical::message(&message, llm, &role));
         if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
             return Err(Failure::usage(format!(

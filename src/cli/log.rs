@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::output::{escape, stored_json};
 use super::pager::paged;
-use super::render::{Names, Paint, iso_time, role_text, shown_label, time};
+use super::render::{Names, Paint, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::entry::MessageKind;
 use crate::graph::{Graph, Style, display_order};
@@ -85,16 +85,17 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Style::Curved
     };
 
+    let render = Render {
+        paint,
+        tz: &tz,
+        template: template.as_ref(),
+        args,
+        end,
+    };
+
     // `log -n N` of HEAD reads only the end of the file it needs.
     if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
         paged(ctx, args.no_pager || args.json, |out| {
-            let render = Render {
-                paint,
-                tz: &tz,
-                template: template.as_ref(),
-                args,
-                end,
-            };
             for (k, item) in items.iter().enumerate() {
                 render.item(out, k, item, None)?;
             }
@@ -134,13 +135,6 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let names = Names::new(tree, head, &branches);
     paged(ctx, args.no_pager || args.json, |out| {
-        let render = Render {
-            paint,
-            tz: &tz,
-            template: template.as_ref(),
-            args,
-            end,
-        };
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
             if args.markers {
@@ -252,17 +246,7 @@ impl Item {
 
     /// ` (HEAD, first-draft)` or nothing, escaped and painted.
     fn decorations(&self, p: Paint) -> String {
-        let mut parts = Vec::new();
-        if self.head {
-            parts.push(p.head("HEAD"));
-        }
-        parts.extend(self.branches.iter().map(|b| p.branch(&escape(b))));
-        parts.extend(self.labels.iter().map(|l| p.label(&shown_label(l))));
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", parts.join(", "))
-        }
+        super::render::decorations(self.head, &self.branches, &self.labels, p)
     }
 
     fn role(&self) -> String {

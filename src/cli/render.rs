@@ -87,17 +87,28 @@ impl Names {
 
     /// ` (HEAD, first-draft)` or nothing, escaped and painted.
     pub fn decorations(&self, ix: Ix, paint: Paint) -> String {
-        let mut parts = Vec::new();
-        if self.head == Some(ix) {
-            parts.push(paint.head("HEAD"));
-        }
-        parts.extend(self.branches(ix).iter().map(|b| paint.branch(&escape(b))));
-        parts.extend(self.labels(ix).iter().map(|l| paint.label(&shown_label(l))));
-        if parts.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", parts.join(", "))
-        }
+        decorations(
+            self.head == Some(ix),
+            self.branches(ix),
+            self.labels(ix),
+            paint,
+        )
+    }
+}
+
+/// ` (HEAD, lib, first-draft)` or nothing: HEAD, then branches, then labels,
+/// escaped and painted.
+pub fn decorations(head: bool, branches: &[String], labels: &[String], paint: Paint) -> String {
+    let mut parts = Vec::new();
+    if head {
+        parts.push(paint.head("HEAD"));
+    }
+    parts.extend(branches.iter().map(|b| paint.branch(&escape(b))));
+    parts.extend(labels.iter().map(|l| paint.label(&shown_label(l))));
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
     }
 }
 
