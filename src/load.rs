@@ -7,14 +7,13 @@ use std::io::{self, Read};
 use crate::fsck::{Finding, Options, check_tree};
 use crate::index::{Ix, Tree};
 use crate::message::{Entry, NotAnEntry};
-use crate::read::{Source, read_range};
+use crate::read::Source;
 
 /// Where entry bytes are read back from: the file, or (for standard input,
 /// which cannot be read twice) memory.
 enum Store {
-    File(std::path::PathBuf),
-    /// A file held open (and locked) by the caller: read through the same
-    /// handle, whatever the path names meanwhile.
+    /// The file, held open: read through the same handle that was checked
+    /// (and, for writing commands, locked), whatever the path names meanwhile.
     Open(std::fs::File),
     Memory(Vec<u8>),
 }
@@ -75,8 +74,10 @@ impl Session {
         };
         let (report, tree, store) = match source {
             Source::Path(path) => {
-                let (report, tree) = check_tree(std::fs::File::open(path)?, &options)?;
-                (report, tree, Store::File(path.clone()))
+                // One open file serves the check and every entry read later.
+                let file = std::fs::File::open(path)?;
+                let (report, tree) = check_tree(&file, &options)?;
+                (report, tree, Store::Open(file))
             }
             Source::Stdin => {
                 let mut bytes = Vec::new();
@@ -131,7 +132,6 @@ impl Session {
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         let node = self.tree.node(ix);
         match &self.store {
-            Store::File(path) => read_range(path, node.offset, node.len as usize),
             Store::Open(file) => {
                 let mut out = vec![0; node.len as usize];
                 let mut reader = file;

@@ -173,16 +173,6 @@ pub fn for_each_line<R: Read>(
     Ok(total)
 }
 
-/// Reads `len` bytes at `offset` of a file (a line the index points at).
-pub fn read_range(path: &Path, offset: u64, len: usize) -> io::Result<Vec<u8>> {
-    use std::io::{Seek, SeekFrom};
-    let mut file = File::open(path)?;
-    file.seek(SeekFrom::Start(offset))?;
-    let mut out = vec![0; len];
-    file.read_exact(&mut out)?;
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
