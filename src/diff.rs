@@ -139,12 +139,7 @@ pub fn render(entry: &Entry) -> String {
 /// `user`, `assistant`, `toolResult`, or `custom` for a custom record
 /// (whatever role string it carries), as `log` names them.
 pub fn role_word(message: &Message) -> &'static str {
-    match message {
-        Message::User { .. } => "user",
-        Message::Assistant { .. } => "assistant",
-        Message::ToolResult { .. } => "toolResult",
-        Message::Custom { .. } => "custom",
-    }
+    message.role()
 }
 
 /// What one side did after the fork.

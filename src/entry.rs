@@ -15,7 +15,9 @@ pub enum MessageKind {
 }
 
 impl MessageKind {
-    /// The role as it appears in the file (custom records carry their own).
+    /// The one name ysess gives each kind in every output: the role as it
+    /// appears in the file, and `custom` for a custom message (which carries
+    /// a role string of its own).
     pub fn role_name(self) -> &'static str {
         match self {
             MessageKind::User => "user",
@@ -67,6 +69,40 @@ impl LineFacts<'_> {
             tool_result_for: self.tool_result_for.map(own),
             tool_name: self.tool_name.map(own),
             subject: self.subject.map(own),
+        }
+    }
+}
+
+/// The number yoagent's counter reads from an id: `N` for an id `e<N>`, as
+/// its loader parses it (`strip_prefix('e')`, then `u64::from_str`, which
+/// takes `e01` as 1 and `e+1` as 1). yoagent's next append is `e<max+1>`.
+/// This is the one rule for ids in ysess.
+pub fn counter_number(id: &str) -> Option<u64> {
+    id.strip_prefix('e')?.parse::<u64>().ok()
+}
+
+/// Whether an id is one yoagent's `append` makes: `e` and the number
+/// written plainly (`e1`, `e42`; not `e01` or `e+1`, which its counter reads
+/// but never writes).
+pub fn is_counter_id(id: &str) -> bool {
+    counter_number(id).is_some_and(|n| n > 0 && id[1..] == *n.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_for_ids_reads_as_yoagent_and_writes_as_its_append() {
+        assert_eq!(counter_number("e12"), Some(12));
+        assert_eq!(counter_number("e01"), Some(1));
+        assert_eq!(counter_number("e+3"), Some(3));
+        assert_eq!(counter_number("e"), None);
+        assert_eq!(counter_number("E1"), None);
+        assert_eq!(counter_number("e18446744073709551616"), None);
+        assert!(is_counter_id("e1") && is_counter_id("e400"));
+        for odd in ["e0", "e01", "e+1", "e", "e1x", "E1", "x1"] {
+            assert!(!is_counter_id(odd), "{odd}");
         }
     }
 }

@@ -100,7 +100,10 @@ impl Finding {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     pub bytes: u64,
+    /// Entries of the user's tree: ysess's records are counted apart.
     pub entries: u64,
+    /// ysess's own records.
+    pub records: u64,
     pub roots: u64,
     pub tips: u64,
     pub labels: u64,
@@ -191,8 +194,12 @@ struct Facts {
     answers: Option<Span>,
     tag: Option<Span>,
     subject: Option<Span>,
+    /// One of ysess's own records.
+    record: bool,
     /// What is wrong with a ysess record, if anything.
     record_problem: Option<Span>,
+    /// The entry a `ysess.checkout` record says it resumes at.
+    checkout_target: Option<Span>,
 }
 
 enum Line {
@@ -240,6 +247,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
             Checked::Entry { facts, indent } => {
                 let text = &mut out.text;
                 let first_call = out.calls.len() as u32;
+                let checked_record = record_problem(bytes, &facts);
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
                 let facts = Facts {
@@ -260,7 +268,19 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
                         .or(facts.custom_kind.as_deref())
                         .map(|t| Span::keep(text, t)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
-                    record_problem: record_problem(bytes, &facts).map(|p| Span::keep(text, &p)),
+                    record: is_record(&facts),
+                    record_problem: None,
+                    checkout_target: None,
+                };
+                let facts = match checked_record {
+                    Ok(target) => Facts {
+                        checkout_target: target.map(|t| Span::keep(text, &t)),
+                        ..facts
+                    },
+                    Err(problem) => Facts {
+                        record_problem: Some(Span::keep(text, &problem)),
+                        ..facts
+                    },
                 };
                 Line::Entry { facts, indent }
             }
@@ -278,28 +298,47 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
     out
 }
 
-/// What is wrong with a line that holds one of ysess's own records: data
+/// Whether an entry's facts make it one of ysess's own records.
+fn is_record(facts: &crate::entry::LineFacts<'_>) -> bool {
+    facts.kind == MessageKind::Custom
+        && crate::records::is_record(
+            facts.custom_role.as_deref().unwrap_or_default(),
+            facts.custom_kind.as_deref().unwrap_or_default(),
+        )
+}
+
+/// What is wrong with a line that holds a record in ysess's namespace: data
 /// that does not fit its kind, or a record that does not hang where its data
-/// says. yoagent loads such a line; ysess would misread it.
-fn record_problem(line: &[u8], facts: &crate::entry::LineFacts<'_>) -> Option<String> {
-    let kind = facts
+/// says. yoagent loads such a line; ysess would misread it. `Ok` carries the
+/// target of a checkout record, which the tree checks once it is linked.
+fn record_problem(
+    line: &[u8],
+    facts: &crate::entry::LineFacts<'_>,
+) -> Result<Option<String>, String> {
+    let Some(kind) = facts
         .custom_kind
         .as_deref()
-        .filter(|k| crate::records::is_ysess_kind(k))?;
-    if facts.kind != MessageKind::Custom {
-        return None;
-    }
-    let text = std::str::from_utf8(line).ok()?.trim();
-    let value: serde_json::Value = serde_json::from_str(text).ok()?;
-    let data = &value["message"]["data"];
-    let parsed = match crate::records::Kind::parse(kind, data) {
-        Ok(parsed) => parsed,
-        Err(why) => return Some(format!("record {kind}: {why}")),
+        .filter(|k| crate::records::is_ysess_kind(k))
+        .filter(|_| {
+            facts.kind == MessageKind::Custom
+                && facts.custom_role.as_deref() == Some(crate::records::ROLE)
+        })
+    else {
+        return Ok(None);
     };
-    let parent = facts.parent.as_deref().unwrap_or("");
+    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let data = &value["message"]["data"];
+    let parsed =
+        crate::records::Kind::parse(kind, data).map_err(|why| format!("record {kind}: {why}"))?;
+    let Some(parent) = facts.parent.as_deref() else {
+        return Err(format!(
+            "record {kind}: it hangs from no entry, and ysess always hangs a record from one"
+        ));
+    };
     use crate::records::Kind;
-    match &parsed {
-        // (A checkout record may hang below another record on a branch.)
+    let problem = match &parsed {
+        Kind::Checkout { target } => return Ok(Some(target.clone())),
         Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
             format!("record {kind}: its target {target} is not the entry it hangs from ({parent})"),
         ),
@@ -312,7 +351,14 @@ fn record_problem(line: &[u8], facts: &crate::entry::LineFacts<'_>) -> Option<St
         Kind::BranchRename { to, .. } => crate::records::check_name(to)
             .err()
             .map(|why| format!("record {kind}: {why}")),
-        _ => None,
+        Kind::BranchDelete { .. } => None,
+    };
+    match problem {
+        Some(p) => Err(p),
+        None if !matches!(parsed, Kind::Tag { .. }) && facts.label.is_some() => Err(format!(
+            "record {kind}: it carries a label, which only ysess.tag records do"
+        )),
+        None => Ok(None),
     }
 }
 
@@ -524,6 +570,7 @@ impl State {
                     len: v.len as u64,
                     tag: facts.tag.map(|t| t.of(text)),
                     subject: facts.subject.map(|s| s.of(text)),
+                    record: facts.record,
                 };
                 if let Some(problem) = facts.record_problem {
                     findings.push(line.finding(
@@ -534,7 +581,24 @@ impl State {
                     ));
                 }
                 match self.builder.push(entry) {
-                    Ok(ix) => self.tools.remember(ix, &facts, block),
+                    Ok(ix) => {
+                        self.tools.remember(ix, &facts, block);
+                        // A checkout record resumes at the entry it hangs
+                        // from in the user's tree; anything else is forged.
+                        if let Some(target) = facts.checkout_target.map(|t| t.of(text))
+                            && let Some(at) = self.builder.entry_parent(ix)
+                            && at != target
+                        {
+                            findings.push(line.finding(
+                                Code::InvalidRecord,
+                                indent,
+                                Some(id.to_string()),
+                                format!(
+                                    "record ysess.checkout: its target {target} is not the entry it hangs from ({at})"
+                                ),
+                            ));
+                        }
+                    }
                     Err(Link::DuplicateId { first_line }) => findings.push(line.finding(
                         Code::DuplicateId,
                         indent,
@@ -647,7 +711,8 @@ fn summarize(tree: &Tree, bytes: u64) -> Summary {
     let head = tree.head();
     Summary {
         bytes,
-        entries: tree.len() as u64,
+        entries: tree.entries().count() as u64,
+        records: tree.nodes().iter().filter(|n| n.record).count() as u64,
         roots: tree.roots().count() as u64,
         tips: tree.tips().count() as u64,
         labels: tree.label_names().len() as u64,
@@ -656,14 +721,6 @@ fn summarize(tree: &Tree, bytes: u64) -> Summary {
     }
 }
 
-fn is_standard_id(id: &str) -> bool {
-    id.strip_prefix('e').is_some_and(|n| {
-        !n.is_empty()
-            && !n.starts_with('0')
-            && n.bytes().all(|b| b.is_ascii_digit())
-            && n.parse::<u64>().is_ok()
-    })
-}
 
 /// The warnings: what yoagent loads but a person likely did not mean.
 fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
@@ -714,7 +771,7 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     }
 
     // Ids yoagent would not have made: one finding, with the count.
-    let mut odd = all.clone().filter(|&ix| !is_standard_id(tree.id(ix)));
+    let mut odd = all.clone().filter(|&ix| !crate::entry::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
         let more = odd.count();
         let tail = if more == 0 {
@@ -749,10 +806,10 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
         }
     }
 
-    // Children older than their parents.
-    for ix in all {
+    // Children older than their parents, in the user's tree.
+    for ix in tree.entries() {
         let node = tree.node(ix);
-        if let Some(p) = node.parent {
+        if let Some(p) = tree.parent(ix) {
             let parent = tree.node(p);
             if node.timestamp < parent.timestamp {
                 out.push(finding(
@@ -836,7 +893,7 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
                 }
                 MessageKind::User => break,
             }
-            cursor = node.parent;
+            cursor = tree.parent(ix);
         }
     }
 }
@@ -920,9 +977,9 @@ mod tests {
 
     #[test]
     fn standard_ids_are_what_append_makes() {
-        assert!(is_standard_id("e1") && is_standard_id("e400"));
+        assert!(crate::entry::is_counter_id("e1") && crate::entry::is_counter_id("e400"));
         for odd in ["e", "e0", "e01", "x1", "e+1", "E1", "e1a"] {
-            assert!(!is_standard_id(odd), "{odd}");
+            assert!(!crate::entry::is_counter_id(odd), "{odd}");
         }
     }
 }

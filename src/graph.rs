@@ -33,7 +33,24 @@ use crate::index::{Ix, Tree};
 /// contiguous; sibling subtrees (and separate roots) come newest activity
 /// first, activity being the last line anywhere in the subtree. HEAD is the
 /// last line, so its branch always leads.
-pub fn display_order(tree: &Tree) -> Vec<Ix> {
+///
+/// This is the user's tree, ysess's records folded out; with `records`, the
+/// file's own tree, records and all.
+pub fn display_order(tree: &Tree, records: bool) -> Vec<Ix> {
+    let parent = |ix: Ix| {
+        if records {
+            tree.raw_parent(ix)
+        } else {
+            tree.parent(ix).filter(|_| !tree.is_record(ix))
+        }
+    };
+    let children = |ix: Ix| {
+        if records {
+            tree.raw_children(ix)
+        } else {
+            tree.children(ix)
+        }
+    };
     let n = tree.len();
     // The newest entry of each subtree. A parent is always on an earlier
     // line than its children (the builder only links to ids already seen),
@@ -42,7 +59,7 @@ pub fn display_order(tree: &Tree) -> Vec<Ix> {
     // not.
     let mut newest: Vec<Ix> = (0..n).map(|ix| ix as Ix).collect();
     for ix in (0..n).rev() {
-        if let Some(p) = tree.node(ix as Ix).parent {
+        if let Some(p) = parent(ix as Ix) {
             newest[p as usize] = newest[p as usize].max(newest[ix]);
         }
     }
@@ -54,13 +71,17 @@ pub fn display_order(tree: &Tree) -> Vec<Ix> {
     // first: the order we want, with an explicit stack instead of recursion
     // because sessions can be hundreds of thousands of entries deep.
     // Siblings are pushed newest first so that the oldest is popped first.
-    let mut stack: Vec<Ix> = tree.roots().collect();
+    let mut stack: Vec<Ix> = if records {
+        (0..n as Ix).filter(|&ix| parent(ix).is_none()).collect()
+    } else {
+        tree.roots().collect()
+    };
     by_newest_first(&mut stack);
     let mut order = Vec::with_capacity(n);
     while let Some(ix) = stack.pop() {
         order.push(ix);
         let start = stack.len();
-        stack.extend_from_slice(tree.children(ix));
+        stack.extend_from_slice(children(ix));
         by_newest_first(&mut stack[start..]);
     }
     order.reverse();
@@ -125,6 +146,10 @@ const ASCII: Glyphs = Glyphs {
 /// The graph text of one entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// A line to print first, when the entry starts a new tree in the
+    /// column where a root just ended: without it, the root would read as
+    /// the entry's child. Trailing whitespace is trimmed.
+    pub gap: Option<String>,
     /// A line to print before the entry's row, where the branch drawn just
     /// above joins the column of its fork point (`├─╯`). Trailing whitespace
     /// is trimmed.
@@ -152,6 +177,9 @@ pub struct Graph<'t> {
     join: Option<(usize, usize)>,
     /// Columns of the last entry's row, so its extra lines line up with it.
     width: usize,
+    /// The column of the last row when that was a root's: an entry drawn
+    /// next in that column is set apart by a gap line.
+    after_root: Option<usize>,
     /// The parent an entry is drawn joining: its own, or (when some entries
     /// are hidden) its nearest shown ancestor.
     parent: Box<dyn Fn(Ix) -> Option<Ix> + 't>,
@@ -175,16 +203,22 @@ impl<'t> Graph<'t> {
             columns: Vec::new(),
             join: None,
             width: 0,
-            parent: Box::new(move |ix| tree.node(ix).parent),
+            after_root: None,
+            parent: Box::new(move |ix| tree.parent(ix)),
         }
     }
 
     /// The graph text of the next entry, which must be an entry of the tree.
     pub fn draw(&mut self, ix: Ix) -> Row {
-        let connector = self.take_join().map(|mut line| {
+        let trim = |mut line: String| {
             line.truncate(line.trim_end().len());
             line
-        });
+        };
+        let connector = self.take_join().map(trim);
+        // A root's line has ended: the next entry in its column starts
+        // another tree, set apart so that it does not read as the root's
+        // parent.
+        let after_root = self.after_root.take();
 
         // The column whose line runs down to this entry, or a new one for a
         // tip (or for an entry whose children are not drawn).
@@ -192,7 +226,8 @@ impl<'t> Graph<'t> {
             Some(at) => at,
             None => self.open_column(),
         };
-        let glyph = if self.tree.head_entry() == Some(ix) {
+        let gap = (after_root == Some(at)).then(|| trim(self.continuation()));
+        let glyph = if self.tree.head() == Some(ix) {
             self.glyphs.head
         } else if (self.parent)(ix).is_none() {
             self.glyphs.root
@@ -216,6 +251,7 @@ impl<'t> Graph<'t> {
         // The line now runs on down to the parent; a root ends it. If a
         // sibling's branch already runs there, the two join next.
         let parent_ix = (self.parent)(ix);
+        self.after_root = parent_ix.is_none().then_some(at);
         self.columns[at] = parent_ix;
         if let Some(parent) = parent_ix {
             let other = self
@@ -226,7 +262,11 @@ impl<'t> Graph<'t> {
             self.join = other.map(|other| (at.min(other), at.max(other)));
         }
         self.drop_blank_end();
-        Row { connector, prefix }
+        Row {
+            gap,
+            connector,
+            prefix,
+        }
     }
 
     /// The graph text before an extra line of the last entry, as wide as its
@@ -325,6 +365,7 @@ mod tests {
                 len: 0,
                 tag: None,
                 subject: None,
+                record: false,
             };
             builder.push(entry).expect("test trees are well formed");
         }
@@ -337,8 +378,8 @@ mod tests {
         let mut out = String::new();
         for &ix in order {
             let row = graph.draw(ix);
-            if let Some(connector) = row.connector {
-                out.push_str(&connector);
+            for line in row.gap.into_iter().chain(row.connector) {
+                out.push_str(&line);
                 out.push('\n');
             }
             out.push_str(&row.prefix);
@@ -349,7 +390,7 @@ mod tests {
     }
 
     fn log(tree: &Tree, style: Style) -> String {
-        render(tree, &display_order(tree), style)
+        render(tree, &display_order(tree, false), style)
     }
 
     /// An expected drawing as written indented in this file: the literal
@@ -359,11 +400,11 @@ mod tests {
         let body = text.strip_prefix('\n').expect("starts on the next line");
         let indent = body.len() - body.trim_start_matches(' ').len();
         let mut out = String::new();
-        for line in body.lines() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            out.push_str(&line[indent..]);
+        let lines: Vec<&str> = body.lines().collect();
+        // The last line is the closing quote's indentation; a blank line
+        // before it is a gap line of the drawing.
+        for line in &lines[..lines.len().saturating_sub(1)] {
+            out.push_str(line.get(indent..).unwrap_or_default().trim_end());
             out.push('\n');
         }
         out
@@ -404,7 +445,7 @@ mod tests {
     #[test]
     fn empty_tree_draws_nothing() {
         let t = tree(&[]);
-        assert!(display_order(&t).is_empty());
+        assert!(display_order(&t, false).is_empty());
         assert_eq!(log(&t, Style::Curved), "");
     }
 
@@ -522,6 +563,7 @@ mod tests {
                 @  a3
                 ○  a2
                 ◆  a1
+
                 ○  b2
                 ◆  b1
                 "
@@ -639,6 +681,7 @@ mod tests {
                 "
                 @  d
                 │ ◆  c
+                │
                 │ ○  b
                 ├─╯
                 ◆  r1
@@ -716,7 +759,7 @@ mod tests {
         let t = fork();
         let mut graph = Graph::new(&t, Style::Curved);
         let mut out = String::new();
-        for ix in display_order(&t) {
+        for ix in display_order(&t, false) {
             let row = graph.draw(ix);
             if let Some(connector) = row.connector {
                 out.push_str(&connector);
@@ -790,7 +833,7 @@ mod tests {
     fn display_order_on_random_trees() {
         for seed in [1, 2, 3, 0x9e37_79b9_7f4a_7c15] {
             let t = random_tree(seed, 3000);
-            let order = display_order(&t);
+            let order = display_order(&t, false);
             let n = t.len();
             assert_eq!(order.len(), n);
             let mut position = vec![usize::MAX; n];
@@ -802,7 +845,7 @@ mod tests {
             let mut size = vec![1usize; n];
             let mut newest: Vec<usize> = (0..n).collect();
             for ix in (0..n).rev() {
-                if let Some(p) = t.node(ix as Ix).parent {
+                if let Some(p) = t.parent(ix as Ix) {
                     size[p as usize] += size[ix];
                     newest[p as usize] = newest[p as usize].max(newest[ix]);
                 }
@@ -810,7 +853,7 @@ mod tests {
             // Each child lies in the `size` rows ending at its parent: then
             // every subtree fills exactly those rows, below its descendants.
             for ix in 0..n {
-                if let Some(parent) = t.node(ix as Ix).parent {
+                if let Some(parent) = t.parent(ix as Ix) {
                     let (c, p) = (position[ix], position[parent as usize]);
                     assert!(c < p, "e{ix} drawn below its parent");
                     assert!(p - c < size[parent as usize], "subtree of e{ix} split");
@@ -835,8 +878,7 @@ mod tests {
             '│' | '├' | '┼' => (true, true),
             '╯' => (true, false),
             '@' | '○' | '◆' => {
-                let n = tree.node(node);
-                (!tree.children(node).is_empty(), n.parent.is_some())
+                (!tree.children(node).is_empty(), tree.parent(node).is_some())
             }
             _ => (false, false),
         }
@@ -873,7 +915,7 @@ mod tests {
             let t = random_tree(seed, 3000);
             let mut graph = Graph::new(&t, Style::Curved);
             let mut rows: Vec<(Ix, String)> = Vec::new();
-            for ix in display_order(&t) {
+            for ix in display_order(&t, false) {
                 let row = graph.draw(ix);
                 if let Some(connector) = row.connector {
                     assert_eq!(connector.matches('├').count(), 1);
@@ -890,7 +932,7 @@ mod tests {
             let curved: Vec<String> = rows.iter().map(|(_, text)| as_ascii(text)).collect();
             let mut graph = Graph::new(&t, Style::Ascii);
             let mut ascii = Vec::new();
-            for ix in display_order(&t) {
+            for ix in display_order(&t, false) {
                 let row = graph.draw(ix);
                 ascii.extend(row.connector);
                 ascii.push(row.prefix);
@@ -920,7 +962,7 @@ mod tests {
             .map(|i| (ids[i].as_str(), i.checked_sub(1).map(|p| ids[p].as_str())))
             .collect();
         let t = tree(&lines);
-        let order = display_order(&t);
+        let order = display_order(&t, false);
         assert!(order.iter().rev().copied().eq(0..n as Ix));
         let mut graph = Graph::new(&t, Style::Curved);
         for &ix in &order {
@@ -940,7 +982,7 @@ mod tests {
             .collect();
         let t = tree(&lines);
         let mut graph = Graph::new(&t, Style::Curved);
-        for ix in display_order(&t) {
+        for ix in display_order(&t, false) {
             let row = graph.draw(ix);
             assert!(row.prefix.chars().count() <= "│ ○  ".chars().count());
         }

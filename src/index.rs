@@ -16,7 +16,14 @@ pub struct Node {
     /// Where the id sits in the tree's id text; see [`Tree::id`].
     id_at: usize,
     id_len: u32,
-    pub parent: Option<Ix>,
+    /// The parent as the file names it, ysess's records included.
+    raw_parent: Option<Ix>,
+    /// The parent in the user's tree: the nearest ancestor that is not one
+    /// of ysess's records.
+    parent: Option<Ix>,
+    /// One of ysess's own records ([`crate::records::is_record`]): folded
+    /// out of the user's tree.
+    pub record: bool,
     pub label: Option<Box<str>>,
     pub timestamp: u64,
     pub kind: MessageKind,
@@ -25,7 +32,8 @@ pub struct Node {
     /// Byte range of the line in the file.
     pub offset: u64,
     pub len: u64,
-    /// Entries on the root→this path, this one included.
+    /// Entries of the user's tree on the root→this path, this one included
+    /// (ysess's records are not counted; a record has its parent's depth).
     pub depth: u32,
     /// The entry names a parent that could not be linked (an error); it
     /// stands in the tree as a root so its own children can be checked.
@@ -53,6 +61,8 @@ pub struct NewEntry<'a> {
     pub tag: Option<&'a str>,
     /// One line saying what the message is about, when it was asked for.
     pub subject: Option<&'a str>,
+    /// The entry is one of ysess's own records.
+    pub record: bool,
 }
 
 /// Why an entry could not join the tree. yoagent refuses the file for each.
@@ -122,7 +132,14 @@ impl TreeBuilder {
             }
         };
         let ix = Ix::try_from(self.nodes.len()).unwrap_or(Ix::MAX);
-        let depth = parent.map_or(1, |p| self.nodes[p as usize].depth.saturating_add(1));
+        // Parents come before their children, so the user's tree is folded
+        // as the entries arrive: a record's children hang from what it hangs
+        // from.
+        let folded = parent.and_then(|p| {
+            let p = &self.nodes[p as usize];
+            if p.record { p.parent } else { parent }
+        });
+        let depth = folded.map_or(0, |p| self.nodes[p as usize].depth) + u32::from(!e.record);
         let id_at = self.ids.text.len();
         self.ids.text.push_str(e.id);
         let text_at = self.text.len();
@@ -133,7 +150,9 @@ impl TreeBuilder {
         self.nodes.push(Node {
             id_at,
             id_len: e.id.len() as u32,
-            parent,
+            raw_parent: parent,
+            parent: folded,
+            record: e.record,
             label: e.label.map(Box::from),
             timestamp: e.timestamp,
             kind: e.kind,
@@ -163,6 +182,13 @@ impl TreeBuilder {
         }
     }
 
+    /// The id of an entry's parent in the user's tree (ysess's records
+    /// folded out), once it has joined.
+    pub fn entry_parent(&self, ix: Ix) -> Option<&str> {
+        let parent = self.nodes.get(ix as usize)?.parent?;
+        Some(self.ids.text_of(&self.nodes[parent as usize]))
+    }
+
     /// The line that defines `id`, if any line does.
     pub fn line_of(&self, id: &str) -> Option<u64> {
         self.ids
@@ -171,71 +197,125 @@ impl TreeBuilder {
     }
 
     pub fn finish(self) -> Tree {
-        let n = self.nodes.len();
-        let mut counts = vec![0u32; n + 1];
+        let raw = Children::of(&self.nodes, |_, n| n.raw_parent);
+        let user = Children::of(&self.nodes, |_, n| n.parent.filter(|_| !n.record));
+        // The nearest ancestor where the user's tree forks, for each entry:
+        // one pass in file order, parents first.
+        let mut fork_above: Vec<Option<Ix>> = Vec::with_capacity(self.nodes.len());
         for node in &self.nodes {
-            if let Some(p) = node.parent {
-                counts[p as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            counts[i + 1] += counts[i];
-        }
-        let mut fill = counts.clone();
-        let mut child_list = vec![0; counts[n] as usize];
-        for (ix, node) in self.nodes.iter().enumerate() {
-            if let Some(p) = node.parent {
-                child_list[fill[p as usize] as usize] = ix as Ix;
-                fill[p as usize] += 1;
-            }
+            let above = node.parent.and_then(|p| {
+                if user.of_entry(p).len() > 1 {
+                    Some(p)
+                } else {
+                    fork_above[p as usize]
+                }
+            });
+            fork_above.push(above);
         }
         let mut labels: hashbrown::HashMap<Box<str>, Ix> = hashbrown::HashMap::new();
         for (ix, node) in self.nodes.iter().enumerate() {
             if let Some(label) = &node.label {
-                labels.insert(label.clone(), ix as Ix); // file order: newest wins
+                // File order: newest wins. A label carried by a ysess record
+                // names the entry it hangs from.
+                let named = if node.record { node.parent } else { Some(ix as Ix) };
+                match named {
+                    Some(named) => labels.insert(label.clone(), named),
+                    None => labels.remove(label),
+                };
             }
         }
-        let head = n.checked_sub(1).map(|i| i as Ix);
-        let mut tree = Tree {
+        let last = self.nodes.len().checked_sub(1).map(|i| i as Ix);
+        let head = last.and_then(|l| {
+            let node = &self.nodes[l as usize];
+            if node.record { node.parent } else { Some(l) }
+        });
+        Tree {
             nodes: self.nodes,
             ids: self.ids,
             text: self.text,
-            child_start: counts,
-            child_list,
+            raw,
+            user,
+            fork_above,
             labels,
+            last,
             head,
-        };
-        // A label carried by a ysess record names the entry it hangs from.
-        let moved: Vec<(Box<str>, Ix)> = tree
-            .labels
-            .iter()
-            .filter(|&(_, &ix)| tree.is_record(ix))
-            .filter_map(|(name, &ix)| Some((name.clone(), tree.visible_parent(ix)?)))
-            .collect();
-        tree.labels.extend(moved);
-        tree
+        }
+    }
+}
+
+/// Children of every entry, in file order, in one flat list.
+#[derive(Debug, Default)]
+struct Children {
+    start: Vec<u32>,
+    list: Vec<Ix>,
+}
+
+impl Children {
+    fn of(nodes: &[Node], parent: impl Fn(Ix, &Node) -> Option<Ix>) -> Children {
+        let n = nodes.len();
+        let mut start = vec![0u32; n + 1];
+        for (ix, node) in nodes.iter().enumerate() {
+            if let Some(p) = parent(ix as Ix, node) {
+                start[p as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0; start[n] as usize];
+        for (ix, node) in nodes.iter().enumerate() {
+            if let Some(p) = parent(ix as Ix, node) {
+                list[fill[p as usize] as usize] = ix as Ix;
+                fill[p as usize] += 1;
+            }
+        }
+        Children { start, list }
+    }
+
+    fn of_entry(&self, ix: Ix) -> &[Ix] {
+        match self.start.get(ix as usize..ix as usize + 2) {
+            Some(&[from, to]) => &self.list[from as usize..to as usize],
+            _ => &[],
+        }
     }
 }
 
 /// A whole session's tree.
+///
+/// Every question a person asks of the tree (parent, children, depth, roots,
+/// tips, HEAD, path, fork point, branch length) is answered here on the
+/// user's tree: ysess's own records folded out, each record's children
+/// hanging from what the record hangs from. Adding records never changes
+/// those answers for the user's entries. The file's own shape, records
+/// included, stays available through the `raw_` methods and [`Tree::last`],
+/// for the checks and for writing.
 #[derive(Debug, Default)]
 pub struct Tree {
     nodes: Vec<Node>,
     ids: Ids,
     text: String,
-    child_start: Vec<u32>,
-    child_list: Vec<Ix>,
+    raw: Children,
+    user: Children,
+    fork_above: Vec<Option<Ix>>,
     labels: hashbrown::HashMap<Box<str>, Ix>,
+    last: Option<Ix>,
     head: Option<Ix>,
 }
 
 impl Tree {
+    /// Entries in the file, ysess's records included.
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// Whether the user's tree is empty: no entry but ysess's records.
+    pub fn has_no_entries(&self) -> bool {
+        self.head.is_none() && self.nodes.iter().all(|n| n.record)
     }
 
     pub fn node(&self, ix: Ix) -> &Node {
@@ -246,6 +326,12 @@ impl Tree {
         &self.nodes
     }
 
+    /// Every entry of the user's tree, in file order.
+    pub fn entries(&self) -> impl Iterator<Item = Ix> + '_ {
+        (0..self.nodes.len() as Ix).filter(|&ix| !self.nodes[ix as usize].record)
+    }
+
+    /// The entry with this id, ysess's records included.
     pub fn find(&self, id: &str) -> Option<Ix> {
         self.ids.get(&self.nodes, id)
     }
@@ -262,33 +348,33 @@ impl Tree {
         &self.text[n.text_at..n.text_at + n.tag_len as usize]
     }
 
-    /// Whether an entry is ysess's own bookkeeping: a custom record whose
-    /// kind starts with `ysess.`. Commands hide them unless asked.
+    /// Whether an entry is one of ysess's own records, which the user's
+    /// tree folds out.
     pub fn is_record(&self, ix: Ix) -> bool {
-        self.node(ix).kind == MessageKind::Custom && crate::records::is_ysess_kind(self.tag(ix))
+        self.node(ix).record
     }
 
-    /// The nearest ancestor that is not a ysess record.
-    pub fn visible_parent(&self, ix: Ix) -> Option<Ix> {
-        let mut cursor = self.node(ix).parent;
-        while let Some(p) = cursor {
-            if !self.is_record(p) {
-                return Some(p);
-            }
-            cursor = self.node(p).parent;
-        }
-        None
+    /// The parent in the user's tree: the nearest ancestor that is not a
+    /// ysess record.
+    pub fn parent(&self, ix: Ix) -> Option<Ix> {
+        self.node(ix).parent
     }
 
-    /// What HEAD names: the entry on the last line or, when that is a ysess
-    /// record, the entry it hangs from (the one yoagent resumes to).
-    pub fn head_entry(&self) -> Option<Ix> {
-        let head = self.head?;
-        if self.is_record(head) {
-            self.visible_parent(head)
-        } else {
-            Some(head)
-        }
+    /// The parent the file names, which may be a ysess record.
+    pub fn raw_parent(&self, ix: Ix) -> Option<Ix> {
+        self.node(ix).raw_parent
+    }
+
+    /// HEAD: the entry on the last line or, when that is a ysess record, the
+    /// entry it hangs from (the one yoagent resumes to).
+    pub fn head(&self) -> Option<Ix> {
+        self.head
+    }
+
+    /// The entry on the last line, as yoagent loads it: where an append
+    /// hangs its first entry.
+    pub fn last(&self) -> Option<Ix> {
+        self.last
     }
 
     /// The entry's subject line, when the tree was built with subjects.
@@ -298,28 +384,39 @@ impl Tree {
         &self.text[at..at + n.subject_len as usize]
     }
 
-    /// The head: the entry on the last line, as yoagent loads it.
-    pub fn head(&self) -> Option<Ix> {
-        self.head
-    }
-
-    /// Children in file order.
+    /// Children in the user's tree, in file order.
     pub fn children(&self, ix: Ix) -> &[Ix] {
-        if self.child_start.is_empty() {
-            return &[];
-        }
-        let from = self.child_start[ix as usize] as usize;
-        let to = self.child_start[ix as usize + 1] as usize;
-        &self.child_list[from..to]
+        self.user.of_entry(ix)
     }
 
+    /// Children as the file has them, ysess's records included.
+    pub fn raw_children(&self, ix: Ix) -> &[Ix] {
+        self.raw.of_entry(ix)
+    }
+
+    /// Entries of the user's tree with no parent.
     pub fn roots(&self) -> impl Iterator<Item = Ix> + '_ {
-        (0..self.nodes.len() as Ix).filter(|&ix| self.nodes[ix as usize].parent.is_none())
+        self.entries()
+            .filter(|&ix| self.nodes[ix as usize].parent.is_none())
     }
 
-    /// Entries without children, in file order: yoagent's `branch_tips()`.
+    /// Entries of the user's tree without children there, in file order:
+    /// yoagent's `branch_tips()` with ysess's records folded out.
     pub fn tips(&self) -> impl Iterator<Item = Ix> + '_ {
-        (0..self.nodes.len() as Ix).filter(|&ix| self.children(ix).is_empty())
+        self.entries().filter(|&ix| self.children(ix).is_empty())
+    }
+
+    /// The nearest entry above `ix` where the user's tree forks (has more
+    /// than one child): where the branch ending at `ix` left another.
+    pub fn fork_point(&self, ix: Ix) -> Option<Ix> {
+        self.fork_above[ix as usize]
+    }
+
+    /// Entries from below the fork point down to `ix`: how long the branch
+    /// ending at `ix` is on its own.
+    pub fn branch_length(&self, ix: Ix) -> u32 {
+        let fork = self.fork_point(ix).map_or(0, |f| self.node(f).depth);
+        self.node(ix).depth - fork
     }
 
     /// The entry a label names: the last one in file order carrying it, as
@@ -335,20 +432,54 @@ impl Tree {
         names
     }
 
-    /// The path root→`ix`, root first: yoagent's `path_ids()` at that head.
+    /// The path root→`ix` in the user's tree, root first: yoagent's
+    /// `path_ids()` at that head, less ysess's records. A record's path ends
+    /// at the entry it hangs from.
     pub fn path(&self, ix: Ix) -> Vec<Ix> {
-        let mut path = Vec::with_capacity(self.node(ix).depth as usize);
-        let mut cursor = Some(ix);
+        self.walk(ix, |t, ix| t.parent(ix), false)
+    }
+
+    /// The path root→`ix` as the file has it, ysess's records included.
+    pub fn raw_path(&self, ix: Ix) -> Vec<Ix> {
+        self.walk(ix, |t, ix| t.raw_parent(ix), true)
+    }
+
+    fn walk(&self, ix: Ix, up: impl Fn(&Tree, Ix) -> Option<Ix>, records: bool) -> Vec<Ix> {
+        let mut path = Vec::with_capacity(self.node(ix).depth as usize + 1);
+        let mut cursor = if records || !self.is_record(ix) {
+            Some(ix)
+        } else {
+            self.parent(ix)
+        };
         while let Some(c) = cursor {
             path.push(c);
-            cursor = self.node(c).parent;
+            cursor = up(self, c);
         }
         path.reverse();
         path
     }
 
-    /// Pre-order entry and exit numbers of a depth-first walk, so that
-    /// "a is an ancestor of b" is `enter[a] <= enter[b] && exit[b] <= exit[a]`.
+    /// Whether `a` is `b` or an ancestor of it in the user's tree. Costs the
+    /// difference of their depths.
+    pub fn is_ancestor(&self, a: Ix, b: Ix) -> bool {
+        let depth = self.node(a).depth;
+        let mut cursor = Some(b);
+        while let Some(c) = cursor {
+            if c == a {
+                return true;
+            }
+            if self.node(c).depth < depth {
+                return false;
+            }
+            cursor = self.parent(c);
+        }
+        false
+    }
+
+    /// Pre-order entry and exit numbers of a depth-first walk of the user's
+    /// tree, so that "a is an ancestor of b" is
+    /// `enter[a] <= enter[b] && exit[b] <= exit[a]`. A record gets the
+    /// numbers of the entry it hangs from.
     pub fn intervals(&self) -> (Vec<u32>, Vec<u32>) {
         let n = self.nodes.len();
         let mut enter = vec![0; n];
@@ -372,6 +503,12 @@ impl Tree {
                         stack.pop();
                     }
                 }
+            }
+        }
+        for (ix, node) in self.nodes.iter().enumerate() {
+            if let (true, Some(p)) = (node.record, node.parent) {
+                enter[ix] = enter[p as usize];
+                exit[ix] = exit[p as usize];
             }
         }
         (enter, exit)

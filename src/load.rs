@@ -117,12 +117,7 @@ impl Session {
     /// them); `None` when N is already the largest number there is.
     pub fn next_number(&self) -> Option<u64> {
         let max = (0..self.tree.len() as Ix)
-            .filter_map(|ix| {
-                self.tree
-                    .id(ix)
-                    .strip_prefix('e')
-                    .and_then(|n| n.parse::<u64>().ok())
-            })
+            .filter_map(|ix| crate::entry::counter_number(self.tree.id(ix)))
             .max()
             .unwrap_or(0);
         max.checked_add(1)

@@ -3,6 +3,7 @@
 //! in the file.
 
 use serde_json::Value;
+use crate::entry::MessageKind;
 
 /// An entry as stored, its message decoded for display.
 #[derive(Debug, Clone, PartialEq)]
@@ -226,13 +227,20 @@ impl Entry {
 }
 
 impl Message {
-    /// The role as yoagent names it (a custom record's own role).
-    pub fn role(&self) -> &str {
+    /// The role as ysess names it everywhere: `user`, `assistant`,
+    /// `toolResult`, or `custom` for a custom message, whatever role string
+    /// it carries (yoagent's `CustomMessage`; its kind says what it is).
+    pub fn role(&self) -> &'static str {
+        self.kind().role_name()
+    }
+
+    /// The kind of message, as the index keeps it.
+    pub fn kind(&self) -> MessageKind {
         match self {
-            Message::User { .. } => "user",
-            Message::Assistant { .. } => "assistant",
-            Message::ToolResult { .. } => "toolResult",
-            Message::Custom { role, .. } => role,
+            Message::User { .. } => MessageKind::User,
+            Message::Assistant { .. } => MessageKind::Assistant,
+            Message::ToolResult { .. } => MessageKind::ToolResult,
+            Message::Custom { .. } => MessageKind::Custom,
         }
     }
 
@@ -331,8 +339,10 @@ mod tests {
         let line =
             br#"{"id":"e1","timestamp":5,"message":{"role":"user","kind":"note","data":{"a":1}}}"#;
         let e = Entry::parse(line).expect("parses");
-        assert!(matches!(e.message, Message::Custom { ref kind, .. } if kind == "note"));
-        assert_eq!(e.message.role(), "user");
+        assert!(
+            matches!(e.message, Message::Custom { ref kind, ref role, .. } if kind == "note" && role == "user")
+        );
+        assert_eq!(e.message.role(), "custom");
     }
 
     #[test]

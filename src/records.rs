@@ -16,9 +16,29 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-/// Whether a custom record's kind is one of ysess's own (`ysess.…`).
+/// The role every record of ysess's is written with.
+pub const ROLE: &str = "extension";
+
+/// The kinds of record ysess writes.
+pub const KINDS: [&str; 5] = [
+    "ysess.checkout",
+    "ysess.tag",
+    "ysess.branch",
+    "ysess.branch-delete",
+    "ysess.branch-rename",
+];
+
+/// Whether a custom message's kind is in ysess's namespace (`ysess.…`):
+/// ysess refuses to append such a message for a user.
 pub fn is_ysess_kind(kind: &str) -> bool {
     kind.starts_with("ysess.")
+}
+
+/// Whether a custom message is one of ysess's own records: exactly the role
+/// and a kind that ysess writes. These, and nothing else, are folded out of
+/// the user's tree.
+pub fn is_record(role: &str, kind: &str) -> bool {
+    role == ROLE && KINDS.contains(&kind)
 }
 
 /// One record as written.
@@ -41,11 +61,11 @@ pub enum Kind {
 impl Kind {
     pub fn name(&self) -> &'static str {
         match self {
-            Kind::Checkout { .. } => "ysess.checkout",
-            Kind::Tag { .. } => "ysess.tag",
-            Kind::Branch { .. } => "ysess.branch",
-            Kind::BranchDelete { .. } => "ysess.branch-delete",
-            Kind::BranchRename { .. } => "ysess.branch-rename",
+            Kind::Checkout { .. } => KINDS[0],
+            Kind::Tag { .. } => KINDS[1],
+            Kind::Branch { .. } => KINDS[2],
+            Kind::BranchDelete { .. } => KINDS[3],
+            Kind::BranchRename { .. } => KINDS[4],
         }
     }
 
@@ -127,7 +147,7 @@ impl Record {
             id,
             parent_id: Some(&self.parent),
             message: Message {
-                role: "extension",
+                role: ROLE,
                 kind: self.kind.name(),
                 data: self.kind.data(),
             },
@@ -161,10 +181,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
         "it ends with `.` or `.lock`"
     } else if name.contains("@{") {
         "it holds `@{`"
-    } else if name
-        .strip_prefix('e')
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    {
+    } else if crate::entry::counter_number(name).is_some() {
         "it looks like an entry id"
     } else {
         return Ok(());

@@ -60,7 +60,7 @@ impl Refs {
         let branches = live
             .into_iter()
             .filter_map(|(name, record)| {
-                let tip = newest[record as usize].or_else(|| tree.visible_parent(record))?;
+                let tip = newest[record as usize].or_else(|| tree.parent(record))?;
                 Some(Branch { name, record, tip })
             })
             .collect();
@@ -82,12 +82,12 @@ impl Refs {
     /// The branch the last line belongs to: the innermost branch whose
     /// record it hangs below.
     pub fn current(&self, tree: &Tree) -> Option<&Branch> {
-        let mut cursor = tree.head();
+        let mut cursor = tree.last();
         while let Some(ix) = cursor {
             if let Some(branch) = self.branches.iter().find(|b| b.record == ix) {
                 return Some(branch);
             }
-            cursor = tree.node(ix).parent;
+            cursor = tree.raw_parent(ix);
         }
         None
     }
@@ -102,7 +102,7 @@ pub fn newest_below(tree: &Tree) -> Vec<Option<Ix>> {
         .map(|ix| (!tree.is_record(ix)).then_some(ix))
         .collect();
     for ix in (0..n).rev() {
-        if let (Some(parent), Some(mine)) = (tree.node(ix as Ix).parent, newest[ix]) {
+        if let (Some(parent), Some(mine)) = (tree.raw_parent(ix as Ix), newest[ix]) {
             let theirs = &mut newest[parent as usize];
             *theirs = Some(theirs.map_or(mine, |t| t.max(mine)));
         }

@@ -86,6 +86,9 @@ pub enum RevError {
     BadSuffix { text: String, suffix: String },
     /// `^N` with N ≥ 2: entries have a single parent.
     NoSecondParent { text: String, n: u64 },
+    /// The id is one of ysess's own records, which are not the user's to
+    /// name; `entry` is the entry it hangs from.
+    Record { id: String, entry: Option<String> },
 }
 
 impl RevError {
@@ -115,6 +118,10 @@ impl RevError {
             },
             RevError::BadSuffix { .. } => vec![suffix_hint()],
             RevError::NoSecondParent { .. } => vec![suffix_hint()],
+            RevError::Record { entry, .. } => entry
+                .iter()
+                .map(|e| format!("it hangs from {e}; name that entry instead"))
+                .collect(),
         }
     }
 }
@@ -170,6 +177,10 @@ impl fmt::Display for RevError {
             RevError::NoSecondParent { text, n } => write!(
                 f,
                 "'{text}' asks for parent {n}, but an entry has only one parent"
+            ),
+            RevError::Record { id, .. } => write!(
+                f,
+                "{id} is one of ysess's own records, not an entry of the conversation"
             ),
         }
     }
@@ -304,7 +315,7 @@ fn walk(tree: &Tree, text: &str, start: Ix, steps: &[Step]) -> Result<Ix, RevErr
 fn ancestor(tree: &Tree, ix: Ix, n: u64) -> Result<Ix, (u64, Ix)> {
     let mut at = ix;
     for taken in 0..n {
-        match tree.node(at).parent {
+        match tree.parent(at) {
             Some(parent) => at = parent,
             None => return Err((taken, at)),
         }
@@ -369,6 +380,12 @@ impl<'a> Names<'a> {
                 }),
             };
         }
+        if let Some(ix) = self.tree.find(name).filter(|&ix| self.tree.is_record(ix)) {
+            return Err(RevError::Record {
+                id: self.tree.id(ix).into(),
+                entry: self.tree.parent(ix).map(|p| self.tree.id(p).into()),
+            });
+        }
         Ok(self
             .tree
             .find(name)
@@ -425,17 +442,19 @@ impl<'a> Names<'a> {
             return Vec::new(); // every name starts with ""
         }
         let tree = self.tree;
-        let all = 0..tree.len() as Ix;
-        let entries = all
-            .clone()
+        // ysess's records are not the user's to name.
+        let entries = tree
+            .entries()
             .filter(|&ix| tree.id(ix).starts_with(prefix))
             .map(Match::Entry);
-        let labels = all.filter_map(|ix| {
-            let label = tree.node(ix).label.as_deref()?;
-            // Only the last carrier of a label is what the label names.
-            let picked = label.starts_with(prefix) && tree.label(label) == Some(ix);
-            picked.then_some(Match::Label(label, ix))
-        });
+        let mut labels: Vec<(Ix, &'a str)> = tree
+            .label_names()
+            .into_iter()
+            .filter(|name| name.starts_with(prefix))
+            .filter_map(|name| Some((tree.label(name)?, name)))
+            .collect();
+        labels.sort_unstable();
+        let labels = labels.into_iter().map(|(ix, name)| Match::Label(name, ix));
         let branches = self
             .branches()
             .filter(|(name, _)| name.starts_with(prefix))
@@ -482,8 +501,9 @@ impl<'a> Names<'a> {
         let limit = (length / 3).max(1);
         let labels = tree.label_names().into_iter();
         let branches = self.branches().map(|(name, _)| name);
-        let use_ids = tree.len() <= MAX_SUGGESTED_IDS && !is_counter_id(name);
-        let ids = (0..tree.len() as Ix)
+        let use_ids = tree.len() <= MAX_SUGGESTED_IDS && crate::entry::counter_number(name).is_none();
+        let ids = tree
+            .entries()
             .filter(move |_| use_ids)
             .map(|ix| tree.id(ix));
         let known = labels.chain(branches).chain(["HEAD"]).chain(ids);
@@ -503,11 +523,6 @@ impl<'a> Names<'a> {
     }
 }
 
-/// Whether `name` looks like an id yoagent's counter makes: `e` and digits.
-fn is_counter_id(name: &str) -> bool {
-    name.strip_prefix('e')
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-}
 
 #[cfg(test)]
 mod tests {
@@ -531,6 +546,7 @@ mod tests {
                     len: 0,
                     tag: None,
                     subject: None,
+                    record: false,
                 })
                 .expect("test trees are valid");
         }
@@ -907,15 +923,6 @@ mod tests {
             Err(RevError::Unknown { .. })
         ));
         assert!(resolve(&t, t.head(), &branches, "go").is_err());
-    }
-
-    #[test]
-    fn counter_ids() {
-        assert!(is_counter_id("e1"));
-        assert!(is_counter_id("e400"));
-        assert!(!is_counter_id("e"));
-        assert!(!is_counter_id("e1x"));
-        assert!(!is_counter_id("E1"));
     }
 
     /// Random texts over an alphabet rich in the syntax's own characters

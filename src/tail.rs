@@ -43,6 +43,12 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         // A pipe or a device has no end to read back from.
         return Ok(None);
     }
+    // Branch names decorate the entries their work grew to, which only the
+    // whole tree tells: a file that names branches is read whole, so that
+    // `log -n` decorates exactly as `log` does.
+    if mentions_branches(&mut file)? {
+        return Ok(None);
+    }
     let mut end = meta.len();
     let mut carry: Vec<u8> = Vec::new();
     let mut walk = Walk {
@@ -92,6 +98,31 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     Ok(walk.wanted.is_none().then_some(walk.out))
 }
 
+/// Whether any line may hold a `ysess.branch` record: one pass over the
+/// bytes, at the speed of reading them.
+fn mentions_branches(file: &mut File) -> io::Result<bool> {
+    const KIND: &[u8] = b"ysess.branch";
+    let finder = memchr::memmem::Finder::new(KIND);
+    let mut buf = vec![0; 1 << 20];
+    // The end of the block before, in case the kind straddles two reads.
+    let mut kept = 0;
+    file.seek(SeekFrom::Start(0))?;
+    loop {
+        let n = match file.read(&mut buf[kept..]) {
+            Ok(0) => return Ok(false),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let filled = kept + n;
+        if finder.find(&buf[..filled]).is_some() {
+            return Ok(true);
+        }
+        kept = (KIND.len() - 1).min(filled);
+        buf.copy_within(filled - kept..filled, 0);
+    }
+}
+
 struct Walk {
     /// The id of the next entry of the path, once HEAD is known.
     wanted: Option<String>,
@@ -128,10 +159,10 @@ impl Walk {
             .as_deref()
             .is_some_and(|l| self.labels.insert(l.to_string()));
         let is_record = facts.kind == MessageKind::Custom
-            && facts
-                .custom_kind
-                .as_deref()
-                .is_some_and(crate::records::is_ysess_kind);
+            && crate::records::is_record(
+                facts.custom_role.as_deref().unwrap_or_default(),
+                facts.custom_kind.as_deref().unwrap_or_default(),
+            );
         // A label carried by a ysess record names the entry it hangs from,
         // which comes earlier in the file.
         if is_record

@@ -52,7 +52,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
-    let head = tree.head_entry();
+    let head = tree.head();
     let mut parent = match &args.parent {
         Some(rev) => {
             let target = resolve(tree, head, &refs.pairs(), rev)?;
@@ -60,7 +60,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         // Below the last line, as yoagent's own append (a ysess record on a
         // branch included, so the work stays on it).
-        None => tree.head(),
+        None => tree.last(),
     }
     .map(|ix| tree.id(ix).to_string());
     if let Some(label) = &args.label {
@@ -95,8 +95,23 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 fault.message
             )));
         }
-        // Then written as yoagent writes it, so an app's save keeps it as is.
         let llm = crate::schema::is_llm_message(&message);
+        // The `ysess.` kinds are ysess's own bookkeeping: a message that
+        // forged one would move HEAD, labels or branches behind the user's
+        // back.
+        if let Some(kind) = message
+            .get("kind")
+            .and_then(Value::as_str)
+            .filter(|k| !llm && crate::records::is_ysess_kind(k))
+        {
+            return Err(Failure::usage(format!(
+                "message {}: custom kind `{}` is reserved for ysess's own records; nothing was written",
+                k + 1,
+                super::output::escape(kind)
+            ))
+            .with_hint("`ysess checkout`, `tag` and `branch` write those records"));
+        }
+        // Then written as yoagent writes it, so an app's save keeps it as is.
         let role = crate::message::role_name(&message, llm)
             .unwrap_or_default()
             .to_string();

@@ -63,48 +63,17 @@ struct JsonBranch<'a> {
     tip: &'a str,
     fork_point: Option<&'a str>,
     current: bool,
+    /// HEAD is on no branch's tip; this object says where it is.
+    detached: bool,
     length: u32,
-}
-
-/// Whether branches part at `ix`: more than one child leads somewhere (a
-/// ysess record with nothing below it does not).
-fn forks_at(tree: &Tree, ix: Ix) -> bool {
-    tree.children(ix)
-        .iter()
-        .filter(|&&c| !tree.is_record(c) || !tree.children(c).is_empty())
-        .count()
-        > 1
-}
-
-/// The nearest entry above `tip` where branches part: where this branch
-/// left another. `None` when the path never forks.
-pub fn fork_point(tree: &Tree, tip: Ix) -> Option<Ix> {
-    let mut cursor = tree.visible_parent(tip);
-    while let Some(ix) = cursor {
-        if forks_at(tree, ix) {
-            return Some(ix);
-        }
-        cursor = tree.visible_parent(ix);
-    }
-    None
-}
-
-/// Entries (not counting ysess records) from below `from` down to `tip`.
-fn length(tree: &Tree, tip: Ix, from: Option<Ix>) -> u32 {
-    let mut n = 0;
-    let mut cursor = Some(tip);
-    while let Some(ix) = cursor.filter(|&ix| Some(ix) != from) {
-        n += u32::from(!tree.is_record(ix));
-        cursor = tree.node(ix).parent;
-    }
-    n
 }
 
 /// One line of the listing.
 struct Listed {
     name: Option<String>,
     tip: Ix,
-    fork: Option<Ix>,
+    /// HEAD is on no branch's tip: this line says where it is.
+    detached: bool,
 }
 
 pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -146,56 +115,66 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
     let refs = Refs::read(&session)?;
     let tree = &session.tree;
-    let head = tree.head_entry();
-    // Named branches, then every other tip. A branch ending in ysess
-    // records ends, for a person, at the entry they hang from.
+    let head = tree.head();
+    // Named branches, then every other tip of the user's tree.
     let mut listed: Vec<Listed> = refs
         .branches
         .iter()
         .map(|b| Listed {
             name: Some(b.name.clone()),
             tip: b.tip,
-            fork: tree.visible_parent(b.record),
+            detached: false,
         })
         .collect();
-    // Every other tip: an entry with nothing below it but ysess records.
     let named: hashbrown::HashSet<Ix> = listed.iter().map(|l| l.tip).collect();
-    let newest = crate::refs::newest_below(tree);
-    for ix in 0..tree.len() as Ix {
-        if newest[ix as usize] == Some(ix) && !named.contains(&ix) {
-            listed.push(Listed {
+    listed.extend(
+        tree.tips()
+            .filter(|ix| !named.contains(ix))
+            .map(|tip| Listed {
                 name: None,
-                tip: ix,
-                fork: fork_point(tree, ix),
-            });
-        }
-    }
+                tip,
+                detached: false,
+            }),
+    );
     listed.sort_by_key(|l| (std::cmp::Reverse(l.tip), l.name.clone()));
     if let Some(rev) = &args.contains {
         let target = resolve(tree, head, &refs.pairs(), rev)?;
-        let (enter, exit) = tree.intervals();
-        let (t_in, t_out) = (enter[target as usize], exit[target as usize]);
-        listed.retain(|l| t_in <= enter[l.tip as usize] && exit[l.tip as usize] <= t_out);
+        listed.retain(|l| tree.is_ancestor(target, l.tip));
     }
-    // The branch HEAD is on: the named branch the last line grew under, else
-    // the tip at HEAD, else the newest tip below it.
-    let current = match refs.current(tree) {
-        Some(b) => listed
-            .iter()
-            .position(|l| l.name.as_deref() == Some(b.name.as_str())),
-        None => head.and_then(|h| {
-            let (enter, exit) = tree.intervals();
-            listed.iter().position(|l| {
-                let t = l.tip as usize;
-                l.name.is_none() && enter[h as usize] <= enter[t] && exit[t] <= exit[h as usize]
-            })
-        }),
-    };
+    // The branch HEAD is on: one whose tip HEAD is, the branch the last line
+    // grew under first. HEAD anywhere else is on no branch: detached, as git
+    // says, listed first.
+    let on = refs.current(tree).filter(|b| Some(b.tip) == head);
+    let mut current = head.and_then(|h| {
+        let by_name = on.and_then(|b| {
+            listed
+                .iter()
+                .position(|l| l.name.as_deref() == Some(b.name.as_str()))
+        });
+        by_name.or_else(|| listed.iter().position(|l| l.tip == h))
+    });
+    if let (None, Some(h), None) = (current, head, &args.contains) {
+        listed.insert(
+            0,
+            Listed {
+                name: None,
+                tip: h,
+                detached: true,
+            },
+        );
+        current = Some(0);
+    }
     let p = Paint {
         on: ctx.streams.color_out,
     };
     let out = &mut ctx.streams.out;
-    let shown_name = |l: &Listed| escape(l.name.as_deref().unwrap_or(tree.id(l.tip))).into_owned();
+    let shown_name = |l: &Listed| {
+        if l.detached {
+            format!("(HEAD detached at {})", escape(tree.id(l.tip)))
+        } else {
+            escape(l.name.as_deref().unwrap_or(tree.id(l.tip))).into_owned()
+        }
+    };
     let width = listed
         .iter()
         .map(|l| shown_name(l).chars().count())
@@ -205,15 +184,15 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let columns: Vec<[String; 3]> = listed
         .iter()
         .map(|l| {
-            let n = length(tree, l.tip, l.fork);
+            let n = tree.branch_length(l.tip);
             [
                 // A named branch's tip; an unnamed one is shown by its tip.
-                if l.name.is_some() {
+                if l.name.is_some() || l.detached {
                     escape(tree.id(l.tip)).into_owned()
                 } else {
                     String::new()
                 },
-                l.fork.map_or_else(
+                tree.fork_point(l.tip).map_or_else(
                     || "no fork".to_string(),
                     |f| format!("forked at {}", escape(tree.id(f))),
                 ),
@@ -230,16 +209,16 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     });
     for (k, l) in listed.iter().enumerate() {
         let is_current = current == Some(k);
-        let length = length(tree, l.tip, l.fork);
         if args.json {
             json_line(
                 *out,
                 &JsonBranch {
                     name: l.name.as_deref(),
                     tip: tree.id(l.tip),
-                    fork_point: l.fork.map(|f| tree.id(f)),
+                    fork_point: tree.fork_point(l.tip).map(|f| tree.id(f)),
                     current: is_current,
-                    length,
+                    detached: l.detached,
+                    length: tree.branch_length(l.tip),
                 },
             )?;
             continue;
@@ -283,7 +262,7 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
     let head = tree
-        .head_entry()
+        .head()
         .ok_or_else(|| Failure::usage("the session is empty: nothing to branch from"))?;
     if refs.get(name).is_some() && !args.force {
         return Err(
@@ -332,12 +311,12 @@ fn change(
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
     let head = tree
-        .head_entry()
+        .head()
         .ok_or_else(|| Failure::usage("the session is empty"))?;
     let (kind, text) = make(&refs, tree)?;
     // Below the last line as it is, so work appended later stays on the
     // branch it was on.
-    let parent = tree.id(tree.head().unwrap_or(head)).to_string();
+    let parent = tree.id(tree.last().unwrap_or(head)).to_string();
     append_records(locked, &[Record { kind, parent }])?;
     status(ctx, &text)?;
     Ok(Exit::Success)

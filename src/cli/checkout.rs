@@ -32,7 +32,7 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     let (locked, refs) = open_locked(ctx)?;
     let session = &locked.session;
     let tree = &session.tree;
-    let head = tree.head_entry();
+    let head = tree.head();
     let target = match (&args.rev, &args.branch) {
         (Some(rev), _) => resolve(tree, head, &refs.pairs(), rev)?,
         (None, Some(_)) => resolve(tree, head, &refs.pairs(), "HEAD")?,

@@ -79,7 +79,7 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
         }
     }
     if want == Want::Revisions {
-        if let Some(head) = tree.head_entry() {
+        if let Some(head) = tree.head() {
             offer("HEAD", format!("at {}", safe(tree.id(head))), &mut out);
         }
         let mut ids = 0;

@@ -91,7 +91,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = open_session(ctx)?;
     let refs = Refs::read(&session)?;
     let tree = &session.tree;
-    let head = tree.head_entry();
+    let head = tree.head();
     let branches = refs.pairs();
     let (a, b) = match (&args.a, &args.b) {
         (Some(a), Some(b)) => (

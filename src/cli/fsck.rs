@@ -185,6 +185,7 @@ struct JsonSummary<'a> {
     errors: usize,
     warnings: usize,
     entries: u64,
+    records: u64,
     roots: u64,
     tips: u64,
     labels: u64,
@@ -282,6 +283,7 @@ fn print(
                 errors,
                 warnings,
                 entries: s.entries,
+                records: s.records,
                 roots: s.roots,
                 tips: s.tips,
                 labels: s.labels,
@@ -318,9 +320,13 @@ fn print(
                 Some(h) => format!("HEAD {} at depth {}", escape(h), s.head_depth),
                 None => "no HEAD (empty)".to_string(),
             };
+            let records = match s.records {
+                0 => String::new(),
+                n => format!(" (and {n} ysess {})", plural(n as usize, "record")),
+            };
             writeln!(
                 streams.out,
-                "{}: {verdict}; {} {}, {} {}, {} branch {}, {} {}, {head}",
+                "{}: {verdict}; {} {}{records}, {} {}, {} branch {}, {} {}, {head}",
                 escape(&file),
                 s.entries,
                 plural(s.entries as usize, "entry").replace("entrys", "entries"),

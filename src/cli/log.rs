@@ -106,12 +106,12 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
     let session = open_session(ctx)?;
     let tree = &session.tree;
-    let head = tree.head_entry();
+    let head = tree.head();
     let branches = crate::refs::Refs::read(&session)?.pairs();
     let whole_tree = args.all || (args.graph && args.rev.is_none());
     let mut order: Vec<Ix> = if whole_tree {
         if args.graph {
-            display_order(tree)
+            display_order(tree, args.markers)
         } else {
             (0..tree.len() as Ix).rev().collect()
         }
@@ -120,7 +120,11 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     } else {
         let rev = args.rev.as_deref().unwrap_or("HEAD");
         let target = resolve(tree, head, &branches, rev)?;
-        let mut path = tree.path(target);
+        let mut path = if args.markers {
+            tree.raw_path(target)
+        } else {
+            tree.path(target)
+        };
         path.reverse();
         path
     };
@@ -138,9 +142,9 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
             if args.markers {
-                graph
+                graph.with_parents(|ix| tree.raw_parent(ix))
             } else {
-                graph.with_parents(|ix| tree.visible_parent(ix))
+                graph
             }
         });
         for (k, &ix) in order.iter().enumerate() {
@@ -149,7 +153,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             } else {
                 Vec::new()
             };
-            let item = Item::of(tree, &names, ix, raw);
+            let item = Item::of(tree, &names, ix, raw, args.markers);
             render.item(out, k, &item, graph.as_mut().map(|g| (g, ix)))?;
         }
         Ok(())
@@ -217,11 +221,17 @@ pub struct Item {
 }
 
 impl Item {
-    fn of(tree: &Tree, names: &Names, ix: Ix, raw: Vec<u8>) -> Item {
+    /// With `records`, the parent is the file's own, which may be a record.
+    fn of(tree: &Tree, names: &Names, ix: Ix, raw: Vec<u8>, records: bool) -> Item {
         let node = tree.node(ix);
+        let parent = if records {
+            tree.raw_parent(ix)
+        } else {
+            tree.parent(ix)
+        };
         Item {
             id: tree.id(ix).to_string(),
-            parent: node.parent.map(|p| tree.id(p).to_string()),
+            parent: parent.map(|p| tree.id(p).to_string()),
             kind: node.kind,
             tag: tree.tag(ix).to_string(),
             subject: tree.subject(ix).to_string(),
@@ -282,8 +292,8 @@ impl Render<'_> {
         match graph {
             Some((g, ix)) => {
                 let row = g.draw(ix);
-                if let Some(connector) = row.connector {
-                    writeln!(out, "{connector}")?;
+                for line in row.gap.iter().chain(&row.connector) {
+                    writeln!(out, "{line}")?;
                 }
                 let mut lines = text.split('\n');
                 write!(out, "{}{}", row.prefix, lines.next().unwrap_or(""))?;

@@ -128,10 +128,7 @@ pub fn role(tree: &Tree, ix: Ix) -> String {
 
 /// A role with its tag (model, tool or kind), escaped.
 pub fn role_text(kind: MessageKind, tag: &str) -> String {
-    let name = match kind {
-        MessageKind::Custom => "custom",
-        other => other.role_name(),
-    };
+    let name = kind.role_name();
     if tag.is_empty() {
         name.to_string()
     } else {

@@ -39,7 +39,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tree = &session.tree;
     let ix = resolve(
         tree,
-        tree.head_entry(),
+        tree.head(),
         &branches,
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
@@ -55,7 +55,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    let names = Names::new(tree, tree.head_entry(), &branches);
+    let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
     paged(ctx, args.no_pager, |out| {
         let field = |out: &mut dyn Write, name: &str, value: &str| {
@@ -68,10 +68,11 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             p.id(&escape(&entry.id)),
             names.decorations(ix, p)
         )?;
-        if let Some(parent) = &entry.parent_id {
-            field(out, "Parent:", &p.id(&escape(parent)))?;
+        // The parent in the user's tree: ysess's records are folded out.
+        if let Some(parent) = tree.parent(ix) {
+            field(out, "Parent:", &p.id(&escape(tree.id(parent))))?;
         }
-        field(out, "Role:", &escape(entry.message.role()))?;
+        field(out, "Role:", entry.message.role())?;
         match &entry.message {
             Message::Assistant {
                 model,

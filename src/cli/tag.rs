@@ -155,7 +155,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
     let head = tree
-        .head_entry()
+        .head()
         .ok_or_else(|| Failure::usage("the session is empty: nothing to label"))?;
     let target = resolve(
         tree,
@@ -165,10 +165,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     )?;
     super::write::check_free(tree, &refs, name, false)?;
     if let Some(existing) = tree.label(name).filter(|_| !args.force) {
-        let on = tree
-            .visible_parent(existing)
-            .filter(|_| tree.is_record(existing))
-            .unwrap_or(existing);
+        let on = existing;
         return Err(
             Failure::usage(format!("label '{name}' already names {}", tree.id(on))).with_hint(
                 format!(
@@ -187,7 +184,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     }];
     // The label record is now the last line; unless it hangs right below
     // the last line as it was, put yoagent's head back.
-    if tree.head() != Some(target) {
+    if tree.last() != Some(target) {
         records.push(super::write::stay(tree, head));
     }
     let paint = Paint {

@@ -120,7 +120,7 @@ pub fn check_free(
 /// record on a branch included), so work appended later lands where it
 /// would have, on the same branch.
 pub fn stay(tree: &crate::index::Tree, head: Ix) -> Record {
-    let at = tree.head().unwrap_or(head);
+    let at = tree.last().unwrap_or(head);
     Record {
         kind: crate::records::Kind::Checkout {
             target: tree.id(head).to_string(),

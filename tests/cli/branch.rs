@@ -15,6 +15,7 @@ struct Branch {
     tip: String,
     fork_point: Option<String>,
     current: bool,
+    detached: bool,
     length: u64,
 }
 
@@ -188,6 +189,7 @@ fn branch_json_has_name_tip_fork_point_current_and_length() {
         tip: tip.into(),
         fork_point: Some(fork.into()),
         current,
+        detached: false,
         length,
     };
     assert_eq!(
@@ -213,6 +215,7 @@ fn branch_json_has_name_tip_fork_point_current_and_length() {
             tip: "e1".into(),
             fork_point: None,
             current: true,
+            detached: false,
             length: 1
         }],
         "{run}"
@@ -273,6 +276,7 @@ fn branch_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
                 tip: format!("y{h}"),
                 fork_point: Some("e1".into()),
                 current: true,
+                detached: false,
                 length: 1,
             },
             Branch {
@@ -280,6 +284,7 @@ fn branch_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
                 tip: "e3".into(),
                 fork_point: Some("e1".into()),
                 current: false,
+                detached: false,
                 length: 2,
             },
         ]

@@ -131,6 +131,8 @@ fn check_curved_graph(session: &yoagent::Session, drawing: &str) -> Result<Vec<S
     let mut columns: Vec<Option<String>> = Vec::new();
     let mut join: Option<(usize, usize)> = None;
     let mut drawn: Vec<String> = Vec::new();
+    // The column of the last row when it was a root's: a gap line may follow.
+    let mut root_ended: Option<usize> = None;
     let trim = |columns: &mut Vec<Option<String>>| {
         while columns.last() == Some(&None) {
             columns.pop();
@@ -139,6 +141,17 @@ fn check_curved_graph(session: &yoagent::Session, drawing: &str) -> Result<Vec<S
     for (n, line) in drawing.lines().enumerate() {
         let n = n + 1;
         let Some((prefix, id)) = line.split_once('\t') else {
+            // A gap after a root: the running columns and nothing else.
+            if join.is_none() && root_ended.take().is_some() {
+                let want: String = columns
+                    .iter()
+                    .map(|c| if c.is_some() { "│ " } else { "  " })
+                    .collect();
+                if line != want.trim_end() {
+                    return Err(format!("line {n}: gap {line:?}, expected {want:?}"));
+                }
+                continue;
+            }
             // A connector: the pending join, nothing else.
             let (into, from) = join
                 .take()
@@ -235,6 +248,7 @@ fn check_curved_graph(session: &yoagent::Session, drawing: &str) -> Result<Vec<S
             columns.resize(at + 1, None);
         }
         columns[at] = p.map(str::to_string);
+        root_ended = p.is_none().then_some(at);
         if let Some(p) = p {
             let other = (0..columns.len()).find(|&k| k != at && columns[k].as_deref() == Some(p));
             join = other.map(|o| (at.min(o), at.max(o)));

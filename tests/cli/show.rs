@@ -82,7 +82,7 @@ fn show_of_a_custom_record_prints_its_kind_and_data() {
         "\
 entry e10 (HEAD)
 Parent:   e9
-Role:     extension
+Role:     custom
 Kind:     status_update
 Time:     2025-10-09 09:02:29 +00:00
 
