@@ -721,7 +721,6 @@ fn summarize(tree: &Tree, bytes: u64) -> Summary {
     }
 }
 
-
 /// The warnings: what yoagent loads but a person likely did not mean.
 fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     let finding = |ix: Ix, code: Code, message: String| {
@@ -771,7 +770,9 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     }
 
     // Ids yoagent would not have made: one finding, with the count.
-    let mut odd = all.clone().filter(|&ix| !crate::entry::is_counter_id(tree.id(ix)));
+    let mut odd = all
+        .clone()
+        .filter(|&ix| !crate::entry::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
         let more = odd.count();
         let tail = if more == 0 {

@@ -877,9 +877,7 @@ mod tests {
         match ch {
             '│' | '├' | '┼' => (true, true),
             '╯' => (true, false),
-            '@' | '○' | '◆' => {
-                (!tree.children(node).is_empty(), tree.parent(node).is_some())
-            }
+            '@' | '○' | '◆' => (!tree.children(node).is_empty(), tree.parent(node).is_some()),
             _ => (false, false),
         }
     }

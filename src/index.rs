@@ -217,7 +217,11 @@ impl TreeBuilder {
             if let Some(label) = &node.label {
                 // File order: newest wins. A label carried by a ysess record
                 // names the entry it hangs from.
-                let named = if node.record { node.parent } else { Some(ix as Ix) };
+                let named = if node.record {
+                    node.parent
+                } else {
+                    Some(ix as Ix)
+                };
                 match named {
                     Some(named) => labels.insert(label.clone(), named),
                     None => labels.remove(label),
@@ -512,5 +516,168 @@ impl Tree {
             }
         }
         (enter, exit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry<'a>(id: &'a str, parent: Option<&'a str>, record: bool, line: u64) -> NewEntry<'a> {
+        NewEntry {
+            id,
+            parent,
+            label: None,
+            timestamp: 0,
+            kind: if record {
+                MessageKind::Custom
+            } else {
+                MessageKind::User
+            },
+            line,
+            offset: 0,
+            len: 0,
+            tag: None,
+            subject: None,
+            record,
+        }
+    }
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n.max(1)
+        }
+    }
+
+    /// What a person asks of the tree, by id.
+    #[derive(Debug, PartialEq)]
+    struct View {
+        entries: Vec<(String, Option<String>, Vec<String>, u32)>,
+        roots: Vec<String>,
+        tips: Vec<String>,
+        forks: Vec<(String, Option<String>, u32)>,
+        head: Option<String>,
+        paths: Vec<Vec<String>>,
+    }
+
+    fn view(t: &Tree) -> View {
+        let id = |ix: Ix| t.id(ix).to_string();
+        View {
+            entries: t
+                .entries()
+                .map(|ix| {
+                    (
+                        id(ix),
+                        t.parent(ix).map(id),
+                        t.children(ix).iter().map(|&c| id(c)).collect(),
+                        t.node(ix).depth,
+                    )
+                })
+                .collect(),
+            roots: t.roots().map(id).collect(),
+            tips: t.tips().map(id).collect(),
+            forks: t
+                .tips()
+                .map(|tip| (id(tip), t.fork_point(tip).map(id), t.branch_length(tip)))
+                .collect(),
+            head: t.head().map(id),
+            paths: t
+                .tips()
+                .map(|tip| t.path(tip).into_iter().map(id).collect())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn adding_records_never_changes_the_users_tree() {
+        for seed in 1..40u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+            // The user's entries, each below an earlier one (or a root now
+            // and then); in the file with records, any entry may instead hang
+            // below a record that hangs (through more records, maybe) from
+            // the entry the user's tree has as its parent.
+            let n = 5 + rng.below(60) as usize;
+            let mut plain: Vec<(String, Option<String>)> = Vec::new();
+            let mut file: Vec<(String, Option<String>, bool)> = Vec::new();
+            let mut records = 0;
+            for i in 0..n {
+                let parent = match (i, rng.below(20)) {
+                    (0, _) | (_, 0) => None,
+                    _ => Some(plain[rng.below(i as u64) as usize].0.clone()),
+                };
+                let mut hang = parent.clone();
+                if let Some(p) = &parent {
+                    for _ in 0..rng.below(3) {
+                        records += 1;
+                        let r = format!("r{records}");
+                        file.push((r.clone(), Some(hang.clone().unwrap_or(p.clone())), true));
+                        hang = Some(r);
+                    }
+                }
+                // Records with nothing below them, too.
+                if rng.below(4) == 0 && !plain.is_empty() {
+                    records += 1;
+                    let at = plain[rng.below(plain.len() as u64) as usize].0.clone();
+                    file.push((format!("r{records}"), Some(at), true));
+                }
+                let id = format!("e{}", i + 1);
+                file.push((id.clone(), hang, false));
+                plain.push((id, parent));
+            }
+            // A record as the last line: HEAD is the entry it hangs from.
+            if rng.below(2) == 0 {
+                let at = plain[rng.below(plain.len() as u64) as usize].0.clone();
+                file.push(("rlast".into(), Some(at), true));
+            }
+            let build = |lines: Vec<(&str, Option<&str>, bool)>| {
+                let mut b = TreeBuilder::default();
+                for (k, (id, parent, record)) in lines.into_iter().enumerate() {
+                    b.push(entry(id, parent, record, k as u64 + 1))
+                        .expect("valid");
+                }
+                b.finish()
+            };
+            let with = build(
+                file.iter()
+                    .map(|(i, p, r)| (i.as_str(), p.as_deref(), *r))
+                    .collect(),
+            );
+            let without = build(
+                plain
+                    .iter()
+                    .map(|(i, p)| (i.as_str(), p.as_deref(), false))
+                    .collect(),
+            );
+            let mut expected = view(&without);
+            if file.last().is_some_and(|l| l.2) {
+                // HEAD follows the last line's record to the entry below it.
+                let at = file.last().and_then(|l| l.1.clone());
+                expected.head = at;
+            }
+            assert_eq!(view(&with), expected, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn fork_point_and_length_of_200000_siblings_are_linear() {
+        let ids: Vec<String> = (0..200_001).map(|i| format!("e{i}")).collect();
+        let mut b = TreeBuilder::default();
+        b.push(entry(&ids[0], None, false, 1)).expect("root");
+        for (k, id) in ids.iter().enumerate().skip(1) {
+            b.push(entry(id, Some(&ids[0]), false, k as u64 + 1))
+                .expect("child");
+        }
+        let t = b.finish();
+        assert_eq!(t.tips().count(), 200_000);
+        assert!(
+            t.tips()
+                .all(|tip| t.fork_point(tip) == Some(0) && t.branch_length(tip) == 1)
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! entries a command prints are parsed this way; everything else stays bytes
 //! in the file.
 
-use serde_json::Value;
 use crate::entry::MessageKind;
+use serde_json::Value;
 
 /// An entry as stored, its message decoded for display.
 #[derive(Debug, Clone, PartialEq)]

@@ -501,7 +501,8 @@ impl<'a> Names<'a> {
         let limit = (length / 3).max(1);
         let labels = tree.label_names().into_iter();
         let branches = self.branches().map(|(name, _)| name);
-        let use_ids = tree.len() <= MAX_SUGGESTED_IDS && crate::entry::counter_number(name).is_none();
+        let use_ids =
+            tree.len() <= MAX_SUGGESTED_IDS && crate::entry::counter_number(name).is_none();
         let ids = tree
             .entries()
             .filter(move |_| use_ids)
@@ -522,7 +523,6 @@ impl<'a> Names<'a> {
         best.map(|(_, near)| near.to_owned())
     }
 }
-
 
 #[cfg(test)]
 mod tests {
