@@ -306,10 +306,13 @@ fn e01_is_read_by_one_id_rule_in_names_fsck_and_new_ids() {
     // fsck: e01 is not an id yoagent's append makes.
     let fsck = dir.run(&["fsck"]);
     assert!(fsck.stderr.contains("nonStandardId: id e01"), "{fsck}");
-    // A name yoagent's counter would read as an id is refused.
-    let run = dir.run(&["branch", "e02"]);
-    run.status(2);
-    assert!(run.stderr.contains("it looks like an entry id"), "{run}");
+    // A name yoagent's counter would read as an id is refused, in every
+    // spelling its counter reads.
+    for name in ["e02", "e+2"] {
+        let run = dir.run(&["branch", name]);
+        run.status(2);
+        assert!(run.stderr.contains("it looks like an entry id"), "{run}");
+    }
     // And a revision names it exactly.
     dir.run(&["show", "e01"]).status(0);
 }
