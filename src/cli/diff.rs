@@ -66,9 +66,6 @@ pub struct DiffArgs {
     /// Compare two copies of a session file (OLD NEW) entry by entry
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["a", "b"])]
     pub files: Option<Vec<std::path::PathBuf>>,
-    /// Never page the output
-    #[arg(long)]
-    pub no_pager: bool,
 }
 
 /// More context than any turn has lines: larger values change nothing.
@@ -178,7 +175,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    paged(ctx, args.no_pager, |out| {
+    paged(ctx, false, |out| {
         match fork {
             Some(f) => writeln!(
                 out,

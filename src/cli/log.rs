@@ -59,9 +59,6 @@ pub struct LogArgs {
     /// The entries as stored, one JSON object per line
     #[arg(long, conflicts_with_all = ["graph", "format", "oneline"])]
     pub json: bool,
-    /// Never page the output
-    #[arg(long)]
-    pub no_pager: bool,
     /// Also show ysess's own bookkeeping records (hidden by default)
     #[arg(long)]
     pub markers: bool,
@@ -95,7 +92,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
     // `log -n N` of HEAD reads only the end of the file it needs.
     if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
-        paged(ctx, args.no_pager || args.json, |out| {
+        paged(ctx, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
                 render.item(out, k, item, None)?;
             }
@@ -134,7 +131,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         order.reverse();
     }
     let names = Names::new(tree, head, &branches);
-    paged(ctx, args.no_pager || args.json, |out| {
+    paged(ctx, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
             if args.markers {

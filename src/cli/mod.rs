@@ -74,6 +74,9 @@ pub struct Global {
     /// Print less: no status messages, no hints
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)
+    #[arg(long, global = true)]
+    pub no_pager: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -318,13 +321,11 @@ pub fn main() -> ExitCode {
         .global
         .color
         .enabled(stdout_terminal, no_color.as_deref());
-    // Page only what a person reads on a terminal; `YSESS_PAGER=` or `cat`
-    // turns it off.
-    let pager = match std::env::var("YSESS_PAGER") {
-        Ok(p) if p.trim().is_empty() || p.trim() == "cat" => None,
-        Ok(p) => Some(p),
-        Err(_) => Some("less -FRX".to_string()),
-    }
+    // Page only what a person reads on a terminal.
+    let pager = pager::choose(
+        std::env::var("YSESS_PAGER").ok().as_deref(),
+        std::env::var("PAGER").ok().as_deref(),
+    )
     .filter(|_| stdout_terminal);
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());

@@ -6,6 +6,8 @@ mod diff;
 mod fsck;
 mod generated;
 mod log;
+#[cfg(unix)]
+mod pager;
 mod readme;
 #[path = "gen.rs"]
 mod sessgen;
