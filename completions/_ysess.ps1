@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         'ysess;log' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each entry with this template, e.g. ''{id} {subject}''; the placeholders are listed in the README (id, parent, role, tag, subject, time, ts, labels, decorations, depth, line; n, tab and nul)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each entry with this template, e.g. ''{id} {subject}''')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')

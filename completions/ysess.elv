@@ -43,7 +43,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;log'= {
             cand -n 'Show at most N entries'
             cand --max-count 'Show at most N entries'
-            cand --format 'Print each entry with this template, e.g. ''{id} {subject}''; the placeholders are listed in the README (id, parent, role, tag, subject, time, ts, labels, decorations, depth, line; n, tab and nul)'
+            cand --format 'Print each entry with this template, e.g. ''{id} {subject}'''
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

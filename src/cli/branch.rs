@@ -299,6 +299,8 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         &refs.pairs(),
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
+    // `--force` on a name in use starts it again: git says "Reset".
+    let reset = refs.get(name).is_some();
     let target_id = tree.id(target).to_string();
     let records = [
         Record {
@@ -319,7 +321,12 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         },
     );
     append_records(locked, &records)?;
-    status(ctx, &format!("Created branch '{}' at {what}", escape(name)))?;
+    let text = if reset {
+        format!("Reset branch '{}' to {what}", escape(name))
+    } else {
+        format!("Created branch '{}' at {what}", escape(name))
+    };
+    status(ctx, &text)?;
     Ok(Exit::Success)
 }
 

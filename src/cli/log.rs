@@ -48,10 +48,8 @@ pub struct LogArgs {
     /// Draw the graph with ASCII characters only
     #[arg(long)]
     pub ascii: bool,
-    /// Print each entry with this template, e.g. '{id} {subject}'; the
-    /// placeholders are listed in the README (id, parent, role, tag, subject,
-    /// time, ts, labels, decorations, depth, line; n, tab and nul)
-    #[arg(long, value_name = "FMT")]
+    /// Print each entry with this template, e.g. '{id} {subject}'
+    #[arg(long, value_name = "FMT", long_help = format_help())]
     pub format: Option<String>,
     /// End each entry with NUL instead of a newline
     #[arg(short = 'z')]
@@ -344,6 +342,51 @@ fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
     out.write_all(end.as_bytes())
 }
 
+/// Every `--format` placeholder and what it stands for: the one list that
+/// `--help`, the man page and the error for an unknown one are made from.
+pub const PLACEHOLDERS: &[(&str, &str)] = &[
+    ("id", "the entry's id"),
+    ("parent", "its parent's id (empty for a root)"),
+    ("role", "user, assistant, toolResult or custom"),
+    (
+        "tag",
+        "the model (assistant), the tool (tool result) or the kind (custom record)",
+    ),
+    ("subject", "the first line of its text"),
+    ("time", "local time, ISO 8601 with milliseconds"),
+    (
+        "ts",
+        "the timestamp as stored, milliseconds since the epoch",
+    ),
+    ("labels", "the labels that name it, comma-separated"),
+    ("decorations", "HEAD, branches and labels, comma-separated"),
+    ("depth", "entries on its root path, itself included"),
+    ("line", "its line in the file"),
+    ("n", "a newline"),
+    ("tab", "a tab"),
+    ("nul", "a NUL byte"),
+    ("{", "a `{`"),
+];
+
+/// `--format`'s long help: what it does, then every placeholder.
+fn format_help() -> clap::builder::StyledStr {
+    use std::fmt::Write as _;
+    let mut help = clap::builder::StyledStr::new();
+    let _ = write!(
+        help,
+        "Print each entry with this template, e.g. '{{id}} {{subject}}'; session text in it is \
+         escaped, the template's own text printed as written.\n\nPlaceholders:"
+    );
+    // The name is styled apart from its braces: clap reads a plain `{n}`
+    // in help text as a line break.
+    let literal = clap::builder::styling::Style::new().bold();
+    for (name, meaning) in PLACEHOLDERS {
+        let pad = " ".repeat(13usize.saturating_sub(name.len()));
+        let _ = write!(help, "\n  {{{literal}{name}{literal:#}}}{pad}{meaning}");
+    }
+    help
+}
+
 /// A `--format` template: text with `{placeholder}`s.
 pub struct Template {
     parts: Vec<Part>,
@@ -400,9 +443,13 @@ impl Template {
                 "depth" => Part::Depth,
                 "line" => Part::Line,
                 other => {
+                    let known: Vec<String> = PLACEHOLDERS
+                        .iter()
+                        .map(|(n, _)| format!("{{{n}}}"))
+                        .collect();
                     return Err(format!(
-                        "--format: unknown placeholder {{{other}}}; known: {{id}} {{parent}} {{role}} {{tag}} \
-                         {{subject}} {{time}} {{ts}} {{labels}} {{decorations}} {{depth}} {{line}} {{n}} {{tab}} {{nul}}"
+                        "--format: unknown placeholder {{{other}}}; known: {}",
+                        known.join(" ")
                     ));
                 }
             };

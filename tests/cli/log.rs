@@ -817,6 +817,48 @@ fn log_reverse_with_graph_is_a_usage_error() {
 }
 
 #[test]
+fn format_help_lists_the_placeholders_instead_of_pointing_to_the_readme() {
+    let dir = demo();
+    let help = dir.run(&["log", "--help"]);
+    help.status(0);
+    assert!(!help.stdout.contains("README"), "{help}");
+    let man = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man/ysess-log.1"),
+    )
+    .expect("the log man page");
+    for name in [
+        "id",
+        "parent",
+        "role",
+        "tag",
+        "subject",
+        "time",
+        "ts",
+        "labels",
+        "decorations",
+        "depth",
+        "line",
+        "n",
+        "tab",
+        "nul",
+    ] {
+        let placeholder = format!("{{{name}}}");
+        assert!(
+            help.stdout.contains(&format!("  {placeholder} ")),
+            "--help lacks {placeholder}\n{help}"
+        );
+        assert!(
+            man.contains(&placeholder),
+            "the man page lacks {placeholder}"
+        );
+        // Each one listed works.
+        dir.run(&["log", "-n", "1", "--format", &placeholder])
+            .status(0)
+            .stderr("");
+    }
+}
+
+#[test]
 fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
     let dir = demo();
     dir.run(&["log", "--format", "{id} {bogus}"])
@@ -824,7 +866,7 @@ fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
         .stdout("")
         .stderr(
             "error: --format: unknown placeholder {bogus}; known: {id} {parent} {role} {tag} \
-             {subject} {time} {ts} {labels} {decorations} {depth} {line} {n} {tab} {nul}\n",
+             {subject} {time} {ts} {labels} {decorations} {depth} {line} {n} {tab} {nul} {{}\n",
         );
     dir.run(&["log", "--format", "{id"])
         .status(2)
