@@ -39,14 +39,14 @@ pub struct LogArgs {
     /// Oldest first
     #[arg(long, conflicts_with = "graph")]
     pub reverse: bool,
-    /// Every entry of every branch, not just one path
-    #[arg(long)]
+    /// Every entry of every branch, not just one path (so no REV)
+    #[arg(long, conflicts_with = "rev")]
     pub all: bool,
     /// Draw the tree (all of it, unless a REV is given)
     #[arg(long)]
     pub graph: bool,
-    /// Draw the graph with ASCII characters only
-    #[arg(long)]
+    /// Draw the graph with ASCII characters only (with --graph)
+    #[arg(long, requires = "graph")]
     pub ascii: bool,
     /// Print each entry with this template, e.g. '{id} {subject}'
     #[arg(long, value_name = "FMT", long_help = format_help())]

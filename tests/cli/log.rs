@@ -953,3 +953,26 @@ fn an_empty_session_logs_nothing_and_exports_no_messages() {
     dir.run(&["export", "--session"]).status(0).stdout("");
     dir.run(&["show"]).status(128);
 }
+
+#[test]
+fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let run = dir.run(&["log", "--all", "e6"]);
+    run.status(2).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: the argument '--all' cannot be used with '[REV]'\n"),
+        "{run}"
+    );
+    let run = dir.run(&["log", "--ascii"]);
+    run.status(2).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: the following required arguments were not provided:\n  --graph\n"),
+        "{run}"
+    );
+    // Each alone, or --ascii with --graph, still works.
+    dir.run(&["log", "--all"]).status(0);
+    dir.run(&["log", "--graph", "--ascii"]).status(0);
+}
