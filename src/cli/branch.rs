@@ -4,12 +4,14 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{escape, json_line};
+// Columns are padded by display width: a CJK character takes two.
 use super::render::{Paint, role};
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::index::{Ix, Tree};
 use crate::records::{Kind, Record, check_name};
 use crate::refs::Refs;
+use unicode_width::UnicodeWidthStr as _;
 
 /// List, create, rename or delete branches
 ///
@@ -198,7 +200,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let shown_name = |l: &Listed| escape(l.name.as_deref().unwrap_or(tree.id(l.tip))).into_owned();
     let width = listed
         .iter()
-        .map(|l| shown_name(l).chars().count())
+        .map(|l| shown_name(l).width())
         .max()
         .unwrap_or(0);
     // -v columns: tip, fork point, length; padded so they line up.
@@ -221,13 +223,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             ]
         })
         .collect();
-    let widths = [0, 1, 2].map(|c| {
-        columns
-            .iter()
-            .map(|col| col[c].chars().count())
-            .max()
-            .unwrap_or(0)
-    });
+    let widths = [0, 1, 2].map(|c| columns.iter().map(|col| col[c].width()).max().unwrap_or(0));
     for (k, l) in listed.iter().enumerate() {
         let is_current = current == Some(k);
         let length = length(tree, l.tip, l.fork);
@@ -246,7 +242,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         let marker = if is_current { "*" } else { " " };
         let name = shown_name(l);
-        let pad = " ".repeat(width - name.chars().count());
+        let pad = " ".repeat(width - name.width());
         let name = match (is_current, l.name.is_some()) {
             (true, _) => p.head(&name),
             (false, true) => p.branch(&name),
@@ -254,7 +250,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         };
         if args.verbose {
             let [tip, fork, count] = &columns[k];
-            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].chars().count()));
+            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].width()));
             let tip = if widths[0] == 0 {
                 String::new()
             } else {

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::output::{escape, stored_json};
 use super::pager::paged;
-use super::render::{Names, Paint, iso_time, role_text, time};
+use super::render::{Names, Paint, fit, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::entry::MessageKind;
 use crate::graph::{Graph, Style, display_order};
@@ -86,6 +86,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         template: template.as_ref(),
         args,
         end,
+        width: ctx.streams.width,
     };
 
     // `log -n N` of HEAD reads only the end of the file it needs.
@@ -256,6 +257,9 @@ struct Render<'a> {
     template: Option<&'a Template>,
     args: &'a LogArgs,
     end: &'a str,
+    /// The terminal's width: graph rows are cut to it, since a row that
+    /// wraps breaks the graph's columns. `None` on a pipe.
+    width: Option<usize>,
 }
 
 impl Render<'_> {
@@ -278,12 +282,14 @@ impl Render<'_> {
             Some((g, ix)) => {
                 let row = g.draw(ix);
                 if let Some(connector) = row.connector {
-                    writeln!(out, "{connector}")?;
+                    writeln!(out, "{}", fit(&connector, self.width))?;
                 }
                 let mut lines = text.split('\n');
-                write!(out, "{}{}", row.prefix, lines.next().unwrap_or(""))?;
+                let first = format!("{}{}", row.prefix, lines.next().unwrap_or(""));
+                write!(out, "{}", fit(&first, self.width))?;
                 for more in lines {
-                    write!(out, "\n{}{more}", g.continuation())?;
+                    let line = format!("{}{more}", g.continuation());
+                    write!(out, "\n{}", fit(&line, self.width))?;
                 }
                 out.write_all(self.end.as_bytes())
             }

@@ -327,6 +327,7 @@ pub fn main() -> ExitCode {
         std::env::var("PAGER").ok().as_deref(),
     )
     .filter(|_| stdout_terminal);
+    let width = output::stdout_width(std::env::var("COLUMNS").ok().as_deref());
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut err = io::stderr();
@@ -336,6 +337,7 @@ pub fn main() -> ExitCode {
         color_err,
         color_out,
         pager,
+        width,
     };
     let result = run(&cli, streams);
     let flushed = out.flush();
@@ -355,6 +357,7 @@ pub fn main() -> ExitCode {
                 color_err,
                 color_out: false,
                 pager: None,
+                width: None,
             };
             // Messages may quote session text (ids, labels): escape it.
             let _ = streams.diag(

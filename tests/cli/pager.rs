@@ -144,3 +144,52 @@ fn no_pager_is_a_global_option() {
     dir.run(&["fsck", "--no-pager"]).status(0);
     dir.run(&["--no-pager", "branch"]).status(0);
 }
+
+#[test]
+fn a_long_subject_in_the_graph_is_cut_to_the_terminal_width_never_on_a_pipe() {
+    use unicode_width::UnicodeWidthStr;
+    let dir = Dir::new();
+    let long = format!("計画 {}", "a subject that goes on ".repeat(20));
+    let lines = [
+        crate::support::user_line("e1", None, "root"),
+        crate::support::user_line("e2", Some("e1"), &long),
+        crate::support::user_line("e3", Some("e1"), "short"),
+    ];
+    dir.write("session.jsonl", lines.join("\n"));
+    // A pipe gets every row whole, whatever COLUMNS says.
+    let piped = dir.run_with(&["log", "--graph"], None, &[("COLUMNS", "30")]);
+    piped.status(0);
+    assert!(
+        piped
+            .stdout
+            .lines()
+            .any(|l| l.contains("計画 a subject") && l.width() > 200 && !l.ends_with('…')),
+        "{piped}"
+    );
+    // A terminal gets no row wider than itself, through the pager or not.
+    for (args, env, columns, width) in [
+        (&["--no-pager", "log", "--graph"][..], &[][..], 60, 60),
+        (
+            &["--no-pager", "log", "--graph"],
+            &[("COLUMNS", "45")],
+            80,
+            45,
+        ),
+        (&["log", "--graph"], &[("YSESS_PAGER", "sed s/^//")], 50, 50),
+    ] {
+        let run = run_on_terminal(&dir, args, env, columns);
+        run.status(0).stderr("");
+        assert_eq!(
+            run.stdout.lines().count(),
+            piped.stdout.lines().count(),
+            "{run}"
+        );
+        for line in run.stdout.lines() {
+            assert!(line.width() <= width, "wider than {width}: {line:?}\n{run}");
+        }
+        let cut: Vec<&str> = run.stdout.lines().filter(|l| l.ends_with('…')).collect();
+        assert_eq!(cut.len(), 1, "{run}");
+        assert_eq!(cut[0].width(), width, "{run}");
+        assert!(run.stdout.contains("short"), "{run}");
+    }
+}
