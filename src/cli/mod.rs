@@ -10,6 +10,7 @@ mod export;
 mod fsck;
 pub mod generate;
 mod log;
+pub mod manual;
 pub mod output;
 mod pager;
 mod render;
@@ -43,7 +44,8 @@ use output::{ColorWhen, Level, Streams};
     name = "ysess",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_long_help = manual::long_help()
 )]
 pub struct Cli {
     #[command(flatten)]
