@@ -178,12 +178,11 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     // Where the label was, for the status line when `--force` moves it:
     // the entry its newest carrier hangs from.
     let was = tree.label(name).map(|carrier| {
-        let on = tree
-            .visible_parent(carrier)
+        tree.visible_parent(carrier)
             .filter(|_| tree.is_record(carrier))
-            .unwrap_or(carrier);
-        escape(tree.id(on)).into_owned()
+            .unwrap_or(carrier)
     });
+    let was = was.map(|on| (on, escape(tree.id(on)).into_owned()));
     let target_id = tree.id(target).to_string();
     let mut records = vec![Record {
         kind: Kind::Tag {
@@ -203,7 +202,8 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let what = describe(&locked.session, &refs, target, paint);
     append_records(locked, &records)?;
     let text = match was {
-        Some(was) => format!("Moved label '{}' from {was} to {what}", escape(name)),
+        Some((on, _)) if on == target => format!("Labelled {what} as '{}' again", escape(name)),
+        Some((_, was)) => format!("Moved label '{}' from {was} to {what}", escape(name)),
         None => format!("Labelled {what} as '{}'", escape(name)),
     };
     status(ctx, &text)?;

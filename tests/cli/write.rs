@@ -1568,6 +1568,12 @@ fn tag_force_says_where_the_label_was() {
             .starts_with("Moved label 'first-draft' from e6 to e2 "),
         "{run}"
     );
+    // Set again where it is, it is not said to move.
+    let run = dir.run(&["tag", "--force", "first-draft", "e2"]);
+    assert!(
+        run.stderr.starts_with("Labelled e2 ") && run.stderr.ends_with(" as 'first-draft' again\n"),
+        "{run}"
+    );
     // A new label is still just labelled.
     let run = dir.run(&["tag", "fresh", "e3"]);
     assert!(run.stderr.starts_with("Labelled e3 "), "{run}");
