@@ -76,8 +76,8 @@ pub fn man(dir: &Path) -> anyhow::Result<()> {
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
             write(sub, source, dir)?;
         }
-        let man = clap_mangen::Man::new(cmd.clone());
-        std::fs::write(dir.join(man.get_filename()), page(cmd, source)?)
+        let (name, page) = page(cmd, source)?;
+        std::fs::write(dir.join(name), page)
     }
     let mut cmd = Cli::command().disable_help_subcommand(true);
     cmd.build();
@@ -86,13 +86,11 @@ pub fn man(dir: &Path) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write man pages to {}: {e}", dir.display()))
 }
 
-/// One man page: clap_mangen's sections, a SYNOPSIS that names every
-/// option's value, and the sections `--help` shares (REVISIONS where the
-/// command takes one, EXIT STATUS, ENVIRONMENT), then the command's own
-/// EXAMPLES, taken out of its description.
-fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
-    use roff::{Roff, bold, italic, roman};
-
+/// One man page and its file name: clap_mangen's sections, a SYNOPSIS that
+/// names every option's value, the sections `--help` shares (REVISIONS
+/// where the command takes one, EXIT STATUS, ENVIRONMENT), then the
+/// command's own EXAMPLES, taken out of its description.
+fn page(cmd: &clap::Command, source: &str) -> std::io::Result<(String, Vec<u8>)> {
     let long = cmd
         .get_long_about()
         .map(|s| s.to_string())
@@ -104,11 +102,11 @@ fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
     let man = clap_mangen::Man::new(cmd.clone().long_about(description))
         .source(source)
         .manual("ysess Manual");
-    // Each piece clap_mangen renders opens with the same preamble; keep
+    // Each piece rendered on its own opens with the same preamble; keep
     // the first only.
     let mut out = Vec::new();
     man.render_title(&mut out)?;
-    let preamble = Roff::new().render();
+    let preamble = roff::Roff::new().render();
     let mut piece = |render: &dyn Fn(&mut Vec<u8>) -> std::io::Result<()>| {
         let mut bytes = Vec::new();
         render(&mut bytes)?;
@@ -117,12 +115,26 @@ fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
         Ok::<_, std::io::Error>(())
     };
     piece(&|w| man.render_name_section(w))?;
+    piece(&|w| synopsis(cmd).to_writer(w))?;
+    piece(&|w| man.render_description_section(w))?;
+    piece(&|w| man.render_options_section(w))?;
+    if cmd.has_subcommands() {
+        piece(&|w| man.render_subcommands_section(w))?;
+    }
+    piece(&|w| shared_sections(cmd).to_writer(w))?;
+    piece(&|w| examples_section(&examples).to_writer(w))?;
+    piece(&|w| man.render_version_section(w))?;
+    Ok((man.get_filename(), out))
+}
 
-    let mut roff = Roff::new();
+/// `ysess log [--oneline] [-n|--max-count N] … [REV]`: the command's own
+/// options, then the global ones, each with its value's name.
+fn synopsis(cmd: &clap::Command) -> roff::Roff {
+    use roff::{bold, italic, roman};
+    let mut roff = roff::Roff::new();
     roff.control("SH", ["SYNOPSIS"]);
     let name = cmd.get_bin_name().unwrap_or_else(|| cmd.get_name());
     let mut line = vec![bold(name)];
-    // The command's own options first, then the global ones.
     let mut options: Vec<&clap::Arg> = cmd
         .get_arguments()
         .filter(|a| !a.is_hide_set() && !a.is_positional())
@@ -164,15 +176,25 @@ fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
         line.extend([roman(" "), italic("COMMAND")]);
     }
     roff.text(line);
-    piece(&|w| roff.to_writer(w))?;
+    roff
+}
 
-    piece(&|w| man.render_description_section(w))?;
-    piece(&|w| man.render_options_section(w))?;
-    if cmd.has_subcommands() {
-        piece(&|w| man.render_subcommands_section(w))?;
+/// An argument's value as the synopsis shows it: `PATH`, `OLD NEW`.
+fn value_names(arg: &clap::Arg) -> String {
+    match arg.get_value_names() {
+        Some(names) => names
+            .iter()
+            .map(|n| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => arg.get_id().as_str().to_uppercase(),
     }
+}
 
-    let mut roff = Roff::new();
+/// REVISIONS (for ysess and the commands that take one), EXIT STATUS and
+/// ENVIRONMENT: the text `ysess --help` ends with.
+fn shared_sections(cmd: &clap::Command) -> roff::Roff {
+    use roff::{bold, roman};
     let takes_revisions = cmd.get_arguments().any(|a| {
         a.get_value_names().is_some_and(|names| {
             names
@@ -184,6 +206,7 @@ fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
     if takes_revisions || cmd.has_subcommands() {
         sections.insert(0, &manual::REVISIONS);
     }
+    let mut roff = roff::Roff::new();
     for section in sections {
         roff.control("SH", [section.title.to_uppercase().as_str()]);
         if !section.intro.is_empty() {
@@ -199,40 +222,33 @@ fn page(cmd: &clap::Command, source: &str) -> std::io::Result<Vec<u8>> {
             roff.text([roman(section.outro)]);
         }
     }
-    // `  ysess log -n 5      the last five turns`: the command, then what
-    // it does, after a run of spaces.
+    roff
+}
+
+/// EXAMPLES from the `Examples:` paragraph of `--help`: each line is a
+/// command, then, after a run of spaces, what it does.
+fn examples_section(examples: &str) -> roff::Roff {
+    use roff::{bold, roman};
+    let mut roff = roff::Roff::new();
     let examples: Vec<&str> = examples
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    if !examples.is_empty() {
-        roff.control("SH", ["EXAMPLES"]);
-        for example in examples {
-            let (command, what) = match example.find("  ") {
-                Some(at) => (&example[..at], example[at..].trim()),
-                None => (example, ""),
-            };
-            roff.control("TP", []);
-            roff.text([bold(command)]);
-            if !what.is_empty() {
-                roff.text([roman(what)]);
-            }
+    if examples.is_empty() {
+        return roff;
+    }
+    roff.control("SH", ["EXAMPLES"]);
+    for example in examples {
+        let (command, what) = match example.find("  ") {
+            Some(at) => (&example[..at], example[at..].trim()),
+            None => (example, ""),
+        };
+        roff.control("TP", []);
+        roff.text([bold(command)]);
+        if !what.is_empty() {
+            roff.text([roman(what)]);
         }
     }
-    piece(&|w| roff.to_writer(w))?;
-    piece(&|w| man.render_version_section(w))?;
-    Ok(out)
-}
-
-/// An argument's value as the synopsis shows it: `PATH`, `OLD NEW`.
-fn value_names(arg: &clap::Arg) -> String {
-    match arg.get_value_names() {
-        Some(names) => names
-            .iter()
-            .map(|n| n.as_str())
-            .collect::<Vec<_>>()
-            .join(" "),
-        None => arg.get_id().as_str().to_uppercase(),
-    }
+    roff
 }
