@@ -30,7 +30,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colou
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_needs_command" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
@@ -59,7 +59,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -s z -d 'End each entry
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l json -d 'The entries as stored, one JSON object per line'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l markers -d 'Also show ysess\'s own bookkeeping records (hidden by default)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
@@ -69,7 +69,7 @@ always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'The entry as stored, as one JSON object'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s d -l delete -d 'Delete a branch\'s name (its entries stay)' -r
@@ -84,7 +84,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'St
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand branch" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s d -l delete -d 'Delete a label (refused: see the message)' -r
@@ -98,7 +98,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set t
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand tag" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s b -d 'Start a branch called NAME at REV and move HEAD onto it' -r
@@ -108,7 +108,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When 
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l user -d 'A user message with this text (instead of JSON on standard input)' -r
@@ -120,7 +120,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
@@ -130,7 +130,7 @@ always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s U -l unified -d 'Lines of context around each change' -r
@@ -147,7 +147,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color-words -d 'Sho
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l exit-code -d 'Exit 1 when the sides differ, 0 when not'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l json -d 'The fork point, the aligned turns and the stats as JSON'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since -d 'Check the file only grew since a digest (from --digest) or an old copy' -r
@@ -162,7 +162,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print find
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l repair -d 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l digest -d 'Print each file\'s digest, sha256:<hex>:<bytes>, on stdout'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s q -l quiet -d 'Print less: no status messages, no hints'
-complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l no-pager -d 'Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'

@@ -76,7 +76,8 @@ pub struct Global {
     /// Print less: no status messages, no hints
     #[arg(short, long, global = true)]
     pub quiet: bool,
-    /// Never page the output (see ENVIRONMENT: YSESS_PAGER, PAGER)
+    /// Never page the output (on a terminal it goes through $YSESS_PAGER, else
+    /// $PAGER, else `less -FRX`)
     #[arg(long, global = true)]
     pub no_pager: bool,
 }
