@@ -83,7 +83,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --help --version log show branch tag checkout append export diff fsck help"
+            opts="-f -C -q -h -V --file --color --quiet --no-pager --help --version log show branch tag checkout append export diff fsck help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -113,7 +113,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__append)
-            opts="-f -C -q -h -V --user --parent --label --file --color --quiet --help --version"
+            opts="-f -C -q -h -V --user --parent --label --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,7 +155,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__branch)
-            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --file --color --quiet --help --version"
+            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,7 +205,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__checkout)
-            opts="-b -f -C -q -h -V --file --color --quiet --help --version"
+            opts="-b -f -C -q -h -V --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,7 +239,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__diff)
-            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --no-pager --file --color --quiet --help --version"
+            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,7 +281,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__export)
-            opts="-f -C -q -h -V --session --file --color --quiet --help --version"
+            opts="-f -C -q -h -V --session --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,7 +311,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__fsck)
-            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --file --color --quiet --help --version"
+            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -499,7 +499,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__log)
-            opts="-n -z -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --no-pager --markers --file --color --quiet --help --version"
+            opts="-n -z -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -541,7 +541,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__show)
-            opts="-f -C -q -h -V --json --no-pager --file --color --quiet --help --version"
+            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,7 +571,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__tag)
-            opts="-F -d -n -l -f -C -q -h -V --force --delete --list --json --file --color --quiet --help --version"
+            opts="-F -d -n -l -f -C -q -h -V --force --delete --list --json --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

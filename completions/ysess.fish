@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ysess_global_optspecs
-    string join \n f/file= C= color= q/quiet h/help V/version
+    string join \n f/file= C= color= q/quiet no-pager h/help V/version
 end
 
 function __fish_ysess_needs_command
@@ -30,6 +30,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colou
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_needs_command" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
@@ -43,7 +44,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -f -a "diff" -d 'Compare two d
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'; the placeholders are listed in the README (id, parent, role, tag, subject, time, ts, labels, decorations, depth, line; n, tab and nul)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
@@ -51,14 +52,14 @@ always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l oneline -d 'One line per entry: id, decorations, role and subject'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l reverse -d 'Oldest first'
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path (so no REV)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l graph -d 'Draw the tree (all of it, unless a REV is given)'
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l ascii -d 'Draw the graph with ASCII characters only'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l ascii -d 'Draw the graph with ASCII characters only (with --graph)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s z -d 'End each entry with NUL instead of a newline'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l json -d 'The entries as stored, one JSON object per line'
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l markers -d 'Also show ysess\'s own bookkeeping records (hidden by default)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
@@ -67,8 +68,8 @@ complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to u
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'The entry as stored, as one JSON object'
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s d -l delete -d 'Delete a branch\'s name (its entries stay)' -r
@@ -83,6 +84,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'St
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s d -l delete -d 'Delete a label (refused: see the message)' -r
@@ -96,6 +98,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set t
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s b -d 'Start a branch called NAME at REV and move HEAD onto it' -r
@@ -105,6 +108,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When 
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l user -d 'A user message with this text (instead of JSON on standard input)' -r
@@ -116,6 +120,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to
 always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
@@ -125,6 +130,7 @@ always\t''
 never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s U -l unified -d 'Lines of context around each change' -r
@@ -140,8 +146,8 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show 
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color-words -d 'Show changed words inline, in colour'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l exit-code -d 'Exit 1 when the sides differ, 0 when not'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l json -d 'The fork point, the aligned turns and the stats as JSON'
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since -d 'Check the file only grew since a digest (from --digest) or an old copy' -r
@@ -156,6 +162,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print find
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l repair -d 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l digest -d 'Print each file\'s digest, sha256:<hex>:<bytes>, on stdout'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'

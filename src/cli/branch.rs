@@ -4,12 +4,14 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{escape, json_line};
+// Columns are padded by display width: a CJK character takes two.
 use super::render::{Paint, role};
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::index::{Ix, Tree};
 use crate::records::{Kind, Record, check_name};
 use crate::refs::Refs;
+use unicode_width::UnicodeWidthStr as _;
 
 /// List, create, rename or delete branches
 ///
@@ -177,7 +179,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let width = listed
         .iter()
-        .map(|l| shown_name(l).chars().count())
+        .map(|l| shown_name(l).width())
         .max()
         .unwrap_or(0);
     // -v columns: tip, fork point, length; padded so they line up.
@@ -200,13 +202,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             ]
         })
         .collect();
-    let widths = [0, 1, 2].map(|c| {
-        columns
-            .iter()
-            .map(|col| col[c].chars().count())
-            .max()
-            .unwrap_or(0)
-    });
+    let widths = [0, 1, 2].map(|c| columns.iter().map(|col| col[c].width()).max().unwrap_or(0));
     for (k, l) in listed.iter().enumerate() {
         let is_current = current == Some(k);
         if args.json {
@@ -225,7 +221,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         let marker = if is_current { "*" } else { " " };
         let name = shown_name(l);
-        let pad = " ".repeat(width - name.chars().count());
+        let pad = " ".repeat(width - name.width());
         let name = match (is_current, l.name.is_some()) {
             (true, _) => p.head(&name),
             (false, true) => p.branch(&name),
@@ -233,7 +229,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         };
         if args.verbose {
             let [tip, fork, count] = &columns[k];
-            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].chars().count()));
+            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].width()));
             let tip = if widths[0] == 0 {
                 String::new()
             } else {
@@ -278,6 +274,8 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         &refs.pairs(),
         args.rev.as_deref().unwrap_or("HEAD"),
     )?;
+    // `--force` on a name in use starts it again: git says "Reset".
+    let reset = refs.get(name).is_some();
     let target_id = tree.id(target).to_string();
     let records = [
         Record {
@@ -298,7 +296,12 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         },
     );
     append_records(locked, &records)?;
-    status(ctx, &format!("Created branch '{}' at {what}", escape(name)))?;
+    let text = if reset {
+        format!("Reset branch '{}' to {what}", escape(name))
+    } else {
+        format!("Created branch '{}' at {what}", escape(name))
+    };
+    status(ctx, &text)?;
     Ok(Exit::Success)
 }
 

@@ -64,11 +64,13 @@ pub struct DiffArgs {
     #[arg(long)]
     pub json: bool,
     /// Compare two copies of a session file (OLD NEW) entry by entry
-    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], conflicts_with_all = ["a", "b"])]
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["OLD", "NEW"],
+        conflicts_with_all = ["a", "b", "stat", "summary", "word_diff", "color_words", "context"]
+    )]
     pub files: Option<Vec<std::path::PathBuf>>,
-    /// Never page the output
-    #[arg(long)]
-    pub no_pager: bool,
 }
 
 /// More context than any turn has lines: larger values change nothing.
@@ -178,7 +180,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    paged(ctx, args.no_pager, |out| {
+    paged(ctx, false, |out| {
         match fork {
             Some(f) => writeln!(
                 out,
@@ -212,7 +214,10 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 out,
                 " {changed} changed, {added} added, {removed} removed, {same} the same"
             )?;
-            return Ok(());
+            // `--stat --summary` prints both, as in git.
+            if !args.summary {
+                return Ok(());
+            }
         }
         for step in &steps {
             let line = |side: &Side, k: usize| {

@@ -226,15 +226,14 @@ fn print(
     let report = &outcome.report;
     if let Some(repaired) = &outcome.repaired {
         match repaired {
-            Ok(backup) if !quiet => streams.diag(
-                Level::Hint,
-                &format!(
-                    "{}: cut the torn last line ({} bytes at offset {}); they are saved in {}",
-                    escape(&file),
-                    report.torn.map_or(0, |t| t.len),
-                    report.torn.map_or(0, |t| t.offset),
-                    escape(&backup.display().to_string())
-                ),
+            // Done as asked: a status line, as `branch` and `tag` print.
+            Ok(backup) if !quiet => writeln!(
+                streams.err,
+                "{}: cut the torn last line ({} bytes at offset {}); they are saved in {}",
+                escape(&file),
+                report.torn.map_or(0, |t| t.len),
+                report.torn.map_or(0, |t| t.offset),
+                escape(&backup.display().to_string())
             )?,
             Ok(_) => {}
             Err(e) => {
@@ -264,7 +263,7 @@ fn print(
             Some(_) => format!("{}: not repaired", escape(&file)),
             None => format!("{}: nothing to repair: no torn last line", escape(&file)),
         };
-        streams.diag(Level::Hint, &text)?;
+        writeln!(streams.err, "{text}")?;
     }
     let errors = report.errors();
     let warnings = report.warnings();

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::output::{escape, stored_json};
 use super::pager::paged;
-use super::render::{Names, Paint, iso_time, role_text, time};
+use super::render::{Names, Paint, fit, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::entry::MessageKind;
 use crate::graph::{Graph, Style, display_order};
@@ -39,19 +39,17 @@ pub struct LogArgs {
     /// Oldest first
     #[arg(long, conflicts_with = "graph")]
     pub reverse: bool,
-    /// Every entry of every branch, not just one path
-    #[arg(long)]
+    /// Every entry of every branch, not just one path (so no REV)
+    #[arg(long, conflicts_with = "rev")]
     pub all: bool,
     /// Draw the tree (all of it, unless a REV is given)
     #[arg(long)]
     pub graph: bool,
-    /// Draw the graph with ASCII characters only
-    #[arg(long)]
+    /// Draw the graph with ASCII characters only (with --graph)
+    #[arg(long, requires = "graph")]
     pub ascii: bool,
-    /// Print each entry with this template, e.g. '{id} {subject}'; the
-    /// placeholders are listed in the README (id, parent, role, tag, subject,
-    /// time, ts, labels, decorations, depth, line; n, tab and nul)
-    #[arg(long, value_name = "FMT")]
+    /// Print each entry with this template, e.g. '{id} {subject}'
+    #[arg(long, value_name = "FMT", long_help = format_help())]
     pub format: Option<String>,
     /// End each entry with NUL instead of a newline
     #[arg(short = 'z')]
@@ -59,9 +57,6 @@ pub struct LogArgs {
     /// The entries as stored, one JSON object per line
     #[arg(long, conflicts_with_all = ["graph", "format", "oneline"])]
     pub json: bool,
-    /// Never page the output
-    #[arg(long)]
-    pub no_pager: bool,
     /// Also show ysess's own bookkeeping records (hidden by default)
     #[arg(long)]
     pub markers: bool,
@@ -91,11 +86,12 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         template: template.as_ref(),
         args,
         end,
+        width: ctx.streams.width,
     };
 
     // `log -n N` of HEAD reads only the end of the file it needs.
     if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
-        paged(ctx, args.no_pager || args.json, |out| {
+        paged(ctx, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
                 render.item(out, k, item, None)?;
             }
@@ -138,7 +134,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         order.reverse();
     }
     let names = Names::new(tree, head, &branches);
-    paged(ctx, args.no_pager || args.json, |out| {
+    paged(ctx, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
             if args.markers {
@@ -271,6 +267,9 @@ struct Render<'a> {
     template: Option<&'a Template>,
     args: &'a LogArgs,
     end: &'a str,
+    /// The terminal's width: graph rows are cut to it, since a row that
+    /// wraps breaks the graph's columns. `None` on a pipe.
+    width: Option<usize>,
 }
 
 impl Render<'_> {
@@ -293,12 +292,14 @@ impl Render<'_> {
             Some((g, ix)) => {
                 let row = g.draw(ix);
                 for line in row.gap.iter().chain(&row.connector) {
-                    writeln!(out, "{line}")?;
+                    writeln!(out, "{}", fit(line, self.width))?;
                 }
                 let mut lines = text.split('\n');
-                write!(out, "{}{}", row.prefix, lines.next().unwrap_or(""))?;
+                let first = format!("{}{}", row.prefix, lines.next().unwrap_or(""));
+                write!(out, "{}", fit(&first, self.width))?;
                 for more in lines {
-                    write!(out, "\n{}{more}", g.continuation())?;
+                    let line = format!("{}{more}", g.continuation());
+                    write!(out, "\n{}", fit(&line, self.width))?;
                 }
                 out.write_all(self.end.as_bytes())
             }
@@ -357,6 +358,51 @@ fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
     out.write_all(end.as_bytes())
 }
 
+/// Every `--format` placeholder and what it stands for: the one list that
+/// `--help`, the man page and the error for an unknown one are made from.
+pub const PLACEHOLDERS: &[(&str, &str)] = &[
+    ("id", "the entry's id"),
+    ("parent", "its parent's id (empty for a root)"),
+    ("role", "user, assistant, toolResult or custom"),
+    (
+        "tag",
+        "the model (assistant), the tool (tool result) or the kind (custom record)",
+    ),
+    ("subject", "the first line of its text"),
+    ("time", "local time, ISO 8601 with milliseconds"),
+    (
+        "ts",
+        "the timestamp as stored, milliseconds since the epoch",
+    ),
+    ("labels", "the labels that name it, comma-separated"),
+    ("decorations", "HEAD, branches and labels, comma-separated"),
+    ("depth", "entries on its root path, itself included"),
+    ("line", "its line in the file"),
+    ("n", "a newline"),
+    ("tab", "a tab"),
+    ("nul", "a NUL byte"),
+    ("{", "a `{`"),
+];
+
+/// `--format`'s long help: what it does, then every placeholder.
+fn format_help() -> clap::builder::StyledStr {
+    use std::fmt::Write as _;
+    let mut help = clap::builder::StyledStr::new();
+    let _ = write!(
+        help,
+        "Print each entry with this template, e.g. '{{id}} {{subject}}'; session text in it is \
+         escaped, the template's own text printed as written.\n\nPlaceholders:"
+    );
+    // The name is styled apart from its braces: clap reads a plain `{n}`
+    // in help text as a line break.
+    let literal = clap::builder::styling::Style::new().bold();
+    for (name, meaning) in PLACEHOLDERS {
+        let pad = " ".repeat(13usize.saturating_sub(name.len()));
+        let _ = write!(help, "\n  {{{literal}{name}{literal:#}}}{pad}{meaning}");
+    }
+    help
+}
+
 /// A `--format` template: text with `{placeholder}`s.
 pub struct Template {
     parts: Vec<Part>,
@@ -413,9 +459,13 @@ impl Template {
                 "depth" => Part::Depth,
                 "line" => Part::Line,
                 other => {
+                    let known: Vec<String> = PLACEHOLDERS
+                        .iter()
+                        .map(|(n, _)| format!("{{{n}}}"))
+                        .collect();
                     return Err(format!(
-                        "--format: unknown placeholder {{{other}}}; known: {{id}} {{parent}} {{role}} {{tag}} \
-                         {{subject}} {{time}} {{ts}} {{labels}} {{decorations}} {{depth}} {{line}} {{n}} {{tab}} {{nul}}"
+                        "--format: unknown placeholder {{{other}}}; known: {}",
+                        known.join(" ")
                     ));
                 }
             };

@@ -10,6 +10,7 @@ mod export;
 mod fsck;
 pub mod generate;
 mod log;
+pub mod manual;
 pub mod output;
 mod pager;
 mod render;
@@ -43,7 +44,8 @@ use output::{ColorWhen, Level, Streams};
     name = "ysess",
     version,
     propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    after_long_help = manual::long_help()
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -74,6 +76,10 @@ pub struct Global {
     /// Print less: no status messages, no hints
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Never page the output (on a terminal it goes through $YSESS_PAGER, else
+    /// $PAGER, else `less -FRX`)
+    #[arg(long, global = true)]
+    pub no_pager: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -318,14 +324,13 @@ pub fn main() -> ExitCode {
         .global
         .color
         .enabled(stdout_terminal, no_color.as_deref());
-    // Page only what a person reads on a terminal; `YSESS_PAGER=` or `cat`
-    // turns it off.
-    let pager = match std::env::var("YSESS_PAGER") {
-        Ok(p) if p.trim().is_empty() || p.trim() == "cat" => None,
-        Ok(p) => Some(p),
-        Err(_) => Some("less -FRX".to_string()),
-    }
+    // Page only what a person reads on a terminal.
+    let pager = pager::choose(
+        std::env::var("YSESS_PAGER").ok().as_deref(),
+        std::env::var("PAGER").ok().as_deref(),
+    )
     .filter(|_| stdout_terminal);
+    let width = output::stdout_width(std::env::var("COLUMNS").ok().as_deref());
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut err = io::stderr();
@@ -335,6 +340,7 @@ pub fn main() -> ExitCode {
         color_err,
         color_out,
         pager,
+        width,
     };
     let result = run(&cli, streams);
     let flushed = out.flush();
@@ -354,6 +360,7 @@ pub fn main() -> ExitCode {
                 color_err,
                 color_out: false,
                 pager: None,
+                width: None,
             };
             // Messages may quote session text (ids, labels): escape it.
             let _ = streams.diag(

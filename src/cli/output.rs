@@ -38,6 +38,9 @@ pub struct Streams<'a> {
     pub color_out: bool,
     /// The pager command, when stdout is a terminal and paging is on.
     pub pager: Option<String>,
+    /// The terminal's width in columns when stdout is a terminal (rows
+    /// that must not wrap are cut to it); `None` on a pipe.
+    pub width: Option<usize>,
 }
 
 impl Streams<'_> {
@@ -164,6 +167,19 @@ pub fn json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Res
 
 pub fn stderr_is_terminal() -> bool {
     io::stderr().is_terminal()
+}
+
+/// The width of the terminal stdout is on, as git finds it: `$COLUMNS`,
+/// else the terminal's own size; `None` when stdout is not a terminal.
+pub fn stdout_width(columns: Option<&str>) -> Option<usize> {
+    let stdout = io::stdout();
+    if !stdout.is_terminal() {
+        return None;
+    }
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&w| w > 0)
+        .or_else(|| terminal_size::terminal_size_of(&stdout).map(|(w, _)| usize::from(w.0)))
 }
 
 #[cfg(test)]

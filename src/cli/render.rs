@@ -161,9 +161,67 @@ pub fn iso_time(ms: u64, tz: &TimeZone) -> String {
     }
 }
 
+/// A line cut to `width` terminal columns, ending in `…` when cut, so that
+/// it never wraps (a wrapped row breaks a graph's columns). Wide characters
+/// take two columns; colour codes take none, and a cut line ends with a
+/// reset so the colour stops with it. `None` (a pipe): the line as it is.
+pub fn fit(line: &str, width: Option<usize>) -> std::borrow::Cow<'_, str> {
+    use unicode_width::UnicodeWidthChar;
+    let Some(width) = width else {
+        return line.into();
+    };
+    // Walks the characters; a colour code (ESC `[` … letter) is skipped
+    // whole, as it takes no room.
+    let mut used = 0;
+    let mut cut = None; // where the text must end to leave room for `…`
+    let mut coloured = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\x1b' {
+            coloured = true;
+            if chars.next_if(|&(_, c)| c == '[').is_some() {
+                while chars.next_if(|&(_, c)| !c.is_ascii_alphabetic()).is_some() {}
+                chars.next();
+            }
+            continue;
+        }
+        let w = c.width().unwrap_or(0);
+        if cut.is_none() && used + w > width.saturating_sub(1) {
+            cut = Some(at);
+        }
+        used += w;
+        if used > width {
+            let mut short = line[..cut.unwrap_or(at)].to_string();
+            short.push('…');
+            if coloured {
+                short.push_str("\x1b[0m");
+            }
+            return short.into();
+        }
+    }
+    line.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fit_cuts_to_terminal_columns_and_never_on_a_pipe() {
+        let long = "○  e7 user: a subject far too long";
+        assert_eq!(fit(long, None), long);
+        assert_eq!(fit(long, Some(100)), long);
+        assert_eq!(fit(long, Some(34)), long);
+        assert_eq!(fit(long, Some(33)), "○  e7 user: a subject far too lo…");
+        assert_eq!(fit("abc", Some(0)), "…");
+        // A wide character is not split: 計 takes two columns.
+        assert_eq!(fit("ab計画cd", Some(4)), "ab…");
+        assert_eq!(fit("ab計画cd", Some(5)), "ab計…");
+        // Colour codes take no room; a cut line resets the colour.
+        let painted = "\x1b[33me7\x1b[0m user: hello";
+        assert_eq!(fit(painted, Some(15)), painted);
+        assert_eq!(fit(painted, Some(8)), "\x1b[33me7\x1b[0m user…\x1b[0m");
+    }
 
     #[test]
     fn times_read_in_the_given_zone() {

@@ -28,9 +28,6 @@ pub struct ShowArgs {
     /// The entry as stored, as one JSON object
     #[arg(long)]
     pub json: bool,
-    /// Never page the output
-    #[arg(long)]
-    pub no_pager: bool,
 }
 
 pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -57,7 +54,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
-    paged(ctx, args.no_pager, |out| {
+    paged(ctx, false, |out| {
         let field = |out: &mut dyn Write, name: &str, value: &str| {
             writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
         };

@@ -4,10 +4,12 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{escape, json_line};
+// Columns are padded by display width: a CJK character takes two.
 use super::render::{Paint, role};
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
 use crate::records::{Kind, Record, check_name};
+use unicode_width::UnicodeWidthStr as _;
 
 /// Label an entry (a checkpoint), or list labels
 ///
@@ -100,15 +102,11 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         on: ctx.streams.color_out,
     };
     let out = &mut ctx.streams.out;
-    let width = names
-        .iter()
-        .map(|n| escape(n).chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = names.iter().map(|n| escape(n).width()).max().unwrap_or(0);
     let id_width = names
         .iter()
         .filter_map(|n| tree.label(n))
-        .map(|t| escape(tree.id(t)).chars().count())
+        .map(|t| escape(tree.id(t)).width())
         .max()
         .unwrap_or(0);
     for name in names {
@@ -126,7 +124,7 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             continue;
         }
         let shown = escape(name);
-        let pad = " ".repeat(width - shown.chars().count());
+        let pad = " ".repeat(width - shown.width());
         write!(
             out,
             "{}{pad}  {}",
@@ -134,7 +132,7 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             p.id(&escape(tree.id(target)))
         )?;
         if args.lines {
-            let id_pad = " ".repeat(id_width - escape(tree.id(target)).chars().count());
+            let id_pad = " ".repeat(id_width - escape(tree.id(target)).width());
             write!(
                 out,
                 "{id_pad}  {}: {}",
@@ -174,6 +172,10 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
             ),
         );
     }
+    // Where the label was, for the status line when `--force` moves it.
+    let was = tree
+        .label(name)
+        .map(|on| (on, escape(tree.id(on)).into_owned()));
     let target_id = tree.id(target).to_string();
     let mut records = vec![Record {
         kind: Kind::Tag {
@@ -192,7 +194,12 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     };
     let what = describe(&locked.session, &refs, target, paint);
     append_records(locked, &records)?;
-    status(ctx, &format!("Labelled {what} as '{}'", escape(name)))?;
+    let text = match was {
+        Some((on, _)) if on == target => format!("Labelled {what} as '{}' again", escape(name)),
+        Some((_, was)) => format!("Moved label '{}' from {was} to {what}", escape(name)),
+        None => format!("Labelled {what} as '{}'", escape(name)),
+    };
+    status(ctx, &text)?;
     Ok(Exit::Success)
 }
 

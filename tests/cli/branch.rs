@@ -290,3 +290,31 @@ fn branch_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
         ]
     );
 }
+
+#[test]
+fn branch_v_pads_wide_cjk_names_by_display_width() {
+    use unicode_width::UnicodeWidthStr;
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    dir.run(&["branch", "図書館", "e13"]).status(0);
+    dir.run(&["branch", "lib", "e6"]).status(0);
+    let run = dir.run(&["branch", "-v"]);
+    run.status(0);
+    // Every column starts at the same terminal column on every line.
+    for marker in ["forked at ", "entries  "] {
+        let starts: Vec<usize> = run
+            .stdout
+            .lines()
+            .map(|line| {
+                let name_end = 2 + line[2..].find(' ').expect("a name");
+                let at = name_end + line[name_end..].find(marker).expect("the column");
+                line[..at].width()
+            })
+            .collect();
+        assert!(
+            starts.windows(2).all(|w| w[0] == w[1]),
+            "{marker:?} starts at {starts:?}\n{run}"
+        );
+    }
+    assert!(run.stdout.contains("図書館"), "{run}");
+}

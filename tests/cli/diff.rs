@@ -218,3 +218,47 @@ fn files_compares_two_copies_entry_by_entry() {
     dir.run(&["diff", "--exit-code", "--files", "old.jsonl", "old.jsonl"])
         .status(0);
 }
+
+#[test]
+fn diff_stat_and_summary_together_print_both_as_git_does() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let stat = dir.run(&["diff", "--stat", "e6", "e15"]);
+    let summary = dir.run(&["diff", "--summary", "e6", "e15"]);
+    let both = dir.run(&["diff", "--stat", "--summary", "e6", "e15"]);
+    both.status(0).stderr("");
+    // The shared header once, then the stats, then one line per turn.
+    let header = "fork point e4 assistant claude-sonnet-5: Plan:\n\
+                  --- e6 (2 turns after the fork)\n\
+                  +++ e15 (4 turns after the fork)\n";
+    assert!(summary.stdout.starts_with(header), "{summary}");
+    let turns = &summary.stdout[header.len()..];
+    assert!(turns.starts_with("~ e5 e7 user: "), "{summary}");
+    both.stdout(&format!("{}{turns}", stat.stdout));
+}
+
+#[test]
+fn diff_files_refuses_the_options_it_would_ignore() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "old.jsonl");
+    dir.fixture("demo.jsonl", "new.jsonl");
+    dir.run(&["diff", "--files", "old.jsonl", "new.jsonl"])
+        .status(0);
+    for option in [
+        &["--stat"][..],
+        &["--summary"],
+        &["--word-diff"],
+        &["--color-words"],
+        &["-U", "1"],
+    ] {
+        let mut args = vec!["diff", "--files", "old.jsonl", "new.jsonl"];
+        args.extend_from_slice(option);
+        let run = dir.run(&args);
+        run.status(2).stdout("");
+        assert!(
+            run.stderr
+                .starts_with("error: the argument '--files <OLD> <NEW>' cannot be used with"),
+            "{run}"
+        );
+    }
+}

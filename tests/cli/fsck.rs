@@ -187,7 +187,7 @@ fn repair_cuts_only_a_torn_last_line_and_keeps_the_bytes() {
         .status(0)
         .stdout("")
         .stderr(&format!(
-            "hint: session.jsonl: cut the torn last line (30 bytes at offset {cut_at}); \
+            "session.jsonl: cut the torn last line (30 bytes at offset {cut_at}); \
          they are saved in session.jsonl.torn-{cut_at}\n"
         ));
     assert_eq!(dir.read("session.jsonl"), format!("{good}\n").into_bytes());
@@ -214,7 +214,8 @@ fn repair_refuses_everything_but_a_torn_last_line() {
     run.status(1);
     assert!(
         run.stderr
-            .contains("hint: session.jsonl: nothing to repair: no torn last line\n"),
+            .contains("session.jsonl: nothing to repair: no torn last line\n")
+            && !run.stderr.contains("hint: session.jsonl: nothing"),
         "{run}"
     );
     assert!(
@@ -473,4 +474,24 @@ fn a_second_tear_at_the_same_offset_gets_its_own_backup() {
         dir.read(&format!("session.jsonl.torn-{at}.1")),
         b"{\"id\":\"e2\",\"parent_id\":\"e"
     );
+}
+
+#[test]
+fn a_successful_repair_is_a_status_line_not_a_hint() {
+    let dir = Dir::new();
+    let good = session(&[user_line("e1", None, "a")]);
+    let torn = &user_line("e2", Some("e1"), "b")[..20];
+    dir.write("session.jsonl", format!("{good}\n{torn}"));
+    let run = dir.run(&["fsck", "--repair"]);
+    run.status(0).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("session.jsonl: cut the torn last line ("),
+        "{run}"
+    );
+    assert!(!run.stderr.contains("hint:"), "{run}");
+    // Nothing left to do is said the same way.
+    let run = dir.run(&["fsck", "--repair"]);
+    run.status(0)
+        .stderr("session.jsonl: nothing to repair: no torn last line\n");
 }

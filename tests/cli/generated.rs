@@ -389,3 +389,92 @@ fn a_mistyped_command_gets_did_you_mean() {
     run.status(2);
     assert!(!run.stderr.contains("did you mean"), "{run}");
 }
+
+/// Man page text as a reader sees it: requests (`.TP`) and fonts dropped,
+/// roff escapes undone, white space runs as one space.
+fn unroff(page: &str) -> String {
+    let text: Vec<&str> = page.lines().filter(|l| !l.starts_with('.')).collect();
+    let text = text
+        .join("\n")
+        .replace("\\-", "-")
+        .replace("\\*(Aq", "'")
+        .replace("\\fB", "")
+        .replace("\\fI", "")
+        .replace("\\fR", "");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn man_synopsis_names_every_option_value() {
+    let man = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let read = |name: &str| std::fs::read_to_string(man.join(name)).expect("a man page");
+    let synopsis = |page: &str| {
+        let page = read(page);
+        let from = page.find(".SH SYNOPSIS\n").expect("a SYNOPSIS") + 13;
+        let to = from + page[from..].find("\n.SH").expect("more sections");
+        unroff(&page[from..to])
+    };
+    let log = synopsis("ysess-log.1");
+    for shown in [
+        "[-f|--file PATH]",
+        "[-C DIR]",
+        "[-n|--max-count N]",
+        "[--format FMT]",
+        "[--color WHEN]",
+        "[--no-pager]",
+        "[REV]",
+    ] {
+        assert!(log.contains(shown), "{shown} not in: {log}");
+    }
+    assert!(!log.contains("-C ]") && !log.contains("--file]"), "{log}");
+    let diff = synopsis("ysess-diff.1");
+    assert!(diff.contains("[--files OLD NEW]"), "{diff}");
+    assert!(synopsis("ysess-fsck.1").contains("[FILE]..."));
+    assert!(synopsis("ysess.1").ends_with("[--no-pager] COMMAND"));
+}
+
+#[test]
+fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() {
+    use ysess::cli::manual::{ENVIRONMENT, EXIT_STATUS, REVISIONS};
+    let dir = Dir::new();
+    let help = dir.run(&["--help"]);
+    help.status(0);
+    let help_text = unroff(&help.stdout);
+    let man = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut pages = 0;
+    for (name, bytes) in files(&man) {
+        let page = String::from_utf8(bytes).expect("UTF-8");
+        // A section's text, from its heading to the next one.
+        let section = |heading: &str| -> Option<String> {
+            let at = page.find(&format!(".SH {heading}\n"))?;
+            let rest = &page[at + heading.len() + 5..];
+            Some(unroff(&rest[..rest.find("\n.SH").unwrap_or(rest.len())]))
+        };
+        let command = name.trim_end_matches(".1").replace('-', " ");
+        let mut shared = vec![
+            ("\"EXIT STATUS\"", &EXIT_STATUS),
+            ("ENVIRONMENT", &ENVIRONMENT),
+        ];
+        if command == "ysess fsck" {
+            assert_eq!(section("REVISIONS"), None, "{name} takes no revision");
+        } else {
+            shared.push(("REVISIONS", &REVISIONS));
+        }
+        for (heading, words) in shared {
+            let body = section(heading).unwrap_or_else(|| panic!("{name} lacks {heading}"));
+            // The same words as `ysess --help`.
+            for (term, meaning) in words.items {
+                let item = format!("{term} {}", unroff(meaning));
+                assert!(body.contains(&item), "{name}: {item}");
+                assert!(help_text.contains(&item), "--help: {item}");
+            }
+        }
+        // The examples have a section of their own, out of the description.
+        let examples = section("EXAMPLES").unwrap_or_else(|| panic!("{name}: no EXAMPLES"));
+        assert!(examples.starts_with(&command), "{name}: {examples}");
+        let description = section("DESCRIPTION").expect("a DESCRIPTION");
+        assert!(!description.contains("Examples:"), "{name}: {description}");
+        pages += 1;
+    }
+    assert_eq!(pages, 10);
+}

@@ -831,6 +831,48 @@ fn log_reverse_with_graph_is_a_usage_error() {
 }
 
 #[test]
+fn format_help_lists_the_placeholders_instead_of_pointing_to_the_readme() {
+    let dir = demo();
+    let help = dir.run(&["log", "--help"]);
+    help.status(0);
+    assert!(!help.stdout.contains("README"), "{help}");
+    let man = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man/ysess-log.1"),
+    )
+    .expect("the log man page");
+    for name in [
+        "id",
+        "parent",
+        "role",
+        "tag",
+        "subject",
+        "time",
+        "ts",
+        "labels",
+        "decorations",
+        "depth",
+        "line",
+        "n",
+        "tab",
+        "nul",
+    ] {
+        let placeholder = format!("{{{name}}}");
+        assert!(
+            help.stdout.contains(&format!("  {placeholder} ")),
+            "--help lacks {placeholder}\n{help}"
+        );
+        assert!(
+            man.contains(&placeholder),
+            "the man page lacks {placeholder}"
+        );
+        // Each one listed works.
+        dir.run(&["log", "-n", "1", "--format", &placeholder])
+            .status(0)
+            .stderr("");
+    }
+}
+
+#[test]
 fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
     let dir = demo();
     dir.run(&["log", "--format", "{id} {bogus}"])
@@ -838,7 +880,7 @@ fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
         .stdout("")
         .stderr(
             "error: --format: unknown placeholder {bogus}; known: {id} {parent} {role} {tag} \
-             {subject} {time} {ts} {labels} {decorations} {depth} {line} {n} {tab} {nul}\n",
+             {subject} {time} {ts} {labels} {decorations} {depth} {line} {n} {tab} {nul} {{}\n",
         );
     dir.run(&["log", "--format", "{id"])
         .status(2)
@@ -924,4 +966,27 @@ fn an_empty_session_logs_nothing_and_exports_no_messages() {
     dir.run(&["export"]).status(0).stdout("[]\n");
     dir.run(&["export", "--session"]).status(0).stdout("");
     dir.run(&["show"]).status(128);
+}
+
+#[test]
+fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let run = dir.run(&["log", "--all", "e6"]);
+    run.status(2).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: the argument '--all' cannot be used with '[REV]'\n"),
+        "{run}"
+    );
+    let run = dir.run(&["log", "--ascii"]);
+    run.status(2).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: the following required arguments were not provided:\n  --graph\n"),
+        "{run}"
+    );
+    // Each alone, or --ascii with --graph, still works.
+    dir.run(&["log", "--all"]).status(0);
+    dir.run(&["log", "--graph", "--ascii"]).status(0);
 }

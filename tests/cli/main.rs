@@ -7,6 +7,8 @@ mod folded;
 mod fsck;
 mod generated;
 mod log;
+#[cfg(unix)]
+mod pager;
 mod readme;
 #[path = "gen.rs"]
 mod sessgen;

@@ -476,3 +476,46 @@ fn readme_harness_reads_fences_blocks_and_outputs() {
     );
     assert!(first[1].expected.is_empty());
 }
+
+/// The README's install lines for completions and man pages, run in the
+/// repository with an empty `$HOME`: every file lands where it says.
+#[test]
+fn completion_install_lines_work_in_a_fresh_home() {
+    let start = README
+        .find("## Shell completion and man pages")
+        .expect("the README has the section");
+    let block = blocks(&README[start..])
+        .into_iter()
+        .next()
+        .expect("the section opens with its install block");
+    assert_eq!(block.tag, "sh");
+    let script: Vec<&str> = block
+        .lines
+        .iter()
+        .map(|(_, line)| line.as_str())
+        .filter(|l| !l.starts_with('#') && !l.starts_with("cargo "))
+        .collect();
+    assert!(script.iter().any(|l| l.contains("cp ")), "{script:?}");
+    let home = Dir::new();
+    let out = std::process::Command::new("sh")
+        .arg("-ec")
+        .arg(script.join("\n"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("HOME", home.path())
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "{script:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for installed in [
+        ".local/share/bash-completion/completions/ysess",
+        ".zfunc/_ysess",
+        ".config/fish/completions/ysess.fish",
+        ".local/share/man/man1/ysess.1",
+        ".local/share/man/man1/ysess-log.1",
+    ] {
+        assert!(home.join(installed).is_file(), "{installed} not installed");
+    }
+}

@@ -151,3 +151,74 @@ pub fn user_line(id: &str, parent: Option<&str>, text: &str) -> String {
     })
     .to_string()
 }
+
+/// Runs ysess here with its stdout on a pseudo-terminal of `columns`
+/// columns (0: size unknown), as a person at a terminal does; stderr stays
+/// a pipe. The terminal's output, line ends as written, is the stdout.
+/// The environment names no pager unless `env` does.
+#[cfg(unix)]
+pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: u16) -> Run {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use std::ffi::OsStr;
+    use std::io::Read;
+    use std::os::unix::ffi::OsStrExt;
+
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("a pseudo-terminal");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    if columns > 0 {
+        let size = rustix::termios::Winsize {
+            ws_row: 24,
+            ws_col: columns,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        rustix::termios::tcsetwinsize(&master, size).expect("the terminal takes a size");
+    }
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(OsStr::from_bytes(name.as_bytes()))
+        .expect("the terminal's other end opens");
+    // Read the terminal while ysess writes, so it never blocks on a full
+    // buffer; reading ends (EIO) once every writer has closed it.
+    let mut master = std::fs::File::from(master);
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = master.read(&mut chunk) {
+            seen.extend_from_slice(&chunk[..n]);
+        }
+        seen
+    });
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
+    cmd.args(args)
+        .current_dir(dir.path())
+        .env_remove("YSESS_FILE")
+        .env_remove("YSESS_PAGER")
+        .env_remove("PAGER")
+        .env_remove("COLUMNS")
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(terminal))
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("ysess starts");
+    // Only ysess (and its pager) may hold the terminal open now.
+    drop(cmd);
+    let out = child.wait_with_output().expect("ysess finishes");
+    let seen = reader.join().expect("the terminal reader ends");
+    Run {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        status: out.status.code(),
+        // The terminal turns each newline into CR LF.
+        stdout: String::from_utf8(seen)
+            .expect("terminal output is UTF-8")
+            .replace("\r\n", "\n"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}

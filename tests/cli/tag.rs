@@ -178,3 +178,19 @@ fn tag_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
         ]
     );
 }
+
+#[test]
+fn tag_n_pads_wide_cjk_names_by_display_width() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    dir.run(&["tag", "計画", "e2"]).status(0);
+    // 計画 takes four columns, as many as `plan`: both get the same padding.
+    dir.run(&["tag", "plan", "e3"]).status(0);
+    dir.run(&["tag", "-n"]).status(0).stdout(
+        "first-draft  e4  assistant claude-sonnet-5: Plan:\n\
+         library      e8  assistant claude-sonnet-5: Library plan: a reader, a validator and a \
+         tree index; the CLI only parses arguments and prints.\n\
+         plan         e3  toolResult bash: run-0412.jsonl\n\
+         計画         e2  assistant claude-sonnet-5: bash {\"command\":\"ls sessions/ | head\"}\n",
+    );
+}

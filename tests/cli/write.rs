@@ -1539,3 +1539,42 @@ fn messages_given_in_any_shape_are_written_as_yoagent_writes_them() {
     dir.run_stdin(&["append"], custom.as_bytes()).status(0);
     digest_then_agent_save(&dir).status(0).stderr("");
 }
+
+#[test]
+fn branch_force_on_an_existing_name_says_reset_not_created() {
+    let dir = demo();
+    dir.run(&["branch", "lib", "e4"])
+        .status(0)
+        .stderr("Created branch 'lib' at e4 (first-draft) assistant claude-sonnet-5: Plan:\n");
+    let run = dir.run(&["branch", "--force", "lib", "e6"]);
+    run.status(0).stdout("");
+    assert!(run.stderr.starts_with("Reset branch 'lib' to e6 "), "{run}");
+}
+
+#[test]
+fn tag_force_says_where_the_label_was() {
+    let dir = demo();
+    let run = dir.run(&["tag", "--force", "first-draft", "e6"]);
+    run.status(0).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("Moved label 'first-draft' from e4 to e6 "),
+        "{run}"
+    );
+    // Moved again, it was last at e6 (where its newest carrier hangs).
+    let run = dir.run(&["tag", "--force", "first-draft", "e2"]);
+    assert!(
+        run.stderr
+            .starts_with("Moved label 'first-draft' from e6 to e2 "),
+        "{run}"
+    );
+    // Set again where it is, it is not said to move.
+    let run = dir.run(&["tag", "--force", "first-draft", "e2"]);
+    assert!(
+        run.stderr.starts_with("Labelled e2 ") && run.stderr.ends_with(" as 'first-draft' again\n"),
+        "{run}"
+    );
+    // A new label is still just labelled.
+    let run = dir.run(&["tag", "fresh", "e3"]);
+    assert!(run.stderr.starts_with("Labelled e3 "), "{run}");
+}

@@ -1,0 +1,120 @@
+//! The parts of the manual that every command shares: how revisions are
+//! named, the exit status and the environment. One text, shown by
+//! `ysess --help` and written into every man page by `generate`.
+
+/// A titled section: a paragraph, a list of terms, and maybe a closing
+/// paragraph.
+pub struct Section {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub items: &'static [(&'static str, &'static str)],
+    pub outro: &'static str,
+}
+
+pub const REVISIONS: Section = Section {
+    title: "Revisions",
+    intro: "Every command that takes an entry (log REV, show REV, diff A B, checkout REV, \
+            export REV, tag NAME REV, branch NAME REV, branch --contains REV, append --parent \
+            REV) understands the same names, the first that matches winning:",
+    items: &[
+        (
+            "HEAD, @",
+            "the head: the entry on the last line (when that is one of ysess's own records, \
+             the entry it hangs from)",
+        ),
+        ("ID", "that entry, exactly (e12)"),
+        (
+            "LABEL",
+            "the entry it names: the newest carrier of the label, as yoagent's \
+             seek_checkpoint picks (first-draft)",
+        ),
+        ("BRANCH", "the branch's tip (lib)"),
+        (
+            "PREFIX",
+            "a unique prefix of an id, a label or a branch name (first for first-draft)",
+        ),
+        ("REV~N", "the N-th ancestor of REV (~ alone is ~1)"),
+        ("REV^", "the parent of REV (^0 is REV itself)"),
+    ],
+    outro: "first-draft~2 is two entries before the checkpoint; @^ is HEAD's parent. An exact \
+            id or label wins over suffix parsing.",
+};
+
+pub const EXIT_STATUS: Section = Section {
+    title: "Exit status",
+    intro: "",
+    items: &[
+        ("0", "success: the answer is yes"),
+        (
+            "1",
+            "the answer is no (fsck found an error, or a warning with --strict; \
+             diff --exit-code or -q found the sides differ)",
+        ),
+        ("2", "the command line was wrong"),
+        (
+            "128",
+            "the session refuses, or ysess could not run at all (a file cannot be read, a \
+             session yoagent would refuse, an unknown revision, ...)",
+        ),
+    ],
+    outro: "A closed pipe (ysess fsck --json | head -1) ends quietly with 0.",
+};
+
+pub const ENVIRONMENT: Section = Section {
+    title: "Environment",
+    intro: "",
+    items: &[
+        (
+            "YSESS_FILE",
+            "the session file when -f is not given (default: session.jsonl)",
+        ),
+        (
+            "YSESS_PAGER, PAGER",
+            "the pager for log, show and diff on a terminal: the first of the two that is \
+             set (default: less -FRX); empty or cat turns paging off",
+        ),
+        (
+            "LESS, LV",
+            "set to FRX and -c for the pager when unset, as git does",
+        ),
+        (
+            "COLUMNS",
+            "the terminal's width, to which log --graph cuts its rows (default: the \
+             terminal's own)",
+        ),
+        (
+            "NO_COLOR",
+            "when set and not empty, --color auto colours nothing",
+        ),
+        ("TZ", "the time zone times are shown in"),
+        (
+            "COMPLETE",
+            "COMPLETE=bash|zsh|fish ysess prints the shell's dynamic completion script",
+        ),
+    ],
+    outro: "",
+};
+
+/// The shared sections as `ysess --help` shows them, after the options.
+pub fn long_help() -> String {
+    let mut text = String::new();
+    for section in [&REVISIONS, &EXIT_STATUS, &ENVIRONMENT] {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(section.title);
+        text.push_str(":\n");
+        if !section.intro.is_empty() {
+            text.push_str(&format!("  {}\n\n", section.intro));
+        }
+        // Laid out as clap lays out options, so wrapped lines keep their
+        // indentation.
+        for (term, meaning) in section.items {
+            text.push_str(&format!("  {term}\n          {meaning}\n"));
+        }
+        if !section.outro.is_empty() {
+            text.push_str(&format!("\n  {}\n", section.outro));
+        }
+    }
+    text
+}
