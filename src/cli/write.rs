@@ -47,6 +47,9 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
             WriteError::NotAFile => {
                 Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
             }
+            WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                super::unreadable(ctx.global, &io, "; nothing was written")
+            }
             WriteError::Io(io) => {
                 Failure::from(anyhow::anyhow!("{file}: {io}; nothing was written"))
             }
@@ -104,13 +107,13 @@ pub fn check_free(
     for_branch: bool,
 ) -> Result<(), Failure> {
     if tree.find(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already an entry id")));
+        return Err(Failure::refuse(format!("'{name}' is already an entry id")));
     }
     if for_branch && tree.label(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already a label")));
+        return Err(Failure::refuse(format!("'{name}' is already a label")));
     }
     if !for_branch && refs.get(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already a branch")));
+        return Err(Failure::refuse(format!("'{name}' is already a branch")));
     }
     Ok(())
 }
