@@ -20,12 +20,26 @@ pub fn quote(word: &str) -> String {
 /// the person gave on the command line (so the hint acts on the same file),
 /// then `words`, each quoted for the shell.
 pub fn command(global: &Global, words: &[&str]) -> String {
+    line(global, global.file_from == FileFrom::CommandLine, words)
+}
+
+/// `` `ysess fsck OPTIONS FILE` `` for the session file (with `-C` when the
+/// person gave it), so that fsck checks the same file.
+pub fn fsck(global: &Global, options: &[&str]) -> String {
+    let file = global.file.to_string_lossy();
+    let mut words = vec!["fsck"];
+    words.extend(options);
+    words.push(&file);
+    line(global, false, &words)
+}
+
+fn line(global: &Global, with_file: bool, words: &[&str]) -> String {
     let mut line = String::from("ysess");
     if let Some(dir) = &global.dir {
         line.push_str(" -C ");
         line.push_str(&quote(&dir.to_string_lossy()));
     }
-    if global.file_from == FileFrom::CommandLine {
+    if with_file {
         line.push_str(" -f ");
         line.push_str(&quote(&global.file.to_string_lossy()));
     }

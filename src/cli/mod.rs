@@ -191,8 +191,8 @@ fn open_session(ctx: &Context<'_>) -> Result<crate::load::Session, Failure> {
     crate::load::Session::load(&source).map_err(|e| match e {
         crate::load::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
-                "`ysess fsck {}` lists every problem",
-                source.display()
+                "{} lists every problem",
+                hint::fsck(ctx.global, &[])
             ))
         }
         crate::load::LoadError::Io(e) => unreadable(ctx.global, &e, ""),

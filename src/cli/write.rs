@@ -31,14 +31,17 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
     let locked = Locked::open(path).map_err(|e| {
         let file = escape(&source.display()).into_owned();
         match e {
-            WriteError::Torn { .. } => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
-                    format!("`ysess fsck --repair {file}` cuts the torn line (keeping its bytes)"),
-                )
-            }
+            WriteError::Torn { .. } => Failure::from(anyhow::anyhow!(
+                "{file}: {e}; nothing was written"
+            ))
+            .with_hint(format!(
+                "{} cuts the torn line (keeping its bytes)",
+                super::hint::fsck(ctx.global, &["--repair"])
+            )),
             WriteError::Invalid(_) => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
-                    .with_hint(format!("`ysess fsck {file}` lists every problem"))
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
+                    format!("{} lists every problem", super::hint::fsck(ctx.global, &[])),
+                )
             }
             WriteError::Changed => {
                 Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))

@@ -237,6 +237,13 @@ fn every_refusal_exits_by_the_readme_table() {
         ),
         (Empty, &["branch", "-d", "x"], None, 128, "no branch named"),
         (Empty, &["show"], None, 128, "the session is empty"),
+        (
+            Demo,
+            &["-C", "nosuch", "log"],
+            None,
+            128,
+            "cannot change to directory",
+        ),
         // No session file.
         (Missing, &["log"], None, 128, "session.jsonl does not exist"),
         (
@@ -484,4 +491,18 @@ fn fsck_flags_a_hand_written_record_whose_name_holds_a_bidi_override() {
             && f["message"].as_str().is_some_and(|m| m.contains("U+202E"))),
         "{run}"
     );
+}
+
+#[test]
+fn the_fsck_hint_of_a_broken_session_checks_the_same_file_from_the_same_directory() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.join("sub")).expect("mkdir");
+    dir.write("sub/s.jsonl", "{not json");
+    let run = dir.run(&["-C", "sub", "-f", "s.jsonl", "log"]);
+    run.status(128);
+    let hinted = hinted_commands(&run);
+    assert_eq!(hinted, [shell_words("ysess -C sub fsck s.jsonl")], "{run}");
+    let run = run_hint(&dir, &hinted[0]);
+    run.status(1);
+    assert!(run.stderr.contains("s.jsonl:1: invalidJson"), "{run}");
 }
