@@ -123,14 +123,9 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         return change(ctx, |refs, tree| {
             refs.get(from).ok_or_else(|| no_branch(ctx.global, from))?;
             if refs.get(to).is_some() {
-                return Err(
-                    Failure::refuse(format!("a branch named '{to}' already exists")).with_hint(
-                        format!(
-                            "{} first frees the name",
-                            super::hint::command(ctx.global, &["branch", "-d", to])
-                        ),
-                    ),
-                );
+                return Err(Failure::refuse(format!(
+                    "a branch named '{to}' already exists"
+                )));
             }
             super::write::check_free(tree, refs, to, true)?;
             let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));

@@ -116,9 +116,10 @@ pub enum Exit {
     Success,
     /// 1: done, and the answer is no (fsck found errors, …).
     No,
-    /// 2: the command line was wrong.
+    /// 2: the command line does not parse (what `--help` would have told).
     Usage,
-    /// 128: could not run at all.
+    /// 128: the command line parses, and ysess refuses it or cannot carry
+    /// it out (git's `fatal:`).
     Fatal,
 }
 
@@ -142,6 +143,9 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// 2: an unknown or missing argument, options that do not go together,
+    /// a value not of its option's form. Anything that depends on the
+    /// session is [`Failure::refuse`].
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure {
             exit: Exit::Usage,
