@@ -53,6 +53,7 @@ codes! {
     NotUtf8 = "notUtf8", Error;
     ByteOrderMark = "byteOrderMark", Error;
     InvalidJson = "invalidJson", Error;
+    GluedLines = "gluedLines", Error;
     TruncatedLastLine = "truncatedLastLine", Error;
     InvalidEntry = "invalidEntry", Error;
     InvalidMessage = "invalidMessage", Error;
@@ -532,6 +533,7 @@ impl State {
                     FaultKind::Syntax | FaultKind::Eof => Code::InvalidJson,
                     FaultKind::Shape => Code::InvalidEntry,
                     FaultKind::Message => Code::InvalidMessage,
+                    FaultKind::Glued => Code::GluedLines,
                 };
                 let message = match code {
                     Code::ByteOrderMark => {

@@ -158,14 +158,39 @@ impl Record {
     }
 }
 
+/// Why a character cannot be in a name: one a person cannot see or type
+/// back (Unicode's Other and Separator categories, and white space), so that
+/// two names that look the same are the same. Bidirectional overrides would
+/// make a name read differently from what it is.
+fn unseen(c: char) -> Option<&'static str> {
+    use unicode_properties::{GeneralCategory as G, UnicodeGeneralCategory};
+    if c.is_whitespace() {
+        return Some("white space");
+    }
+    Some(match c.general_category() {
+        G::Control => "a control character",
+        G::Format => {
+            "an invisible format character (bidirectional controls, zero-width characters \
+             and the like are refused)"
+        }
+        G::PrivateUse => "a private-use character",
+        G::Unassigned | G::Surrogate => "an unassigned code point",
+        G::SpaceSeparator | G::LineSeparator | G::ParagraphSeparator => "white space",
+        _ => return None,
+    })
+}
+
 /// Why a name cannot name a branch or a label, as git checks its refs.
 pub fn check_name(name: &str) -> Result<(), String> {
+    let first_unseen = name.chars().find_map(|c| unseen(c).map(|what| (c, what)));
+    let held;
     let why = if name.is_empty() {
         "it is empty"
     } else if name == "HEAD" || name == "@" {
         "it means HEAD"
-    } else if name.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        "it holds white space or control characters"
+    } else if let Some((c, what)) = first_unseen {
+        held = format!("it holds U+{:04X}, {what}", c as u32);
+        &held
     } else if name.contains("..") {
         "it holds `..`"
     } else if name
@@ -186,7 +211,15 @@ pub fn check_name(name: &str) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!("'{name}' is not a valid name: {why}"))
+    // Shown with what cannot be seen made visible, as session text is.
+    let shown: String = name
+        .chars()
+        .map(|c| match unseen(c) {
+            Some(_) => format!("\\u{{{:x}}}", c as u32),
+            None => c.to_string(),
+        })
+        .collect();
+    Err(format!("'{shown}' is not a valid name: {why}"))
 }
 
 #[cfg(test)]
@@ -248,6 +281,31 @@ mod tests {
             "a\u{1b}",
         ] {
             assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn names_with_bidi_overrides_or_invisible_characters_are_refused() {
+        for (bad, code) in [
+            ("lib\u{202e}txt", "U+202E"), // right-to-left override
+            ("a\u{2066}b", "U+2066"),     // left-to-right isolate
+            ("a\u{200f}", "U+200F"),      // right-to-left mark
+            ("li\u{200b}b", "U+200B"),    // zero-width space
+            ("\u{feff}lib", "U+FEFF"),    // byte-order mark
+            ("a\u{ad}b", "U+00AD"),       // soft hyphen
+            ("a\u{e0041}", "U+E0041"),    // tag character
+            ("a\u{a0}b", "U+00A0"),       // no-break space
+            ("a\u{2028}b", "U+2028"),     // line separator
+            ("a\u{3000}b", "U+3000"),     // ideographic space
+            ("a\u{85}b", "U+0085"),       // next line (C1 control)
+            ("a\u{e000}", "U+E000"),      // private use
+            ("a\u{378}", "U+0378"),       // unassigned
+        ] {
+            let why = check_name(bad).expect_err(bad);
+            assert!(why.contains(code), "{bad:?}: {why}");
+        }
+        for good in ["ライブラリ", "café", "v2-β", "x😀"] {
+            assert_eq!(check_name(good), Ok(()), "{good}");
         }
     }
 }

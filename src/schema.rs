@@ -211,6 +211,10 @@ pub enum FaultKind {
     Shape,
     /// An entry whose message is neither a model message nor a custom record.
     Message,
+    /// Two JSON objects on one line, the newline between them missing (a line
+    /// appended to a file without a final newline, as yoagent writes it).
+    /// `at` is where the second starts.
+    Glued,
 }
 
 /// Whether a message value is one of yoagent's model messages (rather than a
@@ -247,6 +251,31 @@ fn explain(line: &str, err: &serde_json::Error) -> LineFault {
         serde_json::error::Category::Syntax | serde_json::error::Category::Io => FaultKind::Syntax,
         serde_json::error::Category::Data => FaultKind::Shape,
     };
+    if kind == FaultKind::Syntax
+        && let Some(start) = glued_at(line)
+    {
+        let id_of = |text: &str| {
+            self::members(text)?
+                .iter()
+                .find(|m| m.key == "id")
+                .and_then(|m| serde_json::from_str::<String>(m.value.get()).ok())
+        };
+        let both = match (id.as_deref(), id_of(&line[start..])) {
+            (Some(first), Some(second)) => format!("entries {first} and {second} share one line"),
+            _ => "two JSON objects share one line".to_string(),
+        };
+        return LineFault {
+            kind: FaultKind::Glued,
+            at: Some(start),
+            message: format!(
+                "{both}, the newline between them missing (a line was appended to a file that \
+                 did not end in one; yoagent writes none): insert a newline before byte {} of \
+                 the line",
+                start + 1
+            ),
+            id,
+        };
+    }
     if kind != FaultKind::Shape {
         return LineFault {
             kind,
@@ -291,6 +320,20 @@ fn explain(line: &str, err: &serde_json::Error) -> LineFault {
         message,
         id,
     }
+}
+
+/// Where a second JSON object starts on a line that holds a whole JSON
+/// object first: the two lines were glued together.
+fn glued_at(line: &str) -> Option<usize> {
+    let mut values = serde_json::Deserializer::from_str(line).into_iter::<&RawValue>();
+    let first = values.next()?.ok()?;
+    if !first.get().starts_with('{') {
+        return None;
+    }
+    let end = values.byte_offset();
+    let rest = &line[end..];
+    let start = end + (rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len());
+    line[start..].starts_with('{').then_some(start)
 }
 
 /// The serde_json error text without its "at line 1 column 7" suffix (ysess

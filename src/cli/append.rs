@@ -37,7 +37,7 @@ pub struct AppendArgs {
 
 pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(label) = &args.label {
-        check_name(label).map_err(Failure::usage)?;
+        check_name(label).map_err(Failure::refuse)?;
     }
     let messages = match &args.user {
         Some(text) => vec![
@@ -66,8 +66,12 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(label) = &args.label {
         super::write::check_free(tree, &refs, label, false)?;
         if tree.label(label).is_some() {
-            return Err(Failure::usage(format!("label '{label}' is in use"))
-                .with_hint(format!("`ysess tag --force {label} REV` moves it")));
+            return Err(
+                Failure::refuse(format!("label '{label}' is in use")).with_hint(format!(
+                    "append without --label, then {} moves the label to the new entry",
+                    super::hint::command(ctx.global, &["tag", "--force", label])
+                )),
+            );
         }
     }
     let ids = new_ids(&locked.session, messages.len())?;
@@ -89,7 +93,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         };
         // The same check as fsck's: the line must load in yoagent.
         if let Checked::Fault { fault, .. } = check_line(entry_line(&message).as_bytes(), false) {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refuse(format!(
                 "message {}: {}; nothing was written",
                 k + 1,
                 fault.message
@@ -104,7 +108,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             .and_then(Value::as_str)
             .filter(|k| !llm && crate::records::is_ysess_kind(k))
         {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refuse(format!(
                 "message {}: custom kind `{}` is reserved for ysess's own records; nothing was written",
                 k + 1,
                 super::output::escape(kind)
@@ -117,7 +121,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             .to_string();
         let line = entry_line(&crate::canonical::message(&message, llm, &role));
         if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refuse(format!(
                 "message {}: {}; nothing was written",
                 k + 1,
                 fault.message
@@ -140,10 +144,10 @@ fn read_messages() -> Result<Vec<Value>, Failure> {
     let mut messages = Vec::new();
     let stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
     for (k, value) in stream.enumerate() {
-        let value =
-            value.map_err(|e| Failure::usage(format!("standard input: message {}: {e}", k + 1)))?;
+        let value = value
+            .map_err(|e| Failure::refuse(format!("standard input: message {}: {e}", k + 1)))?;
         if !value.is_object() {
-            return Err(Failure::usage(format!(
+            return Err(Failure::refuse(format!(
                 "standard input: message {} is not a JSON object",
                 k + 1
             )));

@@ -81,8 +81,7 @@ struct Listed {
 pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.delete {
         return change(ctx, |refs, _| {
-            refs.get(name)
-                .ok_or_else(|| Failure::usage(format!("no branch named '{name}'")))?;
+            refs.get(name).ok_or_else(|| no_branch(ctx.global, name))?;
             Ok((
                 Kind::BranchDelete { name: name.clone() },
                 format!("Deleted branch '{}'", escape(name)),
@@ -91,12 +90,11 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     if let Some(names) = &args.rename {
         let (from, to) = (&names[0], &names[1]);
-        check_name(to).map_err(Failure::usage)?;
+        check_name(to).map_err(Failure::refuse)?;
         return change(ctx, |refs, tree| {
-            refs.get(from)
-                .ok_or_else(|| Failure::usage(format!("no branch named '{from}'")))?;
+            refs.get(from).ok_or_else(|| no_branch(ctx.global, from))?;
             if refs.get(to).is_some() {
-                return Err(Failure::usage(format!(
+                return Err(Failure::refuse(format!(
                     "a branch named '{to}' already exists"
                 )));
             }
@@ -254,16 +252,21 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// record that keeps yoagent's head where it was (so new work does not land
 /// on the new branch; `checkout -b` is for that).
 fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    check_name(name).map_err(Failure::usage)?;
+    check_name(name).map_err(Failure::refuse)?;
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
     let head = tree
         .head()
-        .ok_or_else(|| Failure::usage("the session is empty: nothing to branch from"))?;
+        .ok_or_else(|| super::empty("nothing to branch from"))?;
     if refs.get(name).is_some() && !args.force {
+        let mut again = vec!["branch", "--force", name];
+        again.extend(args.rev.as_deref());
+        let at = args.rev.as_deref().unwrap_or("HEAD");
         return Err(
-            Failure::usage(format!("a branch named '{name}' already exists")).with_hint(format!(
-                "`ysess branch --force {name} REV` starts it again at REV"
+            Failure::refuse(format!("a branch named '{name}' already exists")).with_hint(format!(
+                "{} starts it again at {}",
+                super::hint::command(ctx.global, &again),
+                super::hint::quote(at)
             )),
         );
     }
@@ -305,6 +308,14 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
     Ok(Exit::Success)
 }
 
+/// `no branch named 'NAME'`, pointing to the list.
+fn no_branch(global: &super::Global, name: &str) -> Failure {
+    Failure::refuse(format!("no branch named '{name}'")).with_hint(format!(
+        "{} lists the branches",
+        super::hint::command(global, &["branch"])
+    ))
+}
+
 /// Deleting or renaming a branch touches names only: one record below
 /// HEAD's entry, which leaves yoagent resuming where it did.
 fn change(
@@ -313,10 +324,12 @@ fn change(
 ) -> Result<Exit, Failure> {
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
+    // The name is checked first: on an empty session, too, the answer is
+    // that there is no such branch.
+    let (kind, text) = make(&refs, tree)?;
     let head = tree
         .head()
-        .ok_or_else(|| Failure::usage("the session is empty"))?;
-    let (kind, text) = make(&refs, tree)?;
+        .ok_or_else(|| super::empty("it has no branches"))?;
     // Below the last line as it is, so work appended later stays on the
     // branch it was on.
     let parent = tree.id(tree.last().unwrap_or(head)).to_string();

@@ -33,6 +33,9 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     let session = &locked.session;
     let tree = &session.tree;
     let head = tree.head();
+    if args.rev.is_some() || args.branch.is_some() {
+        head.ok_or_else(|| super::empty("nothing to check out"))?;
+    }
     let target = match (&args.rev, &args.branch) {
         (Some(rev), _) => resolve(tree, head, &refs.pairs(), rev)?,
         (None, Some(_)) => resolve(tree, head, &refs.pairs(), "HEAD")?,
@@ -44,11 +47,22 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     let target_id = tree.id(target).to_string();
     let record = match &args.branch {
         Some(name) => {
-            check_name(name).map_err(Failure::usage)?;
+            check_name(name).map_err(Failure::refuse)?;
             if refs.get(name).is_some() {
-                return Err(Failure::usage(format!(
-                    "a branch named '{name}' already exists"
-                )));
+                let at = args.rev.as_deref().unwrap_or("HEAD");
+                return Err(
+                    Failure::refuse(format!("a branch named '{name}' already exists"))
+                        .with_hint(format!(
+                            "{} moves HEAD onto it",
+                            super::hint::command(ctx.global, &["checkout", name])
+                        ))
+                        .with_hint(format!(
+                            "{} && {} starts it again at {} first",
+                            super::hint::command(ctx.global, &["branch", "--force", name, at]),
+                            super::hint::command(ctx.global, &["checkout", name]),
+                            super::hint::quote(at)
+                        )),
+                );
             }
             super::write::check_free(tree, &refs, name, true)?;
             Record {

@@ -57,7 +57,7 @@ pub struct FsckArgs {
 
 enum Since {
     Digest(Digest),
-    File(PathBuf),
+    File(std::fs::File),
 }
 
 struct Outcome {
@@ -89,7 +89,25 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Some(text) if text.starts_with("sha256:") => {
             Some(Since::Digest(text.parse().map_err(Failure::usage)?))
         }
-        Some(path) => Some(Since::File(PathBuf::from(path))),
+        // Opened now, so that a wrong argument is blamed on `--since`, not
+        // on the file checked.
+        Some(path) => {
+            let refuse = |why: String| {
+                Failure::refuse(format!(
+                    "--since {}: neither a digest nor an old copy of the file: {why}",
+                    super::hint::quote(path)
+                ))
+                .with_hint(
+                    "--since takes a digest that `ysess fsck --digest` printed \
+                     (sha256:<hex>:<bytes>) or the path of an old copy of the session file",
+                )
+            };
+            let old = std::fs::File::open(path).map_err(|e| refuse(e.to_string()))?;
+            if old.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(refuse("it is a directory".to_string()));
+            }
+            Some(Since::File(old))
+        }
     };
     let options = Options {
         subjects: false,
@@ -104,9 +122,6 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let check_one = |source: &Source| -> io::Result<Outcome> {
         let mut report = check(source.open()?, &options)?;
         if let (Some(Since::File(old)), Source::Path(path)) = (&since, source) {
-            let old = std::fs::File::open(old).map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot open {}: {e}", old.display()))
-            })?;
             report
                 .findings
                 .extend(crate::since::compare(old, std::fs::File::open(path)?)?);
@@ -219,6 +234,12 @@ fn print(
                 json_line(streams.out, &json_finding(&file, &finding))?;
             } else {
                 streams.diag(Level::Error, &human(&file, &finding))?;
+                // The session file by default (no FILE named): say how to name one.
+                if args.files.is_empty() && !quiet {
+                    for hint in super::hint::missing_file(ctx.global, &e) {
+                        streams.diag(Level::Hint, &escape(&hint))?;
+                    }
+                }
             }
             return Ok(Exit::Fatal);
         }

@@ -9,6 +9,7 @@ mod diff;
 mod export;
 mod fsck;
 pub mod generate;
+mod hint;
 mod log;
 pub mod manual;
 pub mod output;
@@ -80,6 +81,21 @@ pub struct Global {
     /// $PAGER, else `less -FRX`)
     #[arg(long, global = true)]
     pub no_pager: bool,
+    /// Where `file` came from, so that hints can repeat the command line.
+    #[arg(skip)]
+    pub file_from: FileFrom,
+}
+
+/// Where the session file's name came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileFrom {
+    /// `./session.jsonl`, by default.
+    #[default]
+    Default,
+    /// `$YSESS_FILE`.
+    Environment,
+    /// `-f PATH`.
+    CommandLine,
 }
 
 #[derive(Debug, Subcommand)]
@@ -106,9 +122,10 @@ pub enum Exit {
     Success,
     /// 1: done, and the answer is no (fsck found errors, …).
     No,
-    /// 2: the command line was wrong.
+    /// 2: the command line does not parse (what `--help` would have told).
     Usage,
-    /// 128: could not run at all.
+    /// 128: the command line parses, and ysess refuses it or cannot carry
+    /// it out (git's `fatal:`).
     Fatal,
 }
 
@@ -132,9 +149,22 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// 2: an unknown or missing argument, options that do not go together,
+    /// a value not of its option's form. Anything that depends on the
+    /// session is [`Failure::refuse`].
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure {
             exit: Exit::Usage,
+            error: anyhow::anyhow!(message.into()),
+            hints: Vec::new(),
+        }
+    }
+
+    /// 128: the command line is understood, and ysess refuses it or cannot
+    /// carry it out on this session (README "Exit status").
+    pub fn refuse(message: impl Into<String>) -> Failure {
+        Failure {
+            exit: Exit::Fatal,
             error: anyhow::anyhow!(message.into()),
             hints: Vec::new(),
         }
@@ -168,16 +198,34 @@ pub struct Context<'a> {
 /// Loads the session file for a command that shows it.
 fn open_session(ctx: &Context<'_>) -> Result<crate::load::Session, Failure> {
     let source = crate::read::Source::new(&ctx.global.file);
-    crate::load::Session::load(&source).map_err(|e| {
-        let failure = Failure::from(anyhow::anyhow!("{}: {e}", source.display()));
-        match e {
-            crate::load::LoadError::Invalid { .. } => failure.with_hint(format!(
-                "`ysess fsck {}` lists every problem",
-                source.display()
-            )),
-            crate::load::LoadError::Io(_) => failure,
+    crate::load::Session::load(&source).map_err(|e| match e {
+        crate::load::LoadError::Invalid { .. } => {
+            Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
+                "{} lists every problem",
+                hint::fsck(ctx.global, &[])
+            ))
         }
+        crate::load::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
     })
+}
+
+/// The session file cannot be read: names it, and when it does not exist,
+/// says how to name another. `after` ends the message (`; nothing was
+/// written`).
+fn unreadable(global: &Global, e: &io::Error, after: &str) -> Failure {
+    let file = global.file.display();
+    let mut failure = if e.kind() == io::ErrorKind::NotFound {
+        Failure::refuse(format!("the session file {file} does not exist{after}"))
+    } else {
+        Failure::refuse(format!("{file}: cannot read: {e}{after}"))
+    };
+    failure.hints = hint::missing_file(global, e);
+    failure
+}
+
+/// A command that needs an entry, on a session that has none.
+fn empty(what: &str) -> Failure {
+    Failure::refuse(format!("the session is empty: {what}"))
 }
 
 /// Resolves a revision, or fails with the resolver's hints.
@@ -241,7 +289,13 @@ where
         }),
         _ => Cli::from_arg_matches(&matches),
     };
-    parsed.map_err(|e| e.format(&mut cmd))
+    let mut cli = parsed.map_err(|e| e.format(&mut cmd))?;
+    cli.global.file_from = match matches.value_source("file") {
+        Some(clap::parser::ValueSource::CommandLine) => FileFrom::CommandLine,
+        Some(clap::parser::ValueSource::EnvVariable) => FileFrom::Environment,
+        _ => FileFrom::Default,
+    };
+    Ok(cli)
 }
 
 /// An unknown command gets `did you mean 'log'?`, as in git: the nearest

@@ -82,11 +82,14 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.delete {
-        return Err(Failure::from(anyhow::anyhow!(
+        return Err(Failure::refuse(format!(
             "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
              off would rewrite history"
         ))
-        .with_hint(format!("`ysess tag --force {name} REV` moves it instead: the newest carrier wins")));
+        .with_hint(format!(
+            "{} moves it instead, to the entry REV: the newest carrier wins",
+            super::hint::command(ctx.global, &["tag", "--force", name, "REV"])
+        )));
     }
     if let Some(name) = &args.name {
         return set(args, name, ctx);
@@ -149,12 +152,12 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// REV, then, when REV is not HEAD, a checkout record that puts yoagent's
 /// head back where it was, in the same write.
 fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    check_name(name).map_err(Failure::usage)?;
+    check_name(name).map_err(Failure::refuse)?;
     let (locked, refs) = open_locked(ctx)?;
     let tree = &locked.session.tree;
     let head = tree
         .head()
-        .ok_or_else(|| Failure::usage("the session is empty: nothing to label"))?;
+        .ok_or_else(|| super::empty("nothing to label"))?;
     let target = resolve(
         tree,
         Some(head),
@@ -164,10 +167,13 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     super::write::check_free(tree, &refs, name, false)?;
     if let Some(existing) = tree.label(name).filter(|_| !args.force) {
         let on = existing;
+        let mut again = vec!["tag", "--force", name];
+        again.extend(args.rev.as_deref());
         return Err(
-            Failure::usage(format!("label '{name}' already names {}", tree.id(on))).with_hint(
+            Failure::refuse(format!("label '{name}' already names {}", tree.id(on))).with_hint(
                 format!(
-                    "`ysess tag --force {name}` moves it (the newest carrier wins, as in yoagent)"
+                    "{} moves it (the newest carrier wins, as in yoagent)",
+                    super::hint::command(ctx.global, &again)
                 ),
             ),
         );

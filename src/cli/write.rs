@@ -31,14 +31,17 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
     let locked = Locked::open(path).map_err(|e| {
         let file = escape(&source.display()).into_owned();
         match e {
-            WriteError::Torn { .. } => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
-                    format!("`ysess fsck --repair {file}` cuts the torn line (keeping its bytes)"),
-                )
-            }
+            WriteError::Torn { .. } => Failure::from(anyhow::anyhow!(
+                "{file}: {e}; nothing was written"
+            ))
+            .with_hint(format!(
+                "{} cuts the torn line (keeping its bytes)",
+                super::hint::fsck(ctx.global, &["--repair"])
+            )),
             WriteError::Invalid(_) => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
-                    .with_hint(format!("`ysess fsck {file}` lists every problem"))
+                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
+                    format!("{} lists every problem", super::hint::fsck(ctx.global, &[])),
+                )
             }
             WriteError::Changed => {
                 Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
@@ -46,6 +49,9 @@ pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
             }
             WriteError::NotAFile => {
                 Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+            }
+            WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                super::unreadable(ctx.global, &io, "; nothing was written")
             }
             WriteError::Io(io) => {
                 Failure::from(anyhow::anyhow!("{file}: {io}; nothing was written"))
@@ -104,13 +110,13 @@ pub fn check_free(
     for_branch: bool,
 ) -> Result<(), Failure> {
     if tree.find(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already an entry id")));
+        return Err(Failure::refuse(format!("'{name}' is already an entry id")));
     }
     if for_branch && tree.label(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already a label")));
+        return Err(Failure::refuse(format!("'{name}' is already a label")));
     }
     if !for_branch && refs.get(name).is_some() {
-        return Err(Failure::usage(format!("'{name}' is already a branch")));
+        return Err(Failure::refuse(format!("'{name}' is already a branch")));
     }
     Ok(())
 }

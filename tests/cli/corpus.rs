@@ -1192,14 +1192,14 @@ fn branch_rename_refuses_a_label_name() {
         run_in(dir.path(), &path, &["branch", "taken", "e1"])
             .status
             .code(),
-        Some(2),
+        Some(128),
         "creating a branch with a label's name is refused"
     );
     let args = ["branch", "-m", "b2", "taken"];
     let output = run_in(dir.path(), &path, &args);
     assert_eq!(
         output.status.code(),
-        Some(2),
+        Some(128),
         "{}",
         transcript(&args, &output)
     );

@@ -177,7 +177,7 @@ fn append_refuses_a_hand_written_ysess_record() {
     let before = dir.read("session.jsonl");
     let forged = br#"{"role":"extension","kind":"ysess.checkout","data":{"target":"e2"}}"#;
     let run = dir.run_stdin(&["append"], forged);
-    run.status(2);
+    run.status(128);
     assert!(
         run.stderr
             .contains("custom kind `ysess.checkout` is reserved for ysess's own records"),
@@ -310,7 +310,7 @@ fn e01_is_read_by_one_id_rule_in_names_fsck_and_new_ids() {
     // spelling its counter reads.
     for name in ["e02", "e+2"] {
         let run = dir.run(&["branch", name]);
-        run.status(2);
+        run.status(128);
         assert!(run.stderr.contains("it looks like an entry id"), "{run}");
     }
     // And a revision names it exactly.

@@ -495,3 +495,104 @@ fn a_successful_repair_is_a_status_line_not_a_hint() {
     run.status(0)
         .stderr("session.jsonl: nothing to repair: no torn last line\n");
 }
+
+#[test]
+fn fsck_since_garbage_names_the_since_argument_not_the_session_file() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "demo.jsonl");
+    let run = dir.run(&["fsck", "--since", "garbage", "demo.jsonl"]);
+    run.status(128).stdout("").stderr(
+        "error: --since garbage: neither a digest nor an old copy of the file: \
+         No such file or directory (os error 2)\n\
+         hint: --since takes a digest that `ysess fsck --digest` printed \
+         (sha256:<hex>:<bytes>) or the path of an old copy of the session file\n",
+    );
+    assert!(!run.stderr.contains("demo.jsonl"), "{run}");
+    // The same with --json: the argument is wrong, not the file, so no
+    // finding about demo.jsonl is printed.
+    dir.run(&["fsck", "--json", "--since", "garbage", "demo.jsonl"])
+        .status(128)
+        .stdout("");
+    std::fs::create_dir(dir.join("old")).expect("mkdir");
+    let run = dir.run(&["fsck", "--since", "old", "demo.jsonl"]);
+    run.status(128);
+    assert!(
+        run.stderr.starts_with(
+            "error: --since old: neither a digest nor an old copy of the file: it is a directory\n"
+        ),
+        "{run}"
+    );
+}
+
+#[test]
+fn a_line_echoed_onto_a_file_without_a_final_newline_is_reported_as_glued_lines() {
+    let dir = Dir::new();
+    let demo = std::fs::read(fixture("demo.jsonl")).expect("demo");
+    assert_ne!(demo.last(), Some(&b'\n'), "yoagent writes no final newline");
+    // `echo "$line" >> session.jsonl`
+    let line = user_line("e16", Some("e15"), "one more");
+    let mut text = demo.clone();
+    text.extend_from_slice(format!("{line}\n").as_bytes());
+    dir.write("session.jsonl", &text);
+    assert!(
+        yoagent::Session::from_jsonl(std::str::from_utf8(&text).expect("UTF-8")).is_err(),
+        "yoagent refuses it"
+    );
+    let run = dir.run(&["fsck", "--json"]);
+    run.status(1);
+    let lines = run.json_lines();
+    let found: Vec<_> = lines.iter().filter(|v| v["type"] == "finding").collect();
+    assert_eq!(found.len(), 1, "{run}");
+    assert_eq!(found[0]["code"], "gluedLines", "{run}");
+    assert_eq!(found[0]["severity"], "error", "{run}");
+    assert_eq!(found[0]["line"], 15, "{run}");
+    assert_eq!(found[0]["id"], "e15", "{run}");
+    // The offset is where the newline is missing: the end of the old file.
+    assert_eq!(found[0]["offset"], demo.len() as u64, "{run}");
+    let run = dir.run(&["fsck"]);
+    run.status(1);
+    assert!(
+        run.stderr.starts_with(
+            "error: session.jsonl:15: gluedLines: entries e15 and e16 share one line, the newline \
+             between them missing"
+        ) && run
+            .stderr
+            .contains("insert a newline before byte 330 of the line"),
+        "{run}"
+    );
+    // A command that reads the session says the same, and writes nothing.
+    let run = dir.run(&["append", "--user", "x"]);
+    run.status(128);
+    assert!(
+        run.stderr.contains("gluedLines: entries e15 and e16"),
+        "{run}"
+    );
+    assert_eq!(dir.read("session.jsonl"), text);
+    // Inserting the newline, as the message says, makes a sound file.
+    let mut fixed = demo.clone();
+    fixed.push(b'\n');
+    fixed.extend_from_slice(format!("{line}\n").as_bytes());
+    dir.write("session.jsonl", &fixed);
+    dir.run(&["fsck", "--json"]).status(0);
+}
+
+#[test]
+fn only_a_whole_object_followed_by_another_is_glued() {
+    let dir = Dir::new();
+    let (a, b) = (user_line("e1", None, "a"), user_line("e2", Some("e1"), "b"));
+    for (tail, code) in [
+        (format!(" {b}"), "gluedLines"),
+        (format!("{b}{b}"), "gluedLines"),
+        // The second cut short: still two lines glued, the newline missing.
+        (b[..20].to_string(), "gluedLines"),
+        ("x".to_string(), "invalidJson"),
+        ("[1]".to_string(), "invalidJson"),
+        ("}".to_string(), "invalidJson"),
+    ] {
+        dir.write("session.jsonl", format!("{a}{tail}"));
+        let run = dir.run(&["fsck", "--json"]);
+        run.status(1);
+        let codes: Vec<_> = findings(&run).into_iter().map(|f| f.0).collect();
+        assert_eq!(codes, [code], "{tail:?}\n{run}");
+    }
+}

@@ -3,6 +3,7 @@
 mod branch;
 mod corpus;
 mod diff;
+mod errors;
 mod folded;
 mod fsck;
 mod generated;
