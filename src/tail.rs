@@ -37,14 +37,12 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         // A pipe or a device has no end to read back from.
         return Ok(None);
     }
-    let mut end = meta.len();
-    let mut carry: Vec<u8> = Vec::new();
     let mut walk = Walk {
         wanted: None,
         out: Vec::new(),
@@ -54,42 +52,87 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         hidden: 0,
         record_labels: std::collections::HashMap::new(),
     };
-    while end > 0 || !carry.is_empty() {
-        let start = end.saturating_sub(BLOCK);
-        let mut buf = vec![0; (end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(&mut buf)?;
-        buf.extend_from_slice(&carry);
-        // The text before the first newline may continue in the block
-        // before; keep it for then, unless this is the start of the file.
-        let complete_from = if start == 0 {
-            0
-        } else {
-            match memchr::memchr(b'\n', &buf) {
-                Some(i) => i + 1,
-                None => {
-                    carry = buf;
-                    end = start;
-                    continue;
-                }
-            }
-        };
-        for line in buf[complete_from..].rsplit(|&b| b == b'\n') {
-            match walk.line(line) {
-                Step::More => {}
-                Step::Done => return Ok(Some(walk.out)),
-                Step::Unsure => return Ok(None),
-            }
-        }
-        carry = buf[..complete_from.saturating_sub(1)].to_vec();
-        end = start;
-        if start == 0 {
-            break;
+    let mut lines = BackLines {
+        file,
+        block: Vec::new(),
+        block_start: meta.len(),
+        end: meta.len(),
+        done: false,
+        read: 0,
+    };
+    while let Some(line) = lines.next_back()? {
+        match walk.line(&line) {
+            Step::More => {}
+            Step::Done => return Ok(Some(walk.out)),
+            Step::Unsure => return Ok(None),
         }
     }
     // The root was reached (or the file is empty): the path is complete,
     // unless a parent was never found.
     Ok(walk.wanted.is_none().then_some(walk.out))
+}
+
+/// The lines of a file, last first. Newlines are searched for block by block
+/// from the end; a line that spans blocks is then read once, whole, so every
+/// byte is read at most twice however long the line (keeping the partial
+/// line and prepending each earlier block to it copied it once per block).
+struct BackLines {
+    file: File,
+    /// The bytes `block_start..block_start + block.len()` of the file.
+    block: Vec<u8>,
+    block_start: u64,
+    /// Where the next line (going back) ends, before its `\n`.
+    end: u64,
+    /// The first line of the file has been given.
+    done: bool,
+    /// Bytes read from the file so far.
+    read: u64,
+}
+
+impl BackLines {
+    fn next_back(&mut self) -> io::Result<Option<Cow<'_, [u8]>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let end = self.end;
+        let mut search_end = end;
+        let start = loop {
+            if search_end > self.block_start {
+                let within = &self.block[..(search_end - self.block_start) as usize];
+                if let Some(i) = memchr::memrchr(b'\n', within) {
+                    break self.block_start + i as u64 + 1;
+                }
+                search_end = self.block_start;
+            }
+            if self.block_start == 0 {
+                break 0;
+            }
+            let from = self.block_start.saturating_sub(BLOCK);
+            self.block = self.read_at(from, self.block_start)?;
+            self.block_start = from;
+        };
+        if start == 0 {
+            self.done = true;
+        } else {
+            self.end = start - 1;
+        }
+        let block_end = self.block_start + self.block.len() as u64;
+        Ok(Some(if start >= self.block_start && end <= block_end {
+            let at = (start - self.block_start) as usize;
+            Cow::Borrowed(&self.block[at..at + (end - start) as usize])
+        } else {
+            Cow::Owned(self.read_at(start, end)?)
+        }))
+    }
+
+    /// The bytes `from..to` of the file.
+    fn read_at(&mut self, from: u64, to: u64) -> io::Result<Vec<u8>> {
+        let mut buf = vec![0; (to - from) as usize];
+        self.file.seek(SeekFrom::Start(from))?;
+        self.file.read_exact(&mut buf)?;
+        self.read += to - from;
+        Ok(buf)
+    }
 }
 
 struct Walk {
@@ -261,6 +304,49 @@ mod tests {
         let got = head_path(&path, 5).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e2", "e1"]);
+    }
+
+    #[test]
+    fn log_n_reads_a_long_last_line_in_linear_work() {
+        // A last line of many blocks was once kept as a growing tail that
+        // every earlier block was copied in front of: quadratic in its
+        // length (a 200 MB line took 80 s).
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("s.jsonl");
+        let long = "y".repeat(3 * BLOCK as usize + 17);
+        let text = [
+            line("e1", None, None),
+            line("e2", Some("e1"), None).replace("text of e2", &long),
+            String::new(),
+            line("e3", Some("e2"), None).replace("text of e3", &long.repeat(4)),
+        ]
+        .join("\n");
+        std::fs::write(&path, &text).expect("write");
+        let file = File::open(&path).expect("open");
+        let len = text.len() as u64;
+        let mut lines = BackLines {
+            file,
+            block: Vec::new(),
+            block_start: len,
+            end: len,
+            done: false,
+            read: 0,
+        };
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_back().expect("reads") {
+            got.push(String::from_utf8(line.into_owned()).expect("utf-8"));
+        }
+        let want: Vec<&str> = text.split('\n').rev().collect();
+        assert_eq!(got, want);
+        assert!(
+            lines.read <= 2 * len,
+            "read {} bytes of a {len}-byte file",
+            lines.read
+        );
+        let got = head_path(&path, 3).expect("reads").expect("sure");
+        let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["e3", "e2", "e1"]);
+        assert_eq!(got[0].raw, want[0].as_bytes());
     }
 
     #[test]
