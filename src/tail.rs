@@ -61,7 +61,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         read: 0,
     };
     while let Some(line) = lines.next_back()? {
-        match walk.line(&line) {
+        match walk.line(line) {
             Step::More => {}
             Step::Done => return Ok(Some(walk.out)),
             Step::Unsure => return Ok(None),
@@ -157,8 +157,12 @@ enum Step {
 }
 
 impl Walk {
-    fn line(&mut self, bytes: &[u8]) -> Step {
-        let facts = match check_line(bytes, false) {
+    fn line(&mut self, line: Cow<'_, [u8]>) -> Step {
+        let bytes: &[u8] = &line;
+        // The first entry from the end is HEAD, on the path for sure: its
+        // subject is made in the same pass (its line may be very long).
+        let head = self.wanted.is_none() && self.out.is_empty() && self.hidden == 0;
+        let facts = match check_line(bytes, head) {
             Checked::Blank => return Step::More,
             Checked::Entry { facts, .. } => facts,
             Checked::Fault { .. } | Checked::NotUtf8 { .. } => return Step::Unsure,
@@ -203,17 +207,22 @@ impl Walk {
                 Step::More
             };
         }
-        // Read this one again for its subject.
-        let facts: LineFacts<'_> = match check_line(bytes, true) {
-            Checked::Entry { facts, .. } => facts,
-            _ => return Step::Unsure,
+        // Read this one again for its subject, unless it was read with it.
+        let facts: LineFacts<'_> = if head {
+            facts
+        } else {
+            match check_line(bytes, true) {
+                Checked::Entry { facts, .. } => facts,
+                _ => return Step::Unsure,
+            }
         };
-        let text = std::str::from_utf8(bytes)
-            .map(str::trim)
-            .unwrap_or_default();
+        // The line as stored, trimmed as yoagent trims it.
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        let start = text.len() - text.trim_start().len();
+        let end = start + text.trim().len();
         let own = |c: &Option<Cow<'_, str>>| c.as_deref().unwrap_or_default().to_string();
         self.wanted = facts.parent.as_deref().map(str::to_string);
-        self.out.push(PathEntry {
+        let mut entry = PathEntry {
             id: facts.id.to_string(),
             parent: self.wanted.clone(),
             timestamp: facts.timestamp,
@@ -239,8 +248,19 @@ impl Walk {
                 );
                 labels
             },
-            raw: text.as_bytes().to_vec(),
-        });
+            raw: Vec::new(),
+        };
+        drop(facts);
+        // A line read whole (a long one) is kept, not copied.
+        entry.raw = match line {
+            Cow::Owned(mut raw) => {
+                raw.truncate(end);
+                raw.drain(..start);
+                raw
+            }
+            Cow::Borrowed(raw) => raw[start..end].to_vec(),
+        };
+        self.out.push(entry);
         if self.out.len() >= self.n || self.wanted.is_none() {
             Step::Done
         } else {
