@@ -106,6 +106,38 @@ fn content(map: &Map<String, Value>) -> Value {
     }
 }
 
+/// A model message's roles and a content block's types in the order of
+/// yoagent's enums: serde reads a variant's index in place of its name
+/// (`"role":1` is an assistant message, a block's `"type":3` a tool call).
+pub const ROLES: [&str; 3] = ["user", "assistant", "toolResult"];
+pub const BLOCK_TYPES: [&str; 4] = ["text", "image", "thinking", "toolCall"];
+
+/// A model message with its tags as yoagent names them. serde reads a
+/// variant's index where its name belongs (`"role":0`, a block's
+/// `"type":3`), and yoagent writes the name back on its next save. Only for
+/// a model message: a custom record's fields are its own.
+pub fn named_tags(value: &Value) -> Value {
+    let name = |tag: Option<&Value>, names: &[&str]| -> Option<Value> {
+        let index = usize::try_from(tag?.as_u64()?).ok()?;
+        names.get(index).map(|n| Value::String(n.to_string()))
+    };
+    let mut out = value.clone();
+    let Some(map) = out.as_object_mut() else {
+        return out;
+    };
+    if let Some(role) = name(map.get("role"), &ROLES) {
+        map.insert("role".into(), role);
+    }
+    if let Some(Value::Array(blocks)) = map.get_mut("content") {
+        for block in blocks.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(kind) = name(block.get("type"), &BLOCK_TYPES) {
+                block.insert("type".into(), kind);
+            }
+        }
+    }
+    out
+}
+
 /// A message (already checked to load in yoagent) in the form yoagent
 /// writes it. `llm` says whether yoagent reads it as a model message (else
 /// it is a custom record); `role` is its role as yoagent names it.
@@ -129,6 +161,10 @@ pub fn message(value: &Value, llm: bool, role: &str) -> Value {
         );
         return Value::Object(out);
     }
+    let named = named_tags(value);
+    let Some(map) = named.as_object() else {
+        return named;
+    };
     let mut out = Map::new();
     out.insert("role".into(), Value::String(role.to_string()));
     out.insert("content".into(), content(map));

@@ -13,7 +13,8 @@ pub struct Entry {
     pub timestamp: u64,
     pub label: Option<String>,
     pub message: Message,
-    /// The message as stored.
+    /// The message as stored, a model message's tags named as yoagent
+    /// names them (see [`crate::canonical::named_tags`]).
     pub message_value: Value,
 }
 
@@ -130,8 +131,8 @@ fn blocks(v: &Value) -> Vec<Block> {
 /// message (`llm`), a variant index in its place, which serde also accepts.
 pub fn role_name(message: &Value, llm: bool) -> Option<&str> {
     match message.get("role") {
-        Some(Value::Number(n)) if llm => ["user", "assistant", "toolResult"]
-            .get(n.as_u64().unwrap_or(3) as usize)
+        Some(Value::Number(n)) if llm => crate::canonical::ROLES
+            .get(usize::try_from(n.as_u64()?).ok()?)
             .copied(),
         other => other.and_then(Value::as_str),
     }
@@ -157,10 +158,13 @@ impl Entry {
         let line = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
         let fields: Fields<'_> =
             serde_json::from_str(line).map_err(|e| NotAnEntry(format!("not an entry: {e}")))?;
-        let message_value: Value = serde_json::from_str(fields.message.get())
+        let mut message_value: Value = serde_json::from_str(fields.message.get())
             .map_err(|e| NotAnEntry(format!("message: {e}")))?;
+        let fits_llm = crate::schema::is_llm_message(&message_value);
+        if fits_llm {
+            message_value = crate::canonical::named_tags(&message_value);
+        }
         let m = &message_value;
-        let fits_llm = crate::schema::is_llm_message(m);
         let message = match role_name(m, fits_llm) {
             Some("user") if fits_llm => Message::User { content: blocks(m) },
             Some("assistant") if fits_llm => {

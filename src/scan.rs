@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 
+use crate::canonical::{BLOCK_TYPES, ROLES};
 use crate::entry::{LineFacts, MessageKind};
 
 /// serde_json refuses nesting deeper than 128; stay well clear of it and let
@@ -444,6 +445,17 @@ impl<'a> Scanner<'a> {
         })
     }
 
+    /// A tag's value: a string, or a variant's index into `names`, which
+    /// serde reads as that variant (`"role":1` is an assistant message).
+    fn tag(&mut self, names: &[&'static str]) -> Option<Cow<'a, str>> {
+        self.ws();
+        if let b'0'..=b'9' = self.peek()? {
+            let index = usize::try_from(self.u64()?).ok()?;
+            return names.get(index).map(|name| Cow::Borrowed(*name));
+        }
+        self.string()
+    }
+
     fn bool(&mut self) -> Option<bool> {
         self.ws();
         match self.peek()? {
@@ -563,7 +575,7 @@ impl<'a> Scanner<'a> {
         if self.key()? != b"role" {
             return None;
         }
-        let role = self.string()?;
+        let role = self.tag(&ROLES)?;
         match &*role {
             "user" => {
                 facts.kind = MessageKind::User;
@@ -745,7 +757,7 @@ impl<'a> Scanner<'a> {
             if s.key()? != b"type" {
                 return None;
             }
-            let kind = s.string()?;
+            let kind = s.tag(&BLOCK_TYPES)?;
             match &*kind {
                 "text" => s
                     .rest_members(b"type", |s, key, seen| match key {
@@ -765,7 +777,9 @@ impl<'a> Scanner<'a> {
                         b"data" => {
                             seen.first(0)?;
                             let (data, _) = s.raw_string()?;
-                            image.1 = data.len();
+                            // base64 padding carries no bytes.
+                            let pad = data.iter().rev().take_while(|&&b| b == b'=').count();
+                            image.1 = data.len() - pad;
                             Some(())
                         }
                         b"mimeType" => {
@@ -895,6 +909,29 @@ mod tests {
             assert!(has_control(&line), "at {at}");
         }
         assert!(scan_line("{\"id\":\"e\t1\",\"message\":{\"role\":\"user\",\"content\":[],\"timestamp\":1},\"timestamp\":1}", true).is_none());
+    }
+
+    #[test]
+    fn tags_written_as_numbers_are_read_as_yoagent_reads_them() {
+        for line in [
+            r#"{"id":"e1","message":{"role":0,"content":[{"type":0,"text":"hi"}],"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e2","message":{"role":1,"content":[{"type":2,"thinking":"hm"},{"type":3,"id":"c1","name":"ls","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e3","message":{"role":2,"toolCallId":"c1","toolName":"ls","content":[{"type":1,"data":"aGk=","mimeType":"image/png"}],"isError":false,"timestamp":1},"timestamp":1}"#,
+        ] {
+            let fast = scan_line(line, true).expect("fast path accepts");
+            let exact = crate::schema::check_exact(line).expect("serde accepts");
+            assert_eq!(fast, exact, "{line}");
+            assert_ne!(fast.subject.as_deref(), Some(""), "{line}");
+        }
+        // No such variant: left to the exact path, which refuses.
+        for line in [
+            r#"{"id":"e1","message":{"role":3,"content":[],"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e1","message":{"role":0,"content":[{"type":4,"text":"x"}],"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e1","message":{"role":0.0,"content":[],"timestamp":1},"timestamp":1}"#,
+        ] {
+            assert!(scan_line(line, true).is_none(), "{line}");
+            assert!(crate::schema::check_exact(line).is_err(), "{line}");
+        }
     }
 
     #[test]

@@ -218,9 +218,11 @@ pub enum FaultKind {
 }
 
 /// Whether a message value is one of yoagent's model messages (rather than a
-/// custom record), as its untagged `AgentMessage` decides.
+/// custom record), as its untagged `AgentMessage` decides. Through the
+/// untagged enum, as yoagent reads it, a tag may be a variant's index
+/// (`"role":1`), which `Message` read straight from a `Value` refuses.
 pub fn is_llm_message(message: &Value) -> bool {
-    Message::deserialize(message).is_ok()
+    matches!(AgentMessage::deserialize(message), Ok(AgentMessage::Llm(_)))
 }
 
 /// Decides one line exactly as yoagent's loader does.
@@ -386,7 +388,8 @@ const ROLES: &str = "user, assistant or toolResult";
 /// custom records. The result follows the word "message".
 fn explain_message(raw: &str) -> String {
     let value: Value = match serde_json::from_str(raw) {
-        Ok(v) => v,
+        // Explained with its tags named, as serde reads them.
+        Ok(v) => crate::canonical::named_tags(&v),
         Err(e) => return format!(": {}", bare(&e)),
     };
     let Value::Object(map) = &value else {
@@ -397,7 +400,7 @@ fn explain_message(raw: &str) -> String {
             if matches!(role.as_str(), "user" | "assistant" | "toolResult") =>
         {
             let why = explain_llm(role, map)
-                .or_else(|| serde_json::from_str::<Message>(raw).err().map(|e| bare(&e)))
+                .or_else(|| Message::deserialize(&value).err().map(|e| e.to_string()))
                 .unwrap_or_else(|| "does not match its role's shape".into());
             format!(" ({role}): {why}")
         }
@@ -410,6 +413,9 @@ fn explain_message(raw: &str) -> String {
                 ": role `{role}` is not {ROLES}, so it must be a custom record \
                  with `kind` and `data`: {why}"
             )
+        }
+        Some(Value::Number(n)) => {
+            format!(": `role` must be a string, or a number for {ROLES} (0, 1 or 2), found {n}")
         }
         Some(other) => format!(": `role` must be a string, found {}", type_name(other)),
         None => {

@@ -37,7 +37,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         // A pipe or a device has no end to read back from.
@@ -46,11 +46,9 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     // Branch names decorate the entries their work grew to, which only the
     // whole tree tells: a file that names branches is read whole, so that
     // `log -n` decorates exactly as `log` does.
-    if mentions_branches(&mut file)? {
+    if mentions_branches(&file)? {
         return Ok(None);
     }
-    let mut end = meta.len();
-    let mut carry: Vec<u8> = Vec::new();
     let mut walk = Walk {
         wanted: None,
         out: Vec::new(),
@@ -60,37 +58,19 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         hidden: 0,
         record_labels: std::collections::HashMap::new(),
     };
-    while end > 0 || !carry.is_empty() {
-        let start = end.saturating_sub(BLOCK);
-        let mut buf = vec![0; (end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(&mut buf)?;
-        buf.extend_from_slice(&carry);
-        // The text before the first newline may continue in the block
-        // before; keep it for then, unless this is the start of the file.
-        let complete_from = if start == 0 {
-            0
-        } else {
-            match memchr::memchr(b'\n', &buf) {
-                Some(i) => i + 1,
-                None => {
-                    carry = buf;
-                    end = start;
-                    continue;
-                }
-            }
-        };
-        for line in buf[complete_from..].rsplit(|&b| b == b'\n') {
-            match walk.line(line) {
-                Step::More => {}
-                Step::Done => return Ok(Some(walk.out)),
-                Step::Unsure => return Ok(None),
-            }
-        }
-        carry = buf[..complete_from.saturating_sub(1)].to_vec();
-        end = start;
-        if start == 0 {
-            break;
+    let mut lines = BackLines {
+        file,
+        block: Vec::new(),
+        block_start: meta.len(),
+        end: meta.len(),
+        done: false,
+        read: 0,
+    };
+    while let Some(line) = lines.next_back()? {
+        match walk.line(line) {
+            Step::More => {}
+            Step::Done => return Ok(Some(walk.out)),
+            Step::Unsure => return Ok(None),
         }
     }
     // The root was reached (or the file is empty): the path is complete,
@@ -100,7 +80,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
 
 /// Whether any line may hold a `ysess.branch` record: one pass over the
 /// bytes, at the speed of reading them.
-fn mentions_branches(file: &mut File) -> io::Result<bool> {
+fn mentions_branches(mut file: &File) -> io::Result<bool> {
     const KIND: &[u8] = b"ysess.branch";
     let finder = memchr::memmem::Finder::new(KIND);
     let mut buf = vec![0; 1 << 20];
@@ -120,6 +100,69 @@ fn mentions_branches(file: &mut File) -> io::Result<bool> {
         }
         kept = (KIND.len() - 1).min(filled);
         buf.copy_within(filled - kept..filled, 0);
+    }
+}
+
+/// The lines of a file, last first. Newlines are searched for block by block
+/// from the end; a line that spans blocks is then read once, whole, so every
+/// byte is read at most twice however long the line (keeping the partial
+/// line and prepending each earlier block to it copied it once per block).
+struct BackLines {
+    file: File,
+    /// The bytes `block_start..block_start + block.len()` of the file.
+    block: Vec<u8>,
+    block_start: u64,
+    /// Where the next line (going back) ends, before its `\n`.
+    end: u64,
+    /// The first line of the file has been given.
+    done: bool,
+    /// Bytes read from the file so far.
+    read: u64,
+}
+
+impl BackLines {
+    fn next_back(&mut self) -> io::Result<Option<Cow<'_, [u8]>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let end = self.end;
+        let mut search_end = end;
+        let start = loop {
+            if search_end > self.block_start {
+                let within = &self.block[..(search_end - self.block_start) as usize];
+                if let Some(i) = memchr::memrchr(b'\n', within) {
+                    break self.block_start + i as u64 + 1;
+                }
+                search_end = self.block_start;
+            }
+            if self.block_start == 0 {
+                break 0;
+            }
+            let from = self.block_start.saturating_sub(BLOCK);
+            self.block = self.read_at(from, self.block_start)?;
+            self.block_start = from;
+        };
+        if start == 0 {
+            self.done = true;
+        } else {
+            self.end = start - 1;
+        }
+        let block_end = self.block_start + self.block.len() as u64;
+        Ok(Some(if start >= self.block_start && end <= block_end {
+            let at = (start - self.block_start) as usize;
+            Cow::Borrowed(&self.block[at..at + (end - start) as usize])
+        } else {
+            Cow::Owned(self.read_at(start, end)?)
+        }))
+    }
+
+    /// The bytes `from..to` of the file.
+    fn read_at(&mut self, from: u64, to: u64) -> io::Result<Vec<u8>> {
+        let mut buf = vec![0; (to - from) as usize];
+        self.file.seek(SeekFrom::Start(from))?;
+        self.file.read_exact(&mut buf)?;
+        self.read += to - from;
+        Ok(buf)
     }
 }
 
@@ -145,8 +188,12 @@ enum Step {
 }
 
 impl Walk {
-    fn line(&mut self, bytes: &[u8]) -> Step {
-        let facts = match check_line(bytes, false) {
+    fn line(&mut self, line: Cow<'_, [u8]>) -> Step {
+        let bytes: &[u8] = &line;
+        // The first entry from the end is HEAD, on the path for sure: its
+        // subject is made in the same pass (its line may be very long).
+        let head = self.wanted.is_none() && self.out.is_empty() && self.hidden == 0;
+        let facts = match check_line(bytes, head) {
             Checked::Blank => return Step::More,
             Checked::Entry { facts, .. } => facts,
             Checked::Fault { .. } | Checked::NotUtf8 { .. } => return Step::Unsure,
@@ -191,17 +238,22 @@ impl Walk {
                 Step::More
             };
         }
-        // Read this one again for its subject.
-        let facts: LineFacts<'_> = match check_line(bytes, true) {
-            Checked::Entry { facts, .. } => facts,
-            _ => return Step::Unsure,
+        // Read this one again for its subject, unless it was read with it.
+        let facts: LineFacts<'_> = if head {
+            facts
+        } else {
+            match check_line(bytes, true) {
+                Checked::Entry { facts, .. } => facts,
+                _ => return Step::Unsure,
+            }
         };
-        let text = std::str::from_utf8(bytes)
-            .map(str::trim)
-            .unwrap_or_default();
+        // The line as stored, trimmed as yoagent trims it.
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        let start = text.len() - text.trim_start().len();
+        let end = start + text.trim().len();
         let own = |c: &Option<Cow<'_, str>>| c.as_deref().unwrap_or_default().to_string();
         self.wanted = facts.parent.as_deref().map(str::to_string);
-        self.out.push(PathEntry {
+        let mut entry = PathEntry {
             id: facts.id.to_string(),
             parent: self.wanted.clone(),
             timestamp: facts.timestamp,
@@ -227,8 +279,19 @@ impl Walk {
                 );
                 labels
             },
-            raw: text.as_bytes().to_vec(),
-        });
+            raw: Vec::new(),
+        };
+        drop(facts);
+        // A line read whole (a long one) is kept, not copied.
+        entry.raw = match line {
+            Cow::Owned(mut raw) => {
+                raw.truncate(end);
+                raw.drain(..start);
+                raw
+            }
+            Cow::Borrowed(raw) => raw[start..end].to_vec(),
+        };
+        self.out.push(entry);
         if self.out.len() >= self.n || self.wanted.is_none() {
             Step::Done
         } else {
@@ -292,6 +355,49 @@ mod tests {
         let got = head_path(&path, 5).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e2", "e1"]);
+    }
+
+    #[test]
+    fn log_n_reads_a_long_last_line_in_linear_work() {
+        // A last line of many blocks was once kept as a growing tail that
+        // every earlier block was copied in front of: quadratic in its
+        // length (a 200 MB line took 80 s).
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("s.jsonl");
+        let long = "y".repeat(3 * BLOCK as usize + 17);
+        let text = [
+            line("e1", None, None),
+            line("e2", Some("e1"), None).replace("text of e2", &long),
+            String::new(),
+            line("e3", Some("e2"), None).replace("text of e3", &long.repeat(4)),
+        ]
+        .join("\n");
+        std::fs::write(&path, &text).expect("write");
+        let file = File::open(&path).expect("open");
+        let len = text.len() as u64;
+        let mut lines = BackLines {
+            file,
+            block: Vec::new(),
+            block_start: len,
+            end: len,
+            done: false,
+            read: 0,
+        };
+        let mut got = Vec::new();
+        while let Some(line) = lines.next_back().expect("reads") {
+            got.push(String::from_utf8(line.into_owned()).expect("utf-8"));
+        }
+        let want: Vec<&str> = text.split('\n').rev().collect();
+        assert_eq!(got, want);
+        assert!(
+            lines.read <= 2 * len,
+            "read {} bytes of a {len}-byte file",
+            lines.read
+        );
+        let got = head_path(&path, 3).expect("reads").expect("sure");
+        let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["e3", "e2", "e1"]);
+        assert_eq!(got[0].raw, want[0].as_bytes());
     }
 
     #[test]

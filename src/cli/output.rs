@@ -131,21 +131,30 @@ impl serde_json::ser::Formatter for SafeJson {
     }
 }
 
-/// A JSON text as stored, made safe for a terminal without re-encoding it:
-/// DEL, C1 controls and bidi overrides (which only strings can hold in valid
-/// JSON) become `\uXXXX` escapes. Numbers, key order and everything else
-/// stay byte for byte.
+/// A JSON text as stored, made safe for a terminal without re-encoding it.
+/// Inside strings, DEL, C1 controls and bidi overrides become `\uXXXX`
+/// escapes (a loadable line holds no raw C0 control there: JSON forbids it).
+/// Between tokens, the tab and carriage return JSON allows as white space
+/// become plain spaces: the same JSON, and nothing that moves the cursor.
+/// Numbers, key order and everything else stay byte for byte.
 pub fn stored_json(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| is_hazard(c) && !matches!(c, '\t' | '\n' | '\r');
-    if !text.chars().any(unsafe_char) {
+    if !text.chars().any(is_hazard) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
+    let (mut in_string, mut escaped) = (false, false);
     for c in text.chars() {
-        if unsafe_char(c) {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push(c);
+        let after_backslash = escaped;
+        escaped = in_string && !after_backslash && c == '\\';
+        if c == '"' && !after_backslash {
+            in_string = !in_string;
+        }
+        match c {
+            '\t' | '\n' | '\r' if !in_string => out.push(' '),
+            c if is_hazard(c) => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
         }
     }
     Cow::Owned(out)
@@ -207,6 +216,17 @@ mod tests {
         assert_eq!(text, "{\"m\":\"x\\u009by\\u202ez\\u007f\\n\"}\n");
         let back: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
         assert_eq!(back["m"], "x\u{9b}y\u{202e}z\u{7f}\n");
+    }
+
+    #[test]
+    fn stored_json_never_passes_a_raw_carriage_return_or_tab() {
+        let stored = "{\"a\\\"\":\r\"x\\\\\",\t\"b\":\"\u{9b}\\r\"}";
+        let safe = stored_json(stored);
+        assert!(!safe.chars().any(is_hazard), "{safe:?}");
+        assert_eq!(safe, "{\"a\\\"\": \"x\\\\\", \"b\":\"\\u009b\\r\"}");
+        let before: serde_json::Value = serde_json::from_str(stored).expect("valid JSON");
+        let after: serde_json::Value = serde_json::from_str(&safe).expect("valid JSON");
+        assert_eq!(before, after);
     }
 
     #[test]

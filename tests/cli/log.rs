@@ -795,6 +795,39 @@ fn log_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
     assert_eq!(run.json_lines(), expected);
 }
 
+/// JSON allows a carriage return and a tab between tokens; `--json` printed
+/// them raw, and a carriage return sends the terminal's cursor back over
+/// what was printed.
+#[test]
+fn log_and_show_json_never_print_a_raw_carriage_return() {
+    let dir = Dir::new();
+    let e1 = crate::support::user_line("e1", None, "a\rb\tc").replacen(',', ",\r", 1);
+    let e2 = crate::support::user_line("e2", Some("e1"), "d\re").replace(',', ",\t\r");
+    let text = format!("{e1}\n{e2}");
+    yoagent::Session::from_jsonl(&text).expect("yoagent loads it");
+    dir.write("session.jsonl", &text);
+    let lines = stored(&text.replace(['\r', '\t'], " "));
+    for args in [
+        &["log", "--json"][..],
+        &["log", "--json", "-n", "1"],
+        &["log", "--json", "--all"],
+        &["show", "--json", "e1"],
+    ] {
+        let run = dir.run(args);
+        run.status(0).stderr("");
+        assert!(
+            !run.stdout.contains(['\r', '\t']),
+            "raw control characters in {:?}",
+            run.stdout
+        );
+        for got in run.json_lines() {
+            let id = got["id"].as_str().expect("an id");
+            assert_eq!(got, lines[id], "{run}");
+            assert!(got.to_string().contains(r"\r"), "the text keeps its \\r");
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------

@@ -711,6 +711,29 @@ fn append_to_an_empty_file_makes_a_root() {
     assert_sound(&dir, "empty file");
 }
 
+/// A message tagged by number loads in yoagent; `append` refused it, taking
+/// it for a custom record without `kind` or `data`.
+#[test]
+fn append_of_a_message_tagged_by_number_writes_it_as_yoagent_would() {
+    let dir = demo();
+    let stdin = r#"{"role":1,"content":[{"type":0,"text":"numbered"},{"type":3,"id":"c9","name":"ls","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":7}"#;
+    let loaded: AgentMessage = serde_json::from_str(stdin).expect("yoagent reads it");
+    dir.run_stdin(&["append"], stdin.as_bytes())
+        .status(0)
+        .stdout("e16\n");
+    let session = load(&dir);
+    let written = session.entry("e16").expect("appended");
+    assert_eq!(written.message, loaded);
+    // Written as yoagent writes it, so an app's next save keeps the line.
+    assert_eq!(
+        String::from_utf8(bytes(&dir))
+            .expect("UTF-8")
+            .lines()
+            .last(),
+        Some(serde_json::to_string(written).expect("serializes").as_str())
+    );
+}
+
 #[test]
 fn append_reads_one_json_object_or_json_lines_from_stdin() {
     let dir = demo();
@@ -940,6 +963,63 @@ fn export_prints_the_paths_messages_as_yoagent_reads_them() {
         assert_eq!(exported.branch_tips().len(), 1, "linear");
     }
     unchanged(&dir, &["export", "nope"], 128);
+}
+
+/// serde reads a variant's index where a tag's name belongs: `"role":0|1|2`
+/// is user/assistant/toolResult, a block's `"type":0..3`
+/// text/image/thinking/toolCall. ysess took such messages for custom
+/// records: `export` dropped them, `show` printed an empty role, `log` a
+/// `null` subject.
+#[test]
+fn messages_tagged_by_number_are_exported_shown_and_logged_as_yoagent_reads_them() {
+    let dir = Dir::new();
+    let lines = [
+        r#"{"id":"e1","parent_id":null,"message":{"role":0,"content":[{"type":0,"text":"list the files"}],"timestamp":1},"timestamp":1}"#,
+        r#"{"id":"e2","parent_id":"e1","message":{"role":1,"content":[{"type":2,"thinking":"ls will do"},{"type":3,"id":"c1","name":"ls","arguments":{"path":"."}}],"stopReason":"toolUse","model":"m1","provider":"p","usage":{"input":3,"output":4},"timestamp":2},"timestamp":2}"#,
+        r#"{"id":"e3","parent_id":"e2","message":{"role":"extension","kind":"note","data":{"type":0}},"timestamp":3}"#,
+        r#"{"id":"e4","parent_id":"e3","message":{"role":2,"toolCallId":"c1","toolName":"ls","content":[{"type":1,"data":"aGk=","mimeType":"image/png"},{"type":0,"text":"a.rs b.rs"}],"isError":false,"timestamp":4},"timestamp":4}"#,
+        r#"{"id":"e5","parent_id":"e4","message":{"role":"assistant","content":[{"text":"two files","type":0}],"stopReason":"stop","model":"m1","provider":"p","usage":{"input":5,"output":6},"timestamp":5},"timestamp":5}"#,
+    ];
+    let text = lines.join("\n");
+    dir.write(FILE, &text);
+    let original = Session::from_jsonl(&text).expect("yoagent loads numbered tags");
+    let expected = head_path(&original);
+    assert_eq!(expected.len(), 4, "only the note is a custom record");
+    dir.run(&["fsck", FILE]).status(0).stderr("");
+
+    let run = dir.run(&["export"]);
+    run.status(0);
+    let got: Vec<AgentMessage> = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("a JSON array of AgentMessage: {e}\n{run}"));
+    assert_eq!(got, expected, "{run}");
+    let run = dir.run(&["export", "--session"]);
+    run.status(0);
+    let exported = Session::from_jsonl(&run.stdout)
+        .unwrap_or_else(|e| panic!("yoagent loads export --session: {e}\n{run}"));
+    assert_eq!(exported.path_messages(), original.path_messages(), "{run}");
+
+    let run = dir.run(&["log", "--format", "{id} {tag}: {subject}"]);
+    run.status(0).stdout(
+        "e5 m1: two files\n\
+         e4 ls: a.rs b.rs\n\
+         e3 note: {\"type\":0}\n\
+         e2 m1: ls {\"path\":\".\"}\n\
+         e1 : list the files\n",
+    );
+    // From the end of the file too.
+    let run = dir.run(&["log", "-n", "2", "--format", "{id} {role}: {subject}"]);
+    run.status(0)
+        .stdout("e5 assistant: two files\ne4 toolResult: a.rs b.rs\n");
+    for (id, role) in [("e1", "user"), ("e2", "assistant"), ("e4", "toolResult")] {
+        let run = dir.run(&["show", id]);
+        run.status(0);
+        assert!(
+            run.stdout
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["Role:", role]),
+            "{run}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------
