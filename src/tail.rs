@@ -69,13 +69,14 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     while let Some(line) = lines.next_back()? {
         match walk.line(line) {
             Step::More => {}
-            Step::Done => return Ok(Some(walk.out)),
+            Step::Done => return Ok(Some(walk.finish())),
             Step::Unsure => return Ok(None),
         }
     }
     // The root was reached (or the file is empty): the path is complete,
     // unless a parent was never found.
-    Ok(walk.wanted.is_none().then_some(walk.out))
+    let complete = walk.wanted.is_none();
+    Ok(complete.then(|| walk.finish()))
 }
 
 /// Whether any line may hold a `ysess.branch` record: one pass over the
@@ -163,6 +164,25 @@ impl BackLines {
         self.file.read_exact(&mut buf)?;
         self.read += to - from;
         Ok(buf)
+    }
+}
+
+impl Walk {
+    /// The entries to show, each with its parent in the user's tree: the
+    /// next entry of the path, records passed over.
+    fn finish(mut self) -> Vec<PathEntry> {
+        let older: Vec<Option<String>> = self
+            .out
+            .iter()
+            .skip(1)
+            .map(|e| Some(e.id.clone()))
+            .chain([None])
+            .collect();
+        for (entry, parent) in self.out.iter_mut().zip(older) {
+            entry.parent = parent;
+        }
+        self.out.truncate(self.n);
+        self.out
     }
 }
 
@@ -292,7 +312,9 @@ impl Walk {
             Cow::Borrowed(raw) => raw[start..end].to_vec(),
         };
         self.out.push(entry);
-        if self.out.len() >= self.n || self.wanted.is_none() {
+        // One entry more than asked for: it is the parent of the last one
+        // shown, whatever ysess records stand between them in the file.
+        if self.out.len() > self.n || self.wanted.is_none() {
             Step::Done
         } else {
             Step::More

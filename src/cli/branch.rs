@@ -48,13 +48,13 @@ pub struct BranchArgs {
     #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name", add = super::complete::branches())]
     pub rename: Option<Vec<String>>,
     /// Also show each branch's tip, fork point, length and last message
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with_all = ["name", "delete", "rename"])]
     pub verbose: bool,
     /// Only branches whose path contains REV
-    #[arg(long, value_name = "REV", add = super::complete::revisions())]
+    #[arg(long, value_name = "REV", conflicts_with_all = ["name", "delete", "rename"], add = super::complete::revisions())]
     pub contains: Option<String>,
     /// One JSON object per branch
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["name", "delete", "rename"])]
     pub json: bool,
 }
 
@@ -79,9 +79,29 @@ struct Listed {
 }
 
 pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if args.force && args.name.is_none() && args.delete.is_none() {
+        return Err(Failure::usage(
+            "--force goes with a branch NAME to start again, or with -d NAME",
+        ));
+    }
     if let Some(name) = &args.delete {
-        return change(ctx, |refs, _| {
-            refs.get(name).ok_or_else(|| no_branch(ctx.global, name))?;
+        return change(ctx, |refs, tree| {
+            let branch = refs.get(name).ok_or_else(|| no_branch(ctx.global, name))?;
+            // As git: the branch HEAD is on is not deleted by accident.
+            let on_it = refs
+                .current(tree)
+                .is_some_and(|b| b.name == *name && Some(b.tip) == tree.head());
+            if on_it && !args.force {
+                return Err(Failure::refuse(format!(
+                    "cannot delete branch '{}': HEAD is on it",
+                    escape(name)
+                ))
+                .with_hint(format!(
+                    "{} deletes it all the same (its entries stay; HEAD stays at {})",
+                    super::hint::command(ctx.global, &["branch", "--force", "-d", name]),
+                    escape(tree.id(branch.tip))
+                )));
+            }
             Ok((
                 Kind::BranchDelete { name: name.clone() },
                 format!("Deleted branch '{}'", escape(name)),

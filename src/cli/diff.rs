@@ -61,7 +61,7 @@ pub struct DiffArgs {
     #[arg(long)]
     pub exit_code: bool,
     /// The fork point, the aligned turns and the stats as JSON
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["stat", "summary", "word_diff", "color_words"])]
     pub json: bool,
     /// Compare two copies of a session file (OLD NEW) entry by entry
     #[arg(
@@ -331,12 +331,16 @@ fn write_stats(out: &mut dyn Write, label: &str, tip: &str, s: &Stats) -> std::i
         .iter()
         .map(|(t, n)| format!("{} ×{n}", escape(t)))
         .collect();
+    let roles = if roles.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", roles.join(", "))
+    };
     writeln!(
         out,
-        " {label}: {}: {} ({}), {} tokens in, {} out, tool calls: {}",
+        " {label}: {}: {}{roles}, {} tokens in, {} out, tool calls: {}",
         escape(tip),
         turns(s.turns),
-        roles.join(", "),
         s.tokens_in,
         s.tokens_out,
         if tools.is_empty() {

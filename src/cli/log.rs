@@ -31,7 +31,7 @@ pub struct LogArgs {
     #[arg(value_name = "REV", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// One line per entry: id, decorations, role and subject
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub oneline: bool,
     /// Show at most N entries
     #[arg(short = 'n', long = "max-count", value_name = "N")]

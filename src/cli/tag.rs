@@ -28,13 +28,13 @@ use unicode_width::UnicodeWidthStr as _;
 #[command(verbatim_doc_comment)]
 pub struct TagArgs {
     /// The label to set
-    #[arg(value_name = "NAME", add = super::complete::labels())]
+    #[arg(value_name = "NAME", conflicts_with_all = ["lines", "pattern", "json"], add = super::complete::labels())]
     pub name: Option<String>,
     /// The entry to label [default: HEAD]
     #[arg(value_name = "REV", requires = "name", add = super::complete::revisions())]
     pub rev: Option<String>,
     /// Set the label even if it names another entry already
-    #[arg(short = 'F', long)]
+    #[arg(short = 'F', long, requires = "name")]
     pub force: bool,
     /// Delete a label (refused: see the message)
     #[arg(short, long, value_name = "NAME", conflicts_with = "name", add = super::complete::labels())]
@@ -82,6 +82,13 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.delete {
+        let session = open_session(ctx)?;
+        if session.tree.label(name).is_none() {
+            return Err(Failure::refuse(format!(
+                "no label named '{}'",
+                super::output::escape(name)
+            )));
+        }
         return Err(Failure::refuse(format!(
             "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
              off would rewrite history"
@@ -182,6 +189,18 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let was = tree
         .label(name)
         .map(|on| (on, escape(tree.id(on)).into_owned()));
+    // Nothing to move: say so, and write nothing (as `checkout` to HEAD).
+    if was.as_ref().is_some_and(|(on, _)| *on == target) {
+        let paint = Paint {
+            on: ctx.streams.color_err,
+        };
+        let what = describe(&locked.session, &refs, target, paint);
+        status(
+            ctx,
+            &format!("Label '{}' already names {what}", escape(name)),
+        )?;
+        return Ok(Exit::Success);
+    }
     let target_id = tree.id(target).to_string();
     let mut records = vec![Record {
         kind: Kind::Tag {
@@ -201,7 +220,6 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let what = describe(&locked.session, &refs, target, paint);
     append_records(locked, &records)?;
     let text = match was {
-        Some((on, _)) if on == target => format!("Labelled {what} as '{}' again", escape(name)),
         Some((_, was)) => format!("Moved label '{}' from {was} to {what}", escape(name)),
         None => format!("Labelled {what} as '{}'", escape(name)),
     };

@@ -89,6 +89,53 @@ fn every_refusal_exits_by_the_readme_table() {
         (Demo, &["fsck", "--repair", "-"], None, 2, "standard input"),
         (Demo, &["-f", "-", "tag", "x"], None, 2, "standard input"),
         (Demo, &["append"], Some(""), 2, "no messages"),
+        // A listing option with a name is refused, not taken as a new label
+        // or branch called `3` or `newc`.
+        (Demo, &["tag", "-n", "3"], None, 2, "cannot be used with"),
+        (
+            Demo,
+            &["tag", "--json", "tj"],
+            None,
+            2,
+            "cannot be used with",
+        ),
+        (Demo, &["tag", "--force"], None, 2, "required"),
+        (
+            Demo,
+            &["branch", "--contains", "e4", "newc"],
+            None,
+            2,
+            "cannot be used with",
+        ),
+        (
+            Demo,
+            &["branch", "-v", "newb"],
+            None,
+            2,
+            "cannot be used with",
+        ),
+        (
+            Demo,
+            &["branch", "--json", "-d", "x"],
+            None,
+            2,
+            "cannot be used with",
+        ),
+        (Demo, &["branch", "--force"], None, 2, "--force goes with"),
+        (
+            Demo,
+            &["log", "--oneline", "--format", "{id}"],
+            None,
+            2,
+            "cannot be used with",
+        ),
+        (
+            Demo,
+            &["diff", "--json", "--stat", "e6"],
+            None,
+            2,
+            "cannot be used with",
+        ),
         // It parses, and the session or ysess refuses it: 128.
         (
             Demo,
@@ -104,7 +151,13 @@ fn every_refusal_exits_by_the_readme_table() {
             128,
             "rewrite history",
         ),
-        (Demo, &["tag", "-d", "nosuch"], None, 128, "rewrite history"),
+        (
+            Demo,
+            &["tag", "-d", "nosuch"],
+            None,
+            128,
+            "no label named 'nosuch'",
+        ),
         (Demo, &["tag", "e99"], None, 128, "looks like an entry id"),
         (Demo, &["tag", "a..b"], None, 128, "`..`"),
         (Demo, &["tag", "x\u{202e}y"], None, 128, "U+202E"),

@@ -451,3 +451,50 @@ fn records_added_by_any_mix_of_writes_never_change_the_users_tree() {
         }
     }
 }
+
+#[test]
+fn log_n_format_parent_skips_records_as_log_does() {
+    let dir = demo();
+    dir.run(&["checkout", "e8"]).status(0);
+    dir.run(&["append", "--user", "retry"]).status(0);
+    let whole = dir.run(&["log", "--format", "{id} {parent}"]);
+    let first2: String = whole
+        .stdout
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(first2, "e17 e8\ne8 e7\n", "{whole}");
+    dir.run(&["log", "-n", "2", "--format", "{id} {parent}"])
+        .status(0)
+        .stdout(&first2);
+    dir.run(&["log", "-n", "2", "--reverse", "--format", "{id} {parent}"])
+        .status(0)
+        .stdout("e8 e7\ne17 e8\n");
+}
+
+#[test]
+fn deleting_the_branch_head_is_on_is_refused_unless_forced() {
+    let dir = demo();
+    dir.run(&["checkout", "-b", "lib", "e6"]).status(0);
+    let before = dir.read("session.jsonl");
+    let run = dir.run(&["branch", "-d", "lib"]);
+    run.status(128);
+    assert!(
+        run.stderr
+            .contains("cannot delete branch 'lib': HEAD is on it"),
+        "{run}"
+    );
+    assert!(
+        run.stderr.contains("`ysess branch --force -d lib`"),
+        "{run}"
+    );
+    assert_eq!(dir.read("session.jsonl"), before, "nothing was written");
+    dir.run(&["branch", "--force", "-d", "lib"]).status(0);
+    dir.run(&["branch"])
+        .status(0)
+        .stdout("  e15\n  e13\n* e6\n");
+    // A branch HEAD is not on goes without --force.
+    dir.run(&["branch", "other", "e13"]).status(0);
+    dir.run(&["branch", "-d", "other"]).status(0);
+}
