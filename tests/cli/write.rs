@@ -697,16 +697,50 @@ fn append_numbers_after_the_largest_e_n_id_as_yoagent_does() {
 }
 
 #[test]
-fn append_to_an_empty_file_makes_a_root() {
+fn an_empty_file_is_not_silently_taken_for_a_new_session() {
+    // What an app's `fs::write` leaves between its truncation and its write.
     let dir = Dir::new();
     dir.write(FILE, "");
-    dir.run(&["append", "--user", "first"])
+    for args in WRITES {
+        let run = unchanged(&dir, args, 128);
+        assert!(
+            run.stderr
+                .starts_with("error: session.jsonl: the file holds no session"),
+            "{run}"
+        );
+        assert!(run.stderr.contains("append --create"), "{run}");
+    }
+    let run = unchanged(&dir, &["append", "--user", "first"], 128);
+    assert!(run.stderr.contains("nothing was written"), "{run}");
+}
+
+#[test]
+fn append_create_starts_a_session_in_an_empty_or_missing_file() {
+    let dir = Dir::new();
+    dir.write(FILE, "");
+    dir.run(&["append", "--create", "--user", "first"])
         .status(0)
         .stdout("e1\n");
     let session = load(&dir);
     assert_eq!(session.head(), Some("e1"));
     assert_eq!(session.entries()[0].parent_id, None);
     assert_sound(&dir, "empty file");
+
+    let run = dir.run(&["-f", "new.jsonl", "append", "--user", "first"]);
+    run.status(128);
+    assert!(run.stderr.contains("append --create"), "{run}");
+    assert!(!dir.join("new.jsonl").exists(), "{run}");
+    dir.run(&["-f", "new.jsonl", "append", "--create", "--user", "first"])
+        .status(0)
+        .stdout("e1\n");
+    let text = String::from_utf8(dir.read("new.jsonl")).expect("UTF-8");
+    let made = Session::from_jsonl(&text).expect("yoagent loads the new session");
+    assert_eq!(made.path_ids(), ["e1"]);
+    // On a session, --create just appends.
+    dir.run(&["append", "--create", "--user", "second"])
+        .status(0)
+        .stdout("e2\n");
+    assert_sound(&dir, "create on a session");
 }
 
 #[test]
