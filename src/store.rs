@@ -339,10 +339,12 @@ impl Locked {
             _ => {}
         }
         let tail_len = self.tail.len() as u64;
-        if read_at(&self.file, self.len - tail_len, tail_len)? != self.tail {
-            return Err(WriteError::Changed);
+        match read_at(&self.file, self.len - tail_len, tail_len) {
+            Ok(tail) if tail == self.tail => Ok(()),
+            Ok(_) => Err(WriteError::Changed),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(WriteError::Shrank),
+            Err(e) => Err(e.into()),
         }
-        Ok(())
     }
 
     /// The batch as written: whole lines, after a newline when the file
@@ -399,12 +401,31 @@ impl Locked {
             return Err(e.into());
         }
         // An O_APPEND write leaves the position at the end of what it wrote.
-        Ok(file.stream_position()? - buf.len() as u64)
+        file.stream_position()
+            .map(|end| end - buf.len() as u64)
+            .map_err(|_| WriteError::Lost {
+                why: "the file's position could not be read back",
+                taken_back: false,
+            })
     }
 
     /// After the write: the lines must be where they were planned to go.
+    /// Whatever goes wrong here, the lines were written: it is reported as
+    /// such, never as "nothing was written".
     fn check_written(&self, start: u64, buf: &[u8]) -> Result<(), WriteError> {
-        let lost = |why, taken_back| Err(WriteError::Lost { why, taken_back });
+        self.check_written_or_io(start, buf).unwrap_or_else(|e| {
+            Err(WriteError::Lost {
+                why: match e.kind() {
+                    io::ErrorKind::UnexpectedEof => "another program cut the file short",
+                    _ => "the file could not be read back",
+                },
+                taken_back: false,
+            })
+        })
+    }
+
+    fn check_written_or_io(&self, start: u64, buf: &[u8]) -> io::Result<Result<(), WriteError>> {
+        let lost = |why, taken_back| Ok(Err(WriteError::Lost { why, taken_back }));
         if !still_there(&self.path, &self.file)? {
             return lost("another program replaced the file", false);
         }
@@ -414,7 +435,7 @@ impl Locked {
             let before = read_at(&self.file, self.len - tail_len, tail_len)?;
             let ours = read_at(&self.file, start, buf.len() as u64).ok();
             if before == self.tail && ours.as_deref() == Some(buf) {
-                return Ok(());
+                return Ok(Ok(()));
             }
         }
         if start == 0 {

@@ -1519,6 +1519,35 @@ fn concurrent_ysess_processes_lose_no_record() {
     );
 }
 
+/// `ysess append`s racing an app that saves the file whole (see `race.rs`;
+/// `cargo bench --bench race` runs 1,000 of each).
+fn race_an_app_saving_with(saver: crate::race::Saver) {
+    let dir = Dir::new();
+    let counts = crate::race::race(
+        std::path::Path::new(env!("CARGO_BIN_EXE_ysess")),
+        &crate::support::fixture("demo.jsonl"),
+        dir.path(),
+        saver,
+        40,
+        2,
+    );
+    eprintln!("{}", counts.line(saver));
+    assert_eq!(counts.appends, 40);
+    assert!(counts.sound(), "{}\n{counts:#?}", counts.line(saver));
+    dir.run(&["fsck"]).status(0);
+}
+
+#[test]
+fn appends_racing_an_app_that_truncates_and_rewrites_never_corrupt_the_file_or_lose_an_entry_silently()
+ {
+    race_an_app_saving_with(crate::race::Saver::Write);
+}
+
+#[test]
+fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silently() {
+    race_an_app_saving_with(crate::race::Saver::Rename);
+}
+
 // ---------------------------------------------------------------------------
 // What ysess writes, after an agent saves the whole file again
 // ---------------------------------------------------------------------------
