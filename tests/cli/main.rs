@@ -6,6 +6,7 @@ mod diff;
 mod fsck;
 mod generated;
 mod log;
+mod pipe;
 mod race;
 mod readme;
 #[path = "gen.rs"]
