@@ -5,6 +5,7 @@ mod corpus;
 mod diff;
 mod fsck;
 mod generated;
+mod limits;
 mod log;
 mod pipe;
 mod race;
