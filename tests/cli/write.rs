@@ -27,6 +27,12 @@ fn demo() -> Dir {
     dir
 }
 
+/// The demo session as yoagent loads it.
+fn load_fixture() -> Session {
+    let text = std::fs::read_to_string(crate::support::fixture("demo.jsonl")).expect("the demo");
+    Session::from_jsonl(&text).expect("yoagent loads the demo")
+}
+
 fn bytes(dir: &Dir) -> Vec<u8> {
     dir.read(FILE)
 }
@@ -1546,6 +1552,40 @@ fn appends_racing_an_app_that_truncates_and_rewrites_never_corrupt_the_file_or_l
 #[test]
 fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silently() {
     race_an_app_saving_with(crate::race::Saver::Rename);
+}
+
+#[test]
+fn append_killed_at_any_moment_never_leaves_a_torn_line() {
+    // A batch smaller than a page goes to the file whole or not at all, even
+    // under SIGKILL (README "Writing safely" says what holds for larger ones).
+    let dir = demo();
+    let exe = env!("CARGO_BIN_EXE_ysess");
+    let mut seed = 11u64;
+    let mut killed = 0;
+    for k in 0..30 {
+        let mut child = Command::new(exe)
+            .args(["append", "--user", &format!("kill-{k}")])
+            .current_dir(dir.path())
+            .env_remove("YSESS_FILE")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ysess starts");
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        std::thread::sleep(std::time::Duration::from_micros((seed >> 33) % 120_000));
+        if child.try_wait().expect("waits").is_none() {
+            child.kill().expect("SIGKILL");
+            killed += 1;
+        }
+        child.wait().expect("reaped");
+        assert_sound(&dir, &format!("after kill {k}"));
+    }
+    let written = work(&load(&dir)).len() - work(&load_fixture()).len();
+    eprintln!(
+        "append under SIGKILL: {killed} of 30 killed before they ended, {written} wrote, 0 torn"
+    );
+    assert!(killed > 0, "some were killed");
 }
 
 // ---------------------------------------------------------------------------
