@@ -257,6 +257,20 @@ pub struct Locked {
     len: u64,
     tail: Vec<u8>,
     id: FileId,
+    /// This process made the file (`Create::Allowed`) and has not written
+    /// to it yet: a command refused after opening leaves no empty file.
+    created: bool,
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        if self.created
+            && self.file.metadata().is_ok_and(|m| m.len() == 0)
+            && still_there(&self.path, &self.file).unwrap_or(false)
+        {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 impl Locked {
@@ -274,11 +288,19 @@ impl Locked {
         // A file renamed into place while ysess waited for the lock is the
         // one to write to: open it again (a few times at most).
         for _ in 0..5 {
-            let file = OpenOptions::new()
-                .read(true)
-                .append(true)
-                .create(create == Create::Allowed)
-                .open(path)?;
+            let mut options = OpenOptions::new();
+            options.read(true).append(true);
+            let (file, created) = if create == Create::Allowed {
+                match options.clone().create_new(true).open(path) {
+                    Ok(file) => (file, true),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                        (options.open(path)?, false)
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            } else {
+                (options.open(path)?, false)
+            };
             if !file.metadata()?.is_file() {
                 return Err(WriteError::NotAFile);
             }
@@ -317,6 +339,7 @@ impl Locked {
                 len,
                 tail,
                 id,
+                created,
             });
         }
         Err(WriteError::Changed)
@@ -370,9 +393,10 @@ impl Locked {
     /// half a line of ysess's. Right after it, the lines must have landed
     /// right after the bytes planned on, in the file the path still names;
     /// otherwise a concurrent save may have dropped them, and this says so.
-    pub fn append(self, lines: &[String]) -> Result<(), WriteError> {
+    pub fn append(mut self, lines: &[String]) -> Result<(), WriteError> {
         let buf = self.batch(lines);
         self.as_planned()?;
+        self.created = false;
         let start = self.write(&buf)?;
         self.check_written(start, &buf)
     }

@@ -736,6 +736,19 @@ fn append_create_starts_a_session_in_an_empty_or_missing_file() {
     run.status(128);
     assert!(run.stderr.contains("append --create"), "{run}");
     assert!(!dir.join("new.jsonl").exists(), "{run}");
+    // A refusal after --create leaves no file behind.
+    let run = dir.run(&[
+        "-f",
+        "new.jsonl",
+        "append",
+        "--create",
+        "--parent",
+        "e9",
+        "--user",
+        "x",
+    ]);
+    run.status(128);
+    assert!(!dir.join("new.jsonl").exists(), "{run}");
     dir.run(&["-f", "new.jsonl", "append", "--create", "--user", "first"])
         .status(0)
         .stdout("e1\n");
