@@ -4,7 +4,8 @@
 //! non-zero if the file was corrupted, an id was duplicated, or an append
 //! was lost without a word where ysess could have seen it.
 //!
-//! `YSESS_RACE_APPENDS` changes the number of appends per saver.
+//! `YSESS_RACE_APPENDS` changes the number of appends per saver;
+//! `YSESS_RACE_EXE` runs another ysess binary (an older build, to compare).
 
 #[path = "../tests/cli/race.rs"]
 mod race;
@@ -16,7 +17,10 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1000);
-    let exe = Path::new(env!("CARGO_BIN_EXE_ysess"));
+    let exe = std::env::var_os("YSESS_RACE_EXE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_BIN_EXE_ysess")).to_path_buf());
+    let exe = exe.as_path();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.jsonl");
     let mut sound = true;
     for saver in [race::Saver::Write, race::Saver::Rename] {

@@ -11,7 +11,11 @@
 //! - exit 0 and absent: dropped by a save of the app that loaded the file
 //!   before ysess finished and saved after ysess started (the hazard ysess
 //!   cannot see: the app saves what it loaded, later). Such a drop is
-//!   `explained` when a save like that exists, `unexplained` otherwise;
+//!   `explained` when a save like that exists, `unexplained` otherwise.
+//!   Timing alone cannot tell whether that save came just before ysess's
+//!   last check or just after it, so this count does not prove every
+//!   detectable loss was reported: the unit tests of `src/store.rs` pin
+//!   each check with the save placed exactly;
 //! - exit non-zero: `refused` (nothing was written), `taken_back` (written,
 //!   then removed by ysess itself), or `reported_lost` (written, and said to
 //!   be possibly lost).
