@@ -323,7 +323,13 @@ impl Locked {
                 Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
             };
             let tail_len = len.min(TAIL);
-            let tail = read_at(&file, len - tail_len, tail_len)?;
+            let tail = match read_at(&file, len - tail_len, tail_len) {
+                Ok(tail) => tail,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(WriteError::Shrank);
+                }
+                Err(e) => return Err(e.into()),
+            };
             match file.metadata()?.len() {
                 now if now < len => return Err(WriteError::Shrank),
                 now if now != len => return Err(WriteError::Changed),
