@@ -454,6 +454,18 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             Ok(limit) => *limit,
             Err(e) => return Err(io::Error::new(e.kind(), e.to_string())),
         };
+        // The first line of `buf[..end]` longer than the limit (the last
+        // one may have no end yet).
+        let first_long = |buf: &[u8], end: usize| {
+            let mut start = 0;
+            for nl in memchr::memchr_iter(b'\n', &buf[..end]).chain([end]) {
+                if (nl - start) as u64 > limit {
+                    return Some(start);
+                }
+                start = nl + 1;
+            }
+            None
+        };
         let too_long = |buf: &[u8], at: usize, offset: u64| {
             LineTooLong {
                 line: None,
@@ -500,7 +512,8 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             }
             len += n;
             if (len - line_start) as u64 > limit {
-                return Err(too_long(&buf, line_start, self.offset));
+                let at = first_long(&buf, len).unwrap_or(line_start);
+                return Err(too_long(&buf, at, self.offset));
             }
             if n == 0 {
                 self.done = true;
@@ -516,14 +529,10 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             }
         }
         // A whole line longer than the limit can come in one read.
-        if len as u64 > limit {
-            let mut start = 0;
-            for end in memchr::memchr_iter(b'\n', &buf[..len]).chain([len]) {
-                if (end - start) as u64 > limit {
-                    return Err(too_long(&buf, start, self.offset));
-                }
-                start = end + 1;
-            }
+        if len as u64 > limit
+            && let Some(at) = first_long(&buf, len)
+        {
+            return Err(too_long(&buf, at, self.offset));
         }
         let block = Block {
             offset: self.offset,

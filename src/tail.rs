@@ -43,6 +43,11 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         // A pipe or a device has no end to read back from.
         return Ok(None);
     }
+    // A line longer than ysess reads (or a limit that does not parse): the
+    // whole load says which.
+    let Ok(limit) = crate::read::max_line() else {
+        return Ok(None);
+    };
     let mut end = meta.len();
     let mut carry: Vec<u8> = Vec::new();
     let mut walk = Walk {
@@ -67,6 +72,9 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         } else {
             match memchr::memchr(b'\n', &buf) {
                 Some(i) => i + 1,
+                None if buf.len() as u64 > limit => {
+                    return Ok(None);
+                }
                 None => {
                     carry = buf;
                     end = start;
@@ -75,6 +83,9 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
             }
         };
         for line in buf[complete_from..].rsplit(|&b| b == b'\n') {
+            if line.len() as u64 > limit {
+                return Ok(None);
+            }
             match walk.line(line) {
                 Step::More => {}
                 Step::Done => return Ok(Some(walk.out)),

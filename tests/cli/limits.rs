@@ -72,7 +72,12 @@ fn a_line_longer_than_the_limit_is_an_error_naming_the_line() {
     assert_eq!(finding["line"], 4, "{run}");
     assert_eq!(finding["offset"], offset, "{run}");
 
-    for args in [&["log"][..], &["show", "e2"], &["append", "--user", "d"]] {
+    for args in [
+        &["log"][..],
+        &["log", "-n", "2"],
+        &["show", "e2"],
+        &["append", "--user", "d"],
+    ] {
         let run = dir.run_with(args, None, &[("YSESS_MAX_LINE", "256K")]);
         run.status(128);
         assert!(run.stderr.contains("line 4 (from byte"), "{run}");
@@ -88,6 +93,19 @@ fn a_line_longer_than_the_limit_is_an_error_naming_the_line() {
     dir.run_with(&["fsck"], None, &[("YSESS_MAX_LINE", "1M")])
         .status(0);
     dir.run(&["fsck"]).status(0);
+
+    // The tail reader of `log -n` stops at the limit too.
+    let mut last = text.clone();
+    last.push('\n');
+    last.push_str(&user_line("e5", Some("e4"), &"y".repeat(600_000)));
+    dir.write("last.jsonl", &last);
+    let run = dir.run_with(
+        &["-f", "last.jsonl", "log", "-n", "1"],
+        None,
+        &[("YSESS_MAX_LINE", "256K")],
+    );
+    run.status(128);
+    assert!(run.stderr.contains("line 4 (from byte"), "{run}");
 
     let run = dir.run_with(&["fsck"], None, &[("YSESS_MAX_LINE", "lots")]);
     run.status(128);
