@@ -37,10 +37,14 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
+    // A pipe or a device has no end to read back from; a named pipe is not
+    // even opened, as what one open reads is gone for the next.
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        // A pipe or a device has no end to read back from.
         return Ok(None);
     }
     // A line longer than ysess reads (or a limit that does not parse): the

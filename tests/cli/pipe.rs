@@ -2,6 +2,7 @@
 //! a FIFO) and standard input.
 
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::process::Command;
 
 use crate::support::{Dir, fixture};
@@ -30,6 +31,11 @@ fn through_a_fifo(dir: &Dir, args: &[&str]) -> crate::support::Run {
     let mut with = vec!["-f", "pipe.jsonl"];
     with.extend(args);
     let run = dir.run(&with);
+    // If ysess never opened the pipe, open it here so the feeder ends.
+    let _unblock = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo);
     feeder.join().expect("the feeder ends");
     run
 }
@@ -45,6 +51,8 @@ fn show_diff_export_and_log_json_read_a_pipe_once_instead_of_failing_with_illega
         &["export"],
         &["export", "--session"],
         &["log", "--json"],
+        &["log", "-n", "3"],
+        &["log", "-n", "3"],
         &["log", "-n", "3"],
     ] {
         let from_pipe = through_a_fifo(&dir, args);
