@@ -113,7 +113,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__append)
-            opts="-f -C -q -h -V --user --parent --label --file --color --quiet --no-pager --help --version"
+            opts="-f -C -q -h -V --user --parent --label --create --file --color --quiet --no-pager --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

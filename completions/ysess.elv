@@ -144,6 +144,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --create 'Start a new session when the file is missing or empty (otherwise an empty file is refused: an app saving it whole empties it first)'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

@@ -119,6 +119,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l create -d 'Start a new session when the file is missing or empty (otherwise an empty file is refused: an app saving it whole empties it first)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -10,7 +10,7 @@ use crate::check::{Checked, check_line};
 use crate::digest::{Digest, Hasher};
 use crate::entry::MessageKind;
 use crate::index::{Ix, Link, NewEntry, Tree, TreeBuilder};
-use crate::read::{Block, Blocks};
+use crate::read::{Block, Blocks, LineTooLong};
 use crate::schema::{FaultKind, LineFault};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -424,12 +424,26 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
     };
     let mut blocks = Blocks::new(reader, tap, BLOCK);
     let mut state = State::default();
-    let first = blocks.next_block()?;
-    let second = match first {
-        Some(_) => blocks.next_block()?,
-        None => None,
+    // A line too long to read is named by its number: the lines before it
+    // are all counted once the blocks before it are taken.
+    let numbered = |e: io::Error, counted: u64| match LineTooLong::of(&e) {
+        Some(long) if long.line.is_none() => long.at_line(counted).error(),
+        _ => e,
     };
-    match (first, second) {
+    let first = blocks.next_block().map_err(|e| numbered(e, 0))?;
+    let second = match first {
+        Some(_) => blocks.next_block(),
+        None => Ok(None),
+    };
+    let second = match (second, first) {
+        (Ok(second), first) => (first, second),
+        (Err(e), Some(first)) if LineTooLong::of(&e).is_some() => {
+            state.take(verdicts(first, options.subjects));
+            return Err(numbered(e, state.lines));
+        }
+        (Err(e), _) => return Err(e),
+    };
+    match second {
         (Some(only), None) => state.take(verdicts(only, options.subjects)),
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
@@ -442,7 +456,8 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
                 },
                 |block| verdicts(block, options.subjects),
                 |result| state.take(result),
-            )?;
+            )
+            .map_err(|e| numbered(e, state.lines))?;
         }
         (None, _) => {}
     }

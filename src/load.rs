@@ -65,6 +65,22 @@ impl From<io::Error> for LoadError {
     }
 }
 
+/// Checks `reader` while keeping a copy of every byte read, for input that
+/// cannot be read again. The check's line limit bounds what is kept when a
+/// line never ends (`/dev/zero`).
+fn spooled<R: Read + Send>(
+    reader: R,
+    options: &Options,
+) -> io::Result<(crate::fsck::Report, Tree, Store)> {
+    let mut kept = Vec::new();
+    let tap = crate::read::Tap {
+        reader,
+        tap: |bytes: &[u8]| kept.extend_from_slice(bytes),
+    };
+    let (report, tree) = check_tree(tap, options)?;
+    Ok((report, tree, Store::Memory(kept)))
+}
+
 impl Session {
     /// Reads and checks a session; refuses one yoagent would refuse.
     pub fn load(source: &Source) -> Result<Session, LoadError> {
@@ -76,15 +92,16 @@ impl Session {
             Source::Path(path) => {
                 // One open file serves the check and every entry read later.
                 let file = std::fs::File::open(path)?;
-                let (report, tree) = check_tree(&file, &options)?;
-                (report, tree, Store::Open(file))
+                if file.metadata()?.is_file() {
+                    let (report, tree) = check_tree(&file, &options)?;
+                    (report, tree, Store::Open(file))
+                } else {
+                    // A pipe (`-f <(…)`) or a device cannot be read twice:
+                    // keep what is read once.
+                    spooled(file, &options)?
+                }
             }
-            Source::Stdin => {
-                let mut bytes = Vec::new();
-                io::stdin().lock().read_to_end(&mut bytes)?;
-                let (report, tree) = check_tree(&bytes[..], &options)?;
-                (report, tree, Store::Memory(bytes))
-            }
+            Source::Stdin => spooled(io::stdin(), &options)?,
         };
         let errors = report.errors();
         match report.findings.into_iter().next() {

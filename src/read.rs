@@ -49,6 +49,99 @@ impl Source {
     }
 }
 
+/// The longest line ysess reads, unless `YSESS_MAX_LINE` says otherwise:
+/// a line that never ends (`/dev/zero`) must not take all memory.
+pub const DEFAULT_MAX_LINE: u64 = 1 << 30;
+
+/// The line limit: `YSESS_MAX_LINE` (bytes, or with a suffix `K`, `M`, `G`,
+/// powers of 1024), else [`DEFAULT_MAX_LINE`].
+pub fn max_line() -> io::Result<u64> {
+    let Some(text) = std::env::var_os("YSESS_MAX_LINE") else {
+        return Ok(DEFAULT_MAX_LINE);
+    };
+    let text = text.to_string_lossy();
+    let trimmed = text.trim();
+    let (digits, unit) = match trimmed.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&trimmed[..i], c.to_ascii_uppercase()),
+        _ => (trimmed, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => 64,
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0 && shift < 64)
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "YSESS_MAX_LINE is `{}`: give a number of bytes, such as 1048576, 64M or 2G",
+                    text.escape_debug()
+                ),
+            )
+        })
+}
+
+/// A line longer than the limit: where it starts. Carried inside an
+/// `io::Error` of kind `InvalidData`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineTooLong {
+    /// 1-based line number, once known.
+    pub line: Option<u64>,
+    /// Newlines before the line's start that the caller has not counted
+    /// yet (read, but not yet handed out).
+    pub uncounted: u64,
+    pub offset: u64,
+    pub limit: u64,
+}
+
+impl LineTooLong {
+    pub fn error(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, self)
+    }
+
+    /// The `LineTooLong` an error carries, if any.
+    pub fn of(e: &io::Error) -> Option<LineTooLong> {
+        e.get_ref()?.downcast_ref::<LineTooLong>().copied()
+    }
+
+    /// With the line number, from the lines the caller has counted.
+    pub fn at_line(self, counted: u64) -> LineTooLong {
+        LineTooLong {
+            line: Some(counted + self.uncounted + 1),
+            uncounted: 0,
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limit = match self.limit {
+            n if n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+            n if n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+            n if n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+            n => format!("{n} bytes"),
+        };
+        match self.line {
+            Some(line) => write!(f, "line {line} (from byte {})", self.offset)?,
+            None => write!(f, "the line from byte {}", self.offset)?,
+        }
+        write!(
+            f,
+            " is longer than {limit}, the longest line ysess reads (YSESS_MAX_LINE sets it)"
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
 const CHUNK: usize = 1 << 20;
 
 /// Pulls lines from a reader one at a time, in a buffer that holds about a
@@ -64,6 +157,7 @@ pub struct LineReader<R> {
     base: u64,
     number: u64,
     eof: bool,
+    limit: io::Result<u64>,
 }
 
 impl<R: Read> LineReader<R> {
@@ -76,6 +170,7 @@ impl<R: Read> LineReader<R> {
             base: 0,
             number: 0,
             eof: false,
+            limit: max_line(),
         }
     }
 
@@ -113,6 +208,20 @@ impl<R: Read> LineReader<R> {
     }
 
     fn fill(&mut self) -> io::Result<()> {
+        let limit = match &self.limit {
+            Ok(limit) => *limit,
+            Err(e) => return Err(io::Error::new(e.kind(), e.to_string())),
+        };
+        // What is not handed out is one line without its end yet.
+        if (self.buf.len() - self.start) as u64 > limit {
+            return Err(LineTooLong {
+                line: Some(self.number + 1),
+                uncounted: 0,
+                offset: self.base + self.start as u64,
+                limit,
+            }
+            .error());
+        }
         // Drop what was handed out, then read another chunk.
         self.buf.drain(..self.start);
         self.base += self.start as u64;
@@ -313,6 +422,7 @@ pub struct Blocks<R, F> {
     offset: u64,
     done: bool,
     pool: Pool,
+    limit: io::Result<u64>,
 }
 
 impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
@@ -324,6 +434,7 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             offset: 0,
             done: false,
             pool: Pool::default(),
+            limit: max_line(),
         }
     }
 
@@ -332,10 +443,38 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         self.offset
     }
 
+    /// The next block. A line longer than the limit ([`max_line`]) is an
+    /// error carrying [`LineTooLong`], whose `uncounted` newlines are those
+    /// of this block before the line.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         if self.done {
             return Ok(None);
         }
+        let limit = match &self.limit {
+            Ok(limit) => *limit,
+            Err(e) => return Err(io::Error::new(e.kind(), e.to_string())),
+        };
+        // The first line of `buf[..end]` longer than the limit (the last
+        // one may have no end yet).
+        let first_long = |buf: &[u8], end: usize| {
+            let mut start = 0;
+            for nl in memchr::memchr_iter(b'\n', &buf[..end]).chain([end]) {
+                if (nl - start) as u64 > limit {
+                    return Some(start);
+                }
+                start = nl + 1;
+            }
+            None
+        };
+        let too_long = |buf: &[u8], at: usize, offset: u64| {
+            LineTooLong {
+                line: None,
+                uncounted: memchr::memchr_iter(b'\n', &buf[..at]).count() as u64,
+                offset: offset + at as u64,
+                limit,
+            }
+            .error()
+        };
         // A recycled buffer is already initialized to its full length, so
         // reading into it needs no zeroing; only growth does.
         let mut buf = self
@@ -353,6 +492,10 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         buf[..self.carry.len()].copy_from_slice(&self.carry);
         let mut len = self.carry.len();
         self.carry.clear();
+        // Where the line without an end yet starts (the carry has no
+        // newline); only new bytes are searched, so a long line costs
+        // linear time however it trickles in.
+        let mut line_start = 0;
         loop {
             if len == buf.len() {
                 buf.resize(buf.len() * 2, 0); // a line longer than a block
@@ -364,7 +507,14 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
                     Err(e) => return Err(e),
                 }
             };
+            if let Some(i) = memchr::memrchr(b'\n', &buf[len..len + n]) {
+                line_start = len + i + 1;
+            }
             len += n;
+            if (len - line_start) as u64 > limit {
+                let at = first_long(&buf, len).unwrap_or(line_start);
+                return Err(too_long(&buf, at, self.offset));
+            }
             if n == 0 {
                 self.done = true;
                 if len == 0 {
@@ -372,14 +522,17 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
                 }
                 break;
             }
-            if len >= self.size
-                && let Some(last) = memchr::memrchr(b'\n', &buf[..len])
-            {
-                let cut = last + 1;
-                self.carry.extend_from_slice(&buf[cut..len]);
-                len = cut;
+            if len >= self.size && line_start > 0 {
+                self.carry.extend_from_slice(&buf[line_start..len]);
+                len = line_start;
                 break;
             }
+        }
+        // A whole line longer than the limit can come in one read.
+        if len as u64 > limit
+            && let Some(at) = first_long(&buf, len)
+        {
+            return Err(too_long(&buf, at, self.offset));
         }
         let block = Block {
             offset: self.offset,

@@ -111,7 +111,8 @@ fn save_beside(path: &Path, offset: u64, bytes: &[u8]) -> Result<PathBuf, Repair
     Err(RepairError::BackupExists(first))
 }
 
-/// Why ysess will not append to a session.
+/// Why ysess will not append to a session, or why what it appended may be
+/// gone.
 #[derive(Debug)]
 pub enum WriteError {
     /// The last line is torn (an interrupted write): appending after it
@@ -121,9 +122,23 @@ pub enum WriteError {
     },
     /// The file holds lines yoagent would refuse.
     Invalid(crate::load::LoadError),
+    /// The file holds no entry. Starting a session is an explicit act
+    /// (`append --create`): an app saving the file whole truncates it first,
+    /// and an empty file is what ysess then sees.
+    Empty,
     /// Another program wrote to the file, or replaced it, while ysess read
     /// it: what was read is no longer what is there.
     Changed,
+    /// The file was cut short (or emptied) after ysess read it: another
+    /// program is saving it whole.
+    Shrank,
+    /// The lines were written, but another program saved or replaced the
+    /// file meanwhile: they may be lost, or may land after lines ysess did
+    /// not plan on. `taken_back` says whether ysess removed them again.
+    Lost {
+        why: &'static str,
+        taken_back: bool,
+    },
     /// Not a regular file (a device, a directory, a pipe).
     NotAFile,
     Io(io::Error),
@@ -139,11 +154,24 @@ impl std::fmt::Display for WriteError {
                 )
             }
             WriteError::Invalid(e) => write!(f, "{e}"),
+            WriteError::Empty => write!(f, "the file holds no session (it is empty)"),
             WriteError::Changed => {
                 write!(
                     f,
                     "another program changed or replaced the file while ysess read it"
                 )
+            }
+            WriteError::Shrank => write!(
+                f,
+                "the file shrank while ysess read it: another program is saving it"
+            ),
+            WriteError::Lost { why, taken_back } => {
+                write!(f, "{why} while ysess appended to it")?;
+                if *taken_back {
+                    write!(f, "; ysess took its lines back out")
+                } else {
+                    write!(f, "; the new lines may be lost")
+                }
             }
             WriteError::NotAFile => write!(f, "not a regular file"),
             WriteError::Io(e) => write!(f, "{e}"),
@@ -159,32 +187,90 @@ impl From<io::Error> for WriteError {
     }
 }
 
+/// The device and inode a path or an open file names.
+type FileId = (u64, u64);
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> FileId {
+    (0, 0)
+}
+
 /// Whether `path` still names the file `file` has open (not a new file
-/// renamed into its place).
+/// renamed into its place, nor nothing at all).
 fn still_there(path: &Path, file: &File) -> io::Result<bool> {
+    match std::fs::metadata(path) {
+        Ok(named) => Ok(file_id(&named) == file_id(&file.metadata()?)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// How many bytes at the end of the file are compared before and after a
+/// write: enough to hold the last lines, which every whole-file save
+/// rewrites (yoagent's `checkpoint` sets a label on the last line).
+const TAIL: u64 = 64 << 10;
+
+/// Reads `len` bytes at `offset` without moving the file's position.
+fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+    let mut out = vec![0; len as usize];
     #[cfg(unix)]
     {
-        use std::os::unix::fs::MetadataExt;
-        let (named, open) = (std::fs::metadata(path)?, file.metadata()?);
-        Ok(named.dev() == open.dev() && named.ino() == open.ino())
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(&mut out, offset)?;
     }
     #[cfg(not(unix))]
     {
-        let _ = (path, file);
-        Ok(true)
+        let mut reader = file;
+        reader.seek(SeekFrom::Start(offset))?;
+        reader.read_exact(&mut out)?;
     }
+    Ok(out)
+}
+
+/// Whether a missing or empty file may become a new session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Create {
+    /// Only a file that holds a session is appended to.
+    No,
+    /// A missing file is created, and an empty one is written to
+    /// (`append --create`).
+    Allowed,
 }
 
 /// A session file opened for appending: it holds an exclusive lock on the
 /// file until dropped, so what was read is what is there when the new lines
-/// go in, and two ysess processes never interleave their writes.
+/// go in, and two ysess processes never interleave their writes. Programs
+/// that do not take the lock (an app saving the file whole) are caught by
+/// checks right before and right after the write.
 pub struct Locked {
     file: File,
     path: PathBuf,
     /// The session as it is now.
     pub session: crate::load::Session,
+    /// The file as planned on: its length, its last bytes, which file.
     len: u64,
-    ends_with_newline: bool,
+    tail: Vec<u8>,
+    id: FileId,
+    /// This process made the file (`Create::Allowed`) and has not written
+    /// to it yet: a command refused after opening leaves no empty file.
+    created: bool,
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        if self.created
+            && self.file.metadata().is_ok_and(|m| m.len() == 0)
+            && still_there(&self.path, &self.file).unwrap_or(false)
+        {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 impl Locked {
@@ -196,12 +282,25 @@ impl Locked {
     /// Opens `path` for appending (through a symlink, never replacing it),
     /// takes the lock and reads the session, all from the one open file.
     /// Refuses a file yoagent would refuse (a torn last line in particular),
-    /// and one that another program changes meanwhile.
-    pub fn open(path: &Path) -> Result<Locked, WriteError> {
+    /// one that holds no entry (unless `create`), and one that another
+    /// program changes meanwhile.
+    pub fn open(path: &Path, create: Create) -> Result<Locked, WriteError> {
         // A file renamed into place while ysess waited for the lock is the
         // one to write to: open it again (a few times at most).
         for _ in 0..5 {
-            let file = OpenOptions::new().read(true).append(true).open(path)?;
+            let mut options = OpenOptions::new();
+            options.read(true).append(true);
+            let (file, created) = if create == Create::Allowed {
+                match options.clone().create_new(true).open(path) {
+                    Ok(file) => (file, true),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                        (options.open(path)?, false)
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            } else {
+                (options.open(path)?, false)
+            };
             if !file.metadata()?.is_file() {
                 return Err(WriteError::NotAFile);
             }
@@ -209,7 +308,8 @@ impl Locked {
             if !still_there(path, &file)? {
                 continue;
             }
-            let len = file.metadata()?.len();
+            let meta = file.metadata()?;
+            let (len, id) = (meta.len(), file_id(&meta));
             let session = match crate::load::Session::load_locked(&file) {
                 Ok(session) => session,
                 Err(crate::load::LoadError::Invalid { first, errors }) => {
@@ -222,46 +322,96 @@ impl Locked {
                 }
                 Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
             };
-            if file.metadata()?.len() != len {
-                return Err(WriteError::Changed);
-            }
-            let mut last = [0u8; 1];
-            let ends_with_newline = len == 0 || {
-                let mut reader = &file;
-                reader.seek(SeekFrom::Start(len - 1))?;
-                reader.read_exact(&mut last)?;
-                last[0] == b'\n'
+            let tail_len = len.min(TAIL);
+            let tail = match read_at(&file, len - tail_len, tail_len) {
+                Ok(tail) => tail,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(WriteError::Shrank);
+                }
+                Err(e) => return Err(e.into()),
             };
+            match file.metadata()?.len() {
+                now if now < len => return Err(WriteError::Shrank),
+                now if now != len => return Err(WriteError::Changed),
+                _ => {}
+            }
+            if session.tree.is_empty() && create == Create::No {
+                return Err(WriteError::Empty);
+            }
             return Ok(Locked {
                 file,
                 path: path.to_path_buf(),
                 session,
                 len,
-                ends_with_newline,
+                tail,
+                id,
+                created,
             });
         }
         Err(WriteError::Changed)
     }
 
-    /// Appends whole lines in one write and flushes them to disk. yoagent
-    /// writes no newline after its last line, so one is added first when
-    /// missing. The file must be as it was read (another program that does
-    /// not take the lock may have written meanwhile: then nothing is
-    /// written). If the write fails or falls short, the file is cut back to
-    /// what it was: it never keeps half a line of ysess's.
-    pub fn append(mut self, lines: &[String]) -> Result<(), WriteError> {
-        let mut buf = String::new();
-        if !self.ends_with_newline {
-            buf.push('\n');
-        }
-        for line in lines {
-            buf.push_str(line);
-            buf.push('\n');
-        }
-        if !still_there(&self.path, &self.file)? || self.file.metadata()?.len() != self.len {
+    /// Whether the file is still the one planned on: the same file at the
+    /// path, as long as it was, ending with the same bytes. Read again from
+    /// the file, never from what was kept.
+    fn as_planned(&self) -> Result<(), WriteError> {
+        if !still_there(&self.path, &self.file)? {
             return Err(WriteError::Changed);
         }
-        let written = self.file.write(buf.as_bytes()).and_then(|n| {
+        let meta = self.file.metadata()?;
+        if file_id(&meta) != self.id {
+            return Err(WriteError::Changed);
+        }
+        match meta.len() {
+            now if now < self.len => return Err(WriteError::Shrank),
+            now if now != self.len => return Err(WriteError::Changed),
+            _ => {}
+        }
+        let tail_len = self.tail.len() as u64;
+        match read_at(&self.file, self.len - tail_len, tail_len) {
+            Ok(tail) if tail == self.tail => Ok(()),
+            Ok(_) => Err(WriteError::Changed),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Err(WriteError::Shrank),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The batch as written: whole lines, after a newline when the file
+    /// lacks a final one (yoagent writes none after its last line).
+    fn batch(&self, lines: &[String]) -> Vec<u8> {
+        let mut buf = Vec::new();
+        if self.tail.last().is_some_and(|&b| b != b'\n') {
+            buf.push(b'\n');
+        }
+        for line in lines {
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        buf
+    }
+
+    /// Appends whole lines in one write and flushes them to disk.
+    ///
+    /// Right before the write the file must still be as planned on (another
+    /// program that does not take the lock may have written meanwhile: then
+    /// nothing is written). The write is one `O_APPEND` write. If it fails
+    /// or falls short, the file is cut back to what it was: it never keeps
+    /// half a line of ysess's. Right after it, the lines must have landed
+    /// right after the bytes planned on, in the file the path still names;
+    /// otherwise a concurrent save may have dropped them, and this says so.
+    pub fn append(mut self, lines: &[String]) -> Result<(), WriteError> {
+        let buf = self.batch(lines);
+        self.as_planned()?;
+        self.created = false;
+        let start = self.write(&buf)?;
+        self.check_written(start, &buf)
+    }
+
+    /// Writes `buf` at the end of the file in one write; returns where it
+    /// landed.
+    fn write(&self, buf: &[u8]) -> Result<u64, WriteError> {
+        let mut file = &self.file;
+        let written = file.write(buf).and_then(|n| {
             if n == buf.len() {
                 self.file.sync_data()
             } else {
@@ -280,6 +430,233 @@ impl Locked {
             }
             return Err(e.into());
         }
-        Ok(())
+        // An O_APPEND write leaves the position at the end of what it wrote.
+        file.stream_position()
+            .map(|end| end - buf.len() as u64)
+            .map_err(|_| WriteError::Lost {
+                why: "the file's position could not be read back",
+                taken_back: false,
+            })
+    }
+
+    /// After the write: the lines must be where they were planned to go.
+    /// Whatever goes wrong here, the lines were written: it is reported as
+    /// such, never as "nothing was written".
+    fn check_written(&self, start: u64, buf: &[u8]) -> Result<(), WriteError> {
+        self.check_written_or_io(start, buf).unwrap_or_else(|e| {
+            Err(WriteError::Lost {
+                why: match e.kind() {
+                    io::ErrorKind::UnexpectedEof => "another program cut the file short",
+                    _ => "the file could not be read back",
+                },
+                taken_back: false,
+            })
+        })
+    }
+
+    fn check_written_or_io(&self, start: u64, buf: &[u8]) -> io::Result<Result<(), WriteError>> {
+        let lost = |why, taken_back| Ok(Err(WriteError::Lost { why, taken_back }));
+        if !still_there(&self.path, &self.file)? {
+            return lost("another program replaced the file", false);
+        }
+        let end = start + buf.len() as u64;
+        if start == self.len {
+            let tail_len = self.tail.len() as u64;
+            let before = read_at(&self.file, self.len - tail_len, tail_len)?;
+            let ours = read_at(&self.file, start, buf.len() as u64).ok();
+            if before == self.tail && ours.as_deref() == Some(buf) {
+                return Ok(Ok(()));
+            }
+        }
+        if start == 0 {
+            // The file was emptied just before the write: an app is saving
+            // it whole, and its write lands over these lines. Cutting them
+            // now could cut the app's bytes instead.
+            return lost("another program emptied the file to save it", false);
+        }
+        // The file was saved whole around the write: these lines now follow
+        // lines they were not numbered for (ids may clash). Take them back
+        // while they are still the file's last bytes.
+        let still_ours = self.file.metadata()?.len() == end
+            && read_at(&self.file, start, buf.len() as u64).ok().as_deref() == Some(buf);
+        if still_ours {
+            self.file.set_len(start)?;
+            self.file.sync_data()?;
+        }
+        lost("another program saved the file", still_ours)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(id: &str, parent: Option<&str>) -> String {
+        serde_json::json!({"id": id, "parent_id": parent, "timestamp": 1,
+            "message": {"role": "user", "content": [{"type": "text", "text": id}], "timestamp": 1}})
+        .to_string()
+    }
+
+    /// A session as yoagent saves it: no newline after the last line.
+    fn session(n: usize) -> String {
+        (1..=n)
+            .map(|k| {
+                let parent = (k > 1).then(|| format!("e{}", k - 1));
+                line(&format!("e{k}"), parent.as_deref())
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn setup(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("s.jsonl");
+        std::fs::write(&path, text).expect("write");
+        (dir, path)
+    }
+
+    /// An app's save through a temporary file renamed into place.
+    fn save_by_rename(path: &Path, text: &str) {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text).expect("write");
+        std::fs::rename(&tmp, path).expect("rename");
+    }
+
+    #[test]
+    fn lines_go_after_a_newline_when_the_file_lacks_one() {
+        let (_dir, path) = setup(&session(2));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        locked.append(&[line("e3", Some("e2"))]).expect("appends");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(
+            text,
+            format!("{}\n{}\n", session(2), line("e3", Some("e2")))
+        );
+    }
+
+    #[test]
+    fn an_empty_file_is_not_a_new_session_unless_asked() {
+        let (_dir, path) = setup("");
+        assert!(matches!(
+            Locked::open(&path, Create::No),
+            Err(WriteError::Empty)
+        ));
+        let locked = Locked::open(&path, Create::Allowed).expect("opens");
+        locked.append(&[line("e1", None)]).expect("appends");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            line("e1", None) + "\n"
+        );
+    }
+
+    #[test]
+    fn a_save_that_empties_the_file_after_planning_is_refused_before_writing() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        File::create(&path).expect("the app truncates");
+        let e = locked.append(&[line("e4", Some("e3"))]).unwrap_err();
+        assert!(matches!(e, WriteError::Shrank), "{e}");
+        assert_eq!(std::fs::read(&path).expect("read"), b"");
+    }
+
+    #[test]
+    fn a_save_that_renames_a_file_into_place_after_planning_is_refused_before_writing() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        save_by_rename(&path, &session(4));
+        let e = locked.append(&[line("e4", Some("e3"))]).unwrap_err();
+        assert!(matches!(e, WriteError::Changed), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), session(4));
+    }
+
+    #[test]
+    fn a_same_length_rewrite_after_planning_is_refused_before_writing() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let changed = session(3).replace("\"text\":\"e3\"", "\"text\":\"x3\"");
+        std::fs::write(&path, &changed).expect("the app saves");
+        let e = locked.append(&[line("e4", Some("e3"))]).unwrap_err();
+        assert!(matches!(e, WriteError::Changed), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), changed);
+    }
+
+    // The checks after the write: a save that lands between the last check
+    // and the write itself.
+
+    #[test]
+    fn a_whole_file_save_just_before_the_write_is_reported_and_the_lines_taken_back() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e4", Some("e3"))]);
+        locked.as_planned().expect("as planned");
+        // The app appended its own e4 and saved: ysess's e4 would clash.
+        std::fs::write(&path, session(4)).expect("the app saves");
+        let start = locked.write(&buf).expect("writes");
+        let e = locked.check_written(start, &buf).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                WriteError::Lost {
+                    taken_back: true,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), session(4));
+    }
+
+    #[test]
+    fn a_rename_just_before_the_write_is_reported() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e4", Some("e3"))]);
+        locked.as_planned().expect("as planned");
+        save_by_rename(&path, &session(4));
+        let start = locked.write(&buf).expect("writes");
+        let e = locked.check_written(start, &buf).unwrap_err();
+        assert!(matches!(e, WriteError::Lost { .. }), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), session(4));
+    }
+
+    #[test]
+    fn a_truncation_just_before_the_write_is_reported_and_the_apps_write_wins() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e4", Some("e3"))]);
+        locked.as_planned().expect("as planned");
+        // fs::write: the truncation, then (after ysess's write) the bytes.
+        let mut app = File::create(&path).expect("the app truncates");
+        let start = locked.write(&buf).expect("writes");
+        let e = locked.check_written(start, &buf).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                WriteError::Lost {
+                    taken_back: false,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        app.write_all(session(4).as_bytes())
+            .expect("the app writes");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), session(4));
+    }
+
+    #[test]
+    fn a_save_after_the_write_but_before_the_check_is_reported() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e4", Some("e3"))]);
+        locked.as_planned().expect("as planned");
+        let start = locked.write(&buf).expect("writes");
+        std::fs::write(
+            &path,
+            session(3) + "\n" + &line("e4", Some("e3")).replace("e4\"}", "x\"}"),
+        )
+        .expect("the app saves");
+        let e = locked.check_written(start, &buf).unwrap_err();
+        assert!(matches!(e, WriteError::Lost { .. }), "{e}");
     }
 }

@@ -37,12 +37,21 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
+    // A pipe or a device has no end to read back from; a named pipe is not
+    // even opened, as what one open reads is gone for the next.
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
     let file = File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
-        // A pipe or a device has no end to read back from.
         return Ok(None);
     }
+    // A line longer than ysess reads (or a limit that does not parse): the
+    // whole load says which.
+    let Ok(limit) = crate::read::max_line() else {
+        return Ok(None);
+    };
     // Branch names decorate the entries their work grew to, which only the
     // whole tree tells: a file that names branches is read whole, so that
     // `log -n` decorates exactly as `log` does.
@@ -65,8 +74,12 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
         end: meta.len(),
         done: false,
         read: 0,
+        limit,
     };
     while let Some(line) = lines.next_back()? {
+        let Some(line) = line else {
+            return Ok(None); // longer than the limit
+        };
         match walk.line(line) {
             Step::More => {}
             Step::Done => return Ok(Some(walk.finish())),
@@ -119,10 +132,15 @@ struct BackLines {
     done: bool,
     /// Bytes read from the file so far.
     read: u64,
+    /// The longest line read ([`crate::read::max_line`]).
+    limit: u64,
 }
 
 impl BackLines {
-    fn next_back(&mut self) -> io::Result<Option<Cow<'_, [u8]>>> {
+    /// The next line back; `Some(None)` for a line longer than the limit,
+    /// found without reading more of it than the limit.
+    #[allow(clippy::type_complexity)]
+    fn next_back(&mut self) -> io::Result<Option<Option<Cow<'_, [u8]>>>> {
         if self.done {
             return Ok(None);
         }
@@ -136,6 +154,9 @@ impl BackLines {
                 }
                 search_end = self.block_start;
             }
+            if end - search_end > self.limit {
+                return Ok(Some(None));
+            }
             if self.block_start == 0 {
                 break 0;
             }
@@ -143,18 +164,23 @@ impl BackLines {
             self.block = self.read_at(from, self.block_start)?;
             self.block_start = from;
         };
+        if end - start > self.limit {
+            return Ok(Some(None));
+        }
         if start == 0 {
             self.done = true;
         } else {
             self.end = start - 1;
         }
         let block_end = self.block_start + self.block.len() as u64;
-        Ok(Some(if start >= self.block_start && end <= block_end {
-            let at = (start - self.block_start) as usize;
-            Cow::Borrowed(&self.block[at..at + (end - start) as usize])
-        } else {
-            Cow::Owned(self.read_at(start, end)?)
-        }))
+        Ok(Some(Some(
+            if start >= self.block_start && end <= block_end {
+                let at = (start - self.block_start) as usize;
+                Cow::Borrowed(&self.block[at..at + (end - start) as usize])
+            } else {
+                Cow::Owned(self.read_at(start, end)?)
+            },
+        )))
     }
 
     /// The bytes `from..to` of the file.
@@ -404,9 +430,10 @@ mod tests {
             end: len,
             done: false,
             read: 0,
+            limit: u64::MAX,
         };
         let mut got = Vec::new();
-        while let Some(line) = lines.next_back().expect("reads") {
+        while let Some(Some(line)) = lines.next_back().expect("reads") {
             got.push(String::from_utf8(line.into_owned()).expect("utf-8"));
         }
         let want: Vec<&str> = text.split('\n').rev().collect();

@@ -3,10 +3,11 @@ use std::io::Read;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::write::{new_ids, now_ms, open_locked};
+use super::write::{new_ids, now_ms, open_locked_with};
 use super::{Context, Exit, Failure, resolve};
 use crate::check::{Checked, check_line};
 use crate::records::check_name;
+use crate::store::Create;
 
 /// Append messages below HEAD, as an agent would
 ///
@@ -21,6 +22,7 @@ use crate::records::check_name;
 ///   ysess append --user 'now make it a library'
 ///   echo '{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}' | ysess append
 ///   ysess append --parent first-draft --user 'try again' --label retry
+///   ysess append --create -f new.jsonl --user 'a new session'
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct AppendArgs {
@@ -33,6 +35,10 @@ pub struct AppendArgs {
     /// Label the last new entry (a checkpoint)
     #[arg(long, value_name = "NAME")]
     pub label: Option<String>,
+    /// Start a new session when the file is missing or empty (otherwise an
+    /// empty file is refused: an app saving it whole empties it first)
+    #[arg(long)]
+    pub create: bool,
 }
 
 pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -50,7 +56,12 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "no messages on standard input (or give --user TEXT)",
         ));
     }
-    let (locked, refs) = open_locked(ctx)?;
+    let create = if args.create {
+        Create::Allowed
+    } else {
+        Create::No
+    };
+    let (locked, refs) = open_locked_with(ctx, create)?;
     let tree = &locked.session.tree;
     let head = tree.head();
     let mut parent = match &args.parent {

@@ -223,10 +223,11 @@ fn print(
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e) => {
+            let long = crate::read::LineTooLong::of(&e);
             let finding = Finding {
                 code: Code::Unreadable,
-                line: None,
-                offset: None,
+                line: long.and_then(|l| l.line),
+                offset: long.map(|l| l.offset),
                 id: None,
                 message: format!("cannot read: {e}"),
             };

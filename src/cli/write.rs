@@ -11,7 +11,7 @@ use crate::load::Session;
 use crate::read::Source;
 use crate::records::Record;
 use crate::refs::Refs;
-use crate::store::{Locked, WriteError};
+use crate::store::{Create, Locked, WriteError};
 
 /// Milliseconds since the epoch, for new entries' timestamps.
 pub fn now_ms() -> u64 {
@@ -22,40 +22,44 @@ pub fn now_ms() -> u64 {
 
 /// Opens the session file for appending, under its lock.
 pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
+    open_locked_with(ctx, Create::No)
+}
+
+/// [`open_locked`]; with `Create::Allowed` a missing or empty file is a new
+/// session.
+pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Refs), Failure> {
     let source = Source::new(&ctx.global.file);
     let Source::Path(path) = &source else {
         return Err(Failure::usage(
             "cannot change standard input: name the session file with -f",
         ));
     };
-    let locked = Locked::open(path).map_err(|e| {
+    let locked = Locked::open(path, create).map_err(|e| {
         let file = escape(&source.display()).into_owned();
+        let failure = |e: &dyn std::fmt::Display| {
+            Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+        };
         match e {
-            WriteError::Torn { .. } => Failure::from(anyhow::anyhow!(
-                "{file}: {e}; nothing was written"
-            ))
-            .with_hint(format!(
+            WriteError::Torn { .. } => failure(&e).with_hint(format!(
                 "{} cuts the torn line (keeping its bytes)",
                 super::hint::fsck(ctx.global, &["--repair"])
             )),
-            WriteError::Invalid(_) => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")).with_hint(
-                    format!("{} lists every problem", super::hint::fsck(ctx.global, &[])),
-                )
+            WriteError::Invalid(_) => failure(&e).with_hint(format!(
+                "{} lists every problem",
+                super::hint::fsck(ctx.global, &[])
+            )),
+            WriteError::Empty => failure(&e)
+                .with_hint("an app may be saving it right now: run the command again")
+                .with_hint("`ysess append --create` starts a new session in an empty file"),
+            WriteError::Changed | WriteError::Shrank | WriteError::Lost { .. } => {
+                failure(&e).with_hint("run the command again once the other program is done")
             }
-            WriteError::Changed => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
-                    .with_hint("run the command again once the other program is done")
-            }
-            WriteError::NotAFile => {
-                Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
-            }
+            WriteError::NotAFile => failure(&e),
             WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
                 super::unreadable(ctx.global, &io, "; nothing was written")
+                    .with_hint("`ysess append --create` starts a new session in a new file")
             }
-            WriteError::Io(io) => {
-                Failure::from(anyhow::anyhow!("{file}: {io}; nothing was written"))
-            }
+            WriteError::Io(io) => failure(&io),
         }
     })?;
     let refs = Refs::read(&locked.session)?;
@@ -135,18 +139,22 @@ pub fn stay(tree: &crate::index::Tree, head: Ix) -> Record {
     }
 }
 
-/// Appends lines; a failure says which file and that nothing was written
-/// (the file is as it was).
+/// Appends lines. A refusal says which file and that nothing was written
+/// (the file is as it was); lines that were written but may have been
+/// dropped by another program's save are reported as such.
 pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
     let file = escape(&locked.path().display().to_string()).into_owned();
-    locked.append(lines).map_err(|e| {
-        let failure = Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"));
-        match e {
-            WriteError::Changed => {
-                failure.with_hint("run the command again once the other program is done")
-            }
-            _ => failure,
+    locked.append(lines).map_err(|e| match e {
+        WriteError::Lost { .. } => Failure::from(anyhow::anyhow!("{file}: {e}"))
+            .with_hint(format!(
+                "`ysess log -f {file}` shows what the file holds now"
+            ))
+            .with_hint("run the command again once the other program is done"),
+        WriteError::Changed | WriteError::Shrank => {
+            Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+                .with_hint("run the command again once the other program is done")
         }
+        _ => Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")),
     })
 }
 

@@ -301,23 +301,35 @@ fn every_refusal_exits_by_the_readme_table() {
         ),
         (Demo, &["fsck", "nope.jsonl"], None, 128, "unreadable"),
         // The same refusal on an empty session, the same code.
-        (Empty, &["tag", "x"], None, 128, "the session is empty"),
-        (Empty, &["branch", "x"], None, 128, "the session is empty"),
+        (Empty, &["tag", "x"], None, 128, "the file holds no session"),
+        (
+            Empty,
+            &["branch", "x"],
+            None,
+            128,
+            "the file holds no session",
+        ),
         (
             Empty,
             &["checkout", "e1"],
             None,
             128,
-            "the session is empty",
+            "the file holds no session",
         ),
         (
             Empty,
             &["checkout", "-b", "x"],
             None,
             128,
-            "the session is empty",
+            "the file holds no session",
         ),
-        (Empty, &["branch", "-d", "x"], None, 128, "no branch named"),
+        (
+            Empty,
+            &["branch", "-d", "x"],
+            None,
+            128,
+            "the file holds no session",
+        ),
         (Empty, &["show"], None, 128, "the session is empty"),
         (
             Demo,
@@ -495,7 +507,8 @@ fn a_missing_session_file_is_named_with_hints_at_f_ysess_file_and_the_demo() {
         .status(128)
         .stderr(
             "error: the session file gone.jsonl does not exist; nothing was written\n\
-             hint: check the path given with `-f`\n",
+             hint: check the path given with `-f`\n\
+             hint: `ysess append --create` starts a new session in a new file\n",
         );
     let run = dir.run(&["fsck"]);
     run.status(128);

@@ -7,9 +7,12 @@ mod errors;
 mod folded;
 mod fsck;
 mod generated;
+mod limits;
 mod log;
 #[cfg(unix)]
 mod pager;
+mod pipe;
+mod race;
 mod readme;
 #[path = "gen.rs"]
 mod sessgen;

@@ -27,6 +27,12 @@ fn demo() -> Dir {
     dir
 }
 
+/// The demo session as yoagent loads it.
+fn load_fixture() -> Session {
+    let text = std::fs::read_to_string(crate::support::fixture("demo.jsonl")).expect("the demo");
+    Session::from_jsonl(&text).expect("yoagent loads the demo")
+}
+
 fn bytes(dir: &Dir) -> Vec<u8> {
     dir.read(FILE)
 }
@@ -703,16 +709,63 @@ fn append_numbers_after_the_largest_e_n_id_as_yoagent_does() {
 }
 
 #[test]
-fn append_to_an_empty_file_makes_a_root() {
+fn an_empty_file_is_not_silently_taken_for_a_new_session() {
+    // What an app's `fs::write` leaves between its truncation and its write.
     let dir = Dir::new();
     dir.write(FILE, "");
-    dir.run(&["append", "--user", "first"])
+    for args in WRITES {
+        let run = unchanged(&dir, args, 128);
+        assert!(
+            run.stderr
+                .starts_with("error: session.jsonl: the file holds no session"),
+            "{run}"
+        );
+        assert!(run.stderr.contains("append --create"), "{run}");
+    }
+    let run = unchanged(&dir, &["append", "--user", "first"], 128);
+    assert!(run.stderr.contains("nothing was written"), "{run}");
+}
+
+#[test]
+fn append_create_starts_a_session_in_an_empty_or_missing_file() {
+    let dir = Dir::new();
+    dir.write(FILE, "");
+    dir.run(&["append", "--create", "--user", "first"])
         .status(0)
         .stdout("e1\n");
     let session = load(&dir);
     assert_eq!(session.head(), Some("e1"));
     assert_eq!(session.entries()[0].parent_id, None);
     assert_sound(&dir, "empty file");
+
+    let run = dir.run(&["-f", "new.jsonl", "append", "--user", "first"]);
+    run.status(128);
+    assert!(run.stderr.contains("append --create"), "{run}");
+    assert!(!dir.join("new.jsonl").exists(), "{run}");
+    // A refusal after --create leaves no file behind.
+    let run = dir.run(&[
+        "-f",
+        "new.jsonl",
+        "append",
+        "--create",
+        "--parent",
+        "e9",
+        "--user",
+        "x",
+    ]);
+    run.status(128);
+    assert!(!dir.join("new.jsonl").exists(), "{run}");
+    dir.run(&["-f", "new.jsonl", "append", "--create", "--user", "first"])
+        .status(0)
+        .stdout("e1\n");
+    let text = String::from_utf8(dir.read("new.jsonl")).expect("UTF-8");
+    let made = Session::from_jsonl(&text).expect("yoagent loads the new session");
+    assert_eq!(made.path_ids(), ["e1"]);
+    // On a session, --create just appends.
+    dir.run(&["append", "--create", "--user", "second"])
+        .status(0)
+        .stdout("e2\n");
+    assert_sound(&dir, "create on a session");
 }
 
 /// A message tagged by number loads in yoagent; `append` refused it, taking
@@ -1571,6 +1624,69 @@ fn concurrent_ysess_processes_lose_no_record() {
         head_path(&before).len() + EACH,
         "every turn on one path"
     );
+}
+
+/// `ysess append`s racing an app that saves the file whole (see `race.rs`;
+/// `cargo bench --bench race` runs 1,000 of each).
+fn race_an_app_saving_with(saver: crate::race::Saver) {
+    let dir = Dir::new();
+    let counts = crate::race::race(
+        std::path::Path::new(env!("CARGO_BIN_EXE_ysess")),
+        &crate::support::fixture("demo.jsonl"),
+        dir.path(),
+        saver,
+        40,
+        2,
+    );
+    eprintln!("{}", counts.line(saver));
+    assert_eq!(counts.appends, 40);
+    assert!(counts.sound(), "{}\n{counts:#?}", counts.line(saver));
+    dir.run(&["fsck"]).status(0);
+}
+
+#[test]
+fn appends_racing_an_app_that_truncates_and_rewrites_never_corrupt_the_file_or_lose_an_entry_silently()
+ {
+    race_an_app_saving_with(crate::race::Saver::Write);
+}
+
+#[test]
+fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silently() {
+    race_an_app_saving_with(crate::race::Saver::Rename);
+}
+
+#[test]
+fn append_killed_at_any_moment_never_leaves_a_torn_line() {
+    // A batch smaller than a page goes to the file whole or not at all, even
+    // under SIGKILL (README "Writing safely" says what holds for larger ones).
+    let dir = demo();
+    let exe = env!("CARGO_BIN_EXE_ysess");
+    let mut seed = 11u64;
+    let mut killed = 0;
+    for k in 0..30 {
+        let mut child = Command::new(exe)
+            .args(["append", "--user", &format!("kill-{k}")])
+            .current_dir(dir.path())
+            .env_remove("YSESS_FILE")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ysess starts");
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        std::thread::sleep(std::time::Duration::from_micros((seed >> 33) % 120_000));
+        if child.try_wait().expect("waits").is_none() {
+            child.kill().expect("SIGKILL");
+            killed += 1;
+        }
+        child.wait().expect("reaped");
+        assert_sound(&dir, &format!("after kill {k}"));
+    }
+    let written = work(&load(&dir)).len() - work(&load_fixture()).len();
+    eprintln!(
+        "append under SIGKILL: {killed} of 30 killed before they ended, {written} wrote, 0 torn"
+    );
+    assert!(killed > 0, "some were killed");
 }
 
 // ---------------------------------------------------------------------------
