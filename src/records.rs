@@ -204,6 +204,8 @@ pub fn check_name(name: &str) -> Result<(), String> {
         "a `/` must sit between two parts"
     } else if name.ends_with('.') || name.ends_with(".lock") {
         "it ends with `.` or `.lock`"
+    } else if name.split('/').any(|part| part.starts_with('.')) {
+        "a part of it starts with `.`"
     } else if name.contains("@{") {
         "it holds `@{`"
     } else if crate::entry::counter_number(name).is_some() {
@@ -276,6 +278,8 @@ mod tests {
             "-x",
             "x/",
             "x.lock",
+            ".hidden",
+            "a/.b",
             "e12",
             "tab\there",
             "a\u{1b}",

@@ -109,13 +109,22 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
         }
     };
     let where_ = describe(session, &refs, target, paint);
+    // A branch checked out by its name, as git says it.
+    let by_name = args
+        .rev
+        .as_deref()
+        .filter(|name| refs.get(name).is_some() && tree.find(name).is_none());
     append_records(locked, &[record])?;
-    let text = match &args.branch {
-        Some(name) => format!(
+    let text = match (&args.branch, by_name) {
+        (Some(name), _) => format!(
             "Switched to a new branch '{}' at {where_}",
             super::output::escape(name)
         ),
-        None => format!("HEAD is now at {where_}"),
+        (None, Some(name)) => format!(
+            "Switched to branch '{}' at {where_}",
+            super::output::escape(name)
+        ),
+        (None, None) => format!("HEAD is now at {where_}"),
     };
     status(ctx, &text)?;
     Ok(Exit::Success)

@@ -423,7 +423,8 @@ fn checkout_b_then_an_agents_turns_grow_the_branch_and_checkout_returns_to_them(
     let run = dir.run(&["checkout", "lib"]);
     run.status(0);
     assert!(
-        run.stderr.starts_with(&format!("HEAD is now at {last} ")),
+        run.stderr
+            .starts_with(&format!("Switched to branch 'lib' at {last} ")),
         "{run}"
     );
 
