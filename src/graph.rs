@@ -800,17 +800,7 @@ mod tests {
         );
     }
 
-    /// A xorshift generator: reproducible without a dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
-    }
+    use crate::testing::Rng;
 
     /// A session that mostly appends, sometimes rewinds to an earlier entry
     /// and rarely starts a new root.

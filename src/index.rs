@@ -543,17 +543,7 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n.max(1)
-        }
-    }
+    use crate::testing::Rng;
 
     /// What a person asks of the tree, by id.
     #[derive(Debug, PartialEq)]

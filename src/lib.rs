@@ -25,3 +25,5 @@ pub mod schema;
 pub mod since;
 pub mod store;
 pub mod tail;
+#[cfg(test)]
+mod testing;
