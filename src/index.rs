@@ -317,11 +317,6 @@ impl Tree {
         self.nodes.is_empty()
     }
 
-    /// Whether the user's tree is empty: no entry but ysess's records.
-    pub fn has_no_entries(&self) -> bool {
-        self.head.is_none() && self.nodes.iter().all(|n| n.record)
-    }
-
     pub fn node(&self, ix: Ix) -> &Node {
         &self.nodes[ix as usize]
     }
