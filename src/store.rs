@@ -50,10 +50,20 @@ pub fn cut_torn(path: &Path, torn: Torn, checked_len: u64) -> Result<PathBuf, Re
     if !is_torn(&cut) {
         return Err(RepairError::Changed);
     }
-    let backup = save_beside(path, torn.offset, &cut)?;
+    let mode = file.metadata()?.permissions();
+    let backup = save_beside(path, torn.offset, &cut, mode)?;
     // The backup, and its name in the directory, are on disk before the cut.
     if let Some(dir) = backup.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    // An app that does not take the lock may have saved the file while the
+    // backup went to disk: look again right before cutting, and cut only
+    // the very bytes that were saved (never extending a shorter file).
+    let unchanged = file.metadata()?.len() == checked_len
+        && read_at(&file, torn.offset, checked_len - torn.offset)? == cut
+        && still_there(path, &file)?;
+    if !unchanged {
+        return Err(RepairError::Changed);
     }
     file.set_len(torn.offset)?;
     file.sync_all()?;
@@ -80,7 +90,12 @@ fn is_torn(bytes: &[u8]) -> bool {
 
 /// Saves `bytes` as `FILE.torn-OFFSET` (or `.torn-OFFSET.N` when that name
 /// holds other bytes), flushed to disk. A copy with the same bytes is kept.
-fn save_beside(path: &Path, offset: u64, bytes: &[u8]) -> Result<PathBuf, RepairError> {
+fn save_beside(
+    path: &Path,
+    offset: u64,
+    bytes: &[u8],
+    mode: std::fs::Permissions,
+) -> Result<PathBuf, RepairError> {
     let first = backup_path(path, offset);
     for n in 0..100 {
         let candidate = if n == 0 {
@@ -96,6 +111,9 @@ fn save_beside(path: &Path, offset: u64, bytes: &[u8]) -> Result<PathBuf, Repair
             .open(&candidate)
         {
             Ok(mut saved) => {
+                // Session text is no more readable in the backup than in
+                // the session file.
+                saved.set_permissions(mode.clone())?;
                 saved.write_all(bytes)?;
                 saved.sync_all()?;
                 return Ok(candidate);
@@ -257,20 +275,6 @@ pub struct Locked {
     len: u64,
     tail: Vec<u8>,
     id: FileId,
-    /// This process made the file (`Create::Allowed`) and has not written
-    /// to it yet: a command refused after opening leaves no empty file.
-    created: bool,
-}
-
-impl Drop for Locked {
-    fn drop(&mut self) {
-        if self.created
-            && self.file.metadata().is_ok_and(|m| m.len() == 0)
-            && still_there(&self.path, &self.file).unwrap_or(false)
-        {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
 }
 
 impl Locked {
@@ -290,16 +294,16 @@ impl Locked {
         for _ in 0..5 {
             let mut options = OpenOptions::new();
             options.read(true).append(true);
-            let (file, created) = if create == Create::Allowed {
+            // A file made here and then refused stays, empty: removing it
+            // again could remove a file an app saved there meanwhile.
+            let file = if create == Create::Allowed {
                 match options.clone().create_new(true).open(path) {
-                    Ok(file) => (file, true),
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                        (options.open(path)?, false)
-                    }
+                    Ok(file) => file,
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => options.open(path)?,
                     Err(e) => return Err(e.into()),
                 }
             } else {
-                (options.open(path)?, false)
+                options.open(path)?
             };
             if !file.metadata()?.is_file() {
                 return Err(WriteError::NotAFile);
@@ -345,7 +349,6 @@ impl Locked {
                 len,
                 tail,
                 id,
-                created,
             });
         }
         Err(WriteError::Changed)
@@ -399,10 +402,9 @@ impl Locked {
     /// half a line of ysess's. Right after it, the lines must have landed
     /// right after the bytes planned on, in the file the path still names;
     /// otherwise a concurrent save may have dropped them, and this says so.
-    pub fn append(mut self, lines: &[String]) -> Result<(), WriteError> {
+    pub fn append(self, lines: &[String]) -> Result<(), WriteError> {
         let buf = self.batch(lines);
         self.as_planned()?;
-        self.created = false;
         let start = self.write(&buf)?;
         self.check_written(start, &buf)
     }
@@ -411,24 +413,30 @@ impl Locked {
     /// landed.
     fn write(&self, buf: &[u8]) -> Result<u64, WriteError> {
         let mut file = &self.file;
-        let written = file.write(buf).and_then(|n| {
-            if n == buf.len() {
-                self.file.sync_data()
+        // A write that fails wrote nothing.
+        let n = file.write(buf)?;
+        let synced = if n == buf.len() {
+            self.file.sync_data()
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::WriteZero,
+                format!("only {n} of {} bytes were written", buf.len()),
+            ))
+        };
+        if let Err(e) = synced {
+            // Take back what this write put in the file, and only that: an
+            // app that does not take the lock may have written since.
+            let taken_back = file
+                .stream_position()
+                .is_ok_and(|end| self.take_back(end - n as u64, &buf[..n]));
+            return Err(if taken_back {
+                e.into()
             } else {
-                Err(io::Error::new(
-                    io::ErrorKind::WriteZero,
-                    format!("only {n} of {} bytes were written", buf.len()),
-                ))
-            }
-        });
-        if let Err(e) = written {
-            // Cut back only what is ysess's own: the file was `len` long
-            // under the lock before this write.
-            if self.file.metadata().is_ok_and(|m| m.len() >= self.len) {
-                let _ = self.file.set_len(self.len);
-                let _ = self.file.sync_data();
-            }
-            return Err(e.into());
+                WriteError::Lost {
+                    why: "the write failed part way",
+                    taken_back: false,
+                }
+            });
         }
         // An O_APPEND write leaves the position at the end of what it wrote.
         file.stream_position()
@@ -459,7 +467,6 @@ impl Locked {
         if !still_there(&self.path, &self.file)? {
             return lost("another program replaced the file", false);
         }
-        let end = start + buf.len() as u64;
         if start == self.len {
             let tail_len = self.tail.len() as u64;
             let before = read_at(&self.file, self.len - tail_len, tail_len)?;
@@ -477,13 +484,22 @@ impl Locked {
         // The file was saved whole around the write: these lines now follow
         // lines they were not numbered for (ids may clash). Take them back
         // while they are still the file's last bytes.
-        let still_ours = self.file.metadata()?.len() == end
-            && read_at(&self.file, start, buf.len() as u64).ok().as_deref() == Some(buf);
-        if still_ours {
-            self.file.set_len(start)?;
-            self.file.sync_data()?;
-        }
-        lost("another program saved the file", still_ours)
+        let taken_back = self.take_back(start, buf);
+        lost("another program saved the file", taken_back)
+    }
+
+    /// Cuts `ours`, written at `start`, off the end of the file, if they are
+    /// still its last bytes; whether it did. The check is made right before
+    /// the cut: an app that does not take the lock and saves in between
+    /// (microseconds) is the one case no program can rule out.
+    fn take_back(&self, start: u64, ours: &[u8]) -> bool {
+        let end = start + ours.len() as u64;
+        let still_ours = self.file.metadata().is_ok_and(|m| m.len() == end)
+            && read_at(&self.file, start, ours.len() as u64)
+                .ok()
+                .as_deref()
+                == Some(ours);
+        still_ours && self.file.set_len(start).is_ok() && self.file.sync_data().is_ok()
     }
 }
 
@@ -658,5 +674,45 @@ mod tests {
         .expect("the app saves");
         let e = locked.check_written(start, &buf).unwrap_err();
         assert!(matches!(e, WriteError::Lost { .. }), "{e}");
+    }
+
+    #[test]
+    fn taking_lines_back_never_cuts_bytes_an_app_wrote_after_them() {
+        let (_dir, path) = setup(&session(3));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e4", Some("e3"))]);
+        let start = locked.write(&buf).expect("writes");
+        // An app appends after ysess's lines: they are no longer the last.
+        let mut app = OpenOptions::new().append(true).open(&path).expect("app");
+        app.write_all(b"\n{\"app\":1}").expect("app writes");
+        let before = std::fs::read(&path).expect("read");
+        assert!(!locked.take_back(start, &buf));
+        assert_eq!(std::fs::read(&path).expect("read"), before);
+        // Replaced by a save of another length: nothing is cut either.
+        std::fs::write(&path, session(5)).expect("the app saves");
+        assert!(!locked.take_back(start, &buf));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), session(5));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_repair_backup_is_no_more_readable_than_the_session() {
+        use std::os::unix::fs::PermissionsExt;
+        let good = session(2);
+        let (_dir, path) = setup(&format!("{good}\n{{\"id\":\"e3\",\"par"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+        let len = std::fs::metadata(&path).expect("meta").len();
+        let offset = good.len() as u64 + 1;
+        let torn = Torn {
+            offset,
+            len: len - offset,
+        };
+        let backup = cut_torn(&path, torn, len).expect("repairs");
+        let mode = std::fs::metadata(&backup)
+            .expect("backup")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), good + "\n");
     }
 }

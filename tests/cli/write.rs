@@ -743,7 +743,7 @@ fn append_create_starts_a_session_in_an_empty_or_missing_file() {
     run.status(128);
     assert!(run.stderr.contains("append --create"), "{run}");
     assert!(!dir.join("new.jsonl").exists(), "{run}");
-    // A refusal after --create leaves no file behind.
+    // A refusal after --create writes nothing.
     let run = dir.run(&[
         "-f",
         "new.jsonl",
@@ -755,7 +755,9 @@ fn append_create_starts_a_session_in_an_empty_or_missing_file() {
         "x",
     ]);
     run.status(128);
-    assert!(!dir.join("new.jsonl").exists(), "{run}");
+    // The file it made stays, empty (removing it again could remove a file
+    // an app saved there meanwhile); --create writes to it next.
+    assert_eq!(dir.read("new.jsonl"), b"", "{run}");
     dir.run(&["-f", "new.jsonl", "append", "--create", "--user", "first"])
         .status(0)
         .stdout("e1\n");
