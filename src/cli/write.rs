@@ -147,7 +147,7 @@ pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
     locked.append(lines).map_err(|e| match e {
         WriteError::Lost { .. } => Failure::from(anyhow::anyhow!("{file}: {e}"))
             .with_hint(format!(
-                "`ysess log -f {file}` shows what the file holds now"
+                "`ysess log -f {file}` shows what the file holds now, and `ysess fsck -f {file}` whether it is sound"
             ))
             .with_hint("run the command again once the other program is done"),
         WriteError::Changed | WriteError::Shrank => {
