@@ -246,7 +246,11 @@ impl Item {
         let head = self.head.then(|| "HEAD".to_string());
         head.into_iter()
             .chain(self.branches.iter().cloned())
-            .chain(self.labels.iter().cloned())
+            .chain(
+                self.labels
+                    .iter()
+                    .map(|l| super::render::label_word(l).into_owned()),
+            )
             .collect()
     }
 

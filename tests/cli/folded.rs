@@ -498,3 +498,31 @@ fn deleting_the_branch_head_is_on_is_refused_unless_forced() {
     dir.run(&["branch", "other", "e13"]).status(0);
     dir.run(&["branch", "-d", "other"]).status(0);
 }
+
+#[test]
+fn a_label_named_head_or_like_an_id_is_marked_as_a_label_in_decorations() {
+    let dir = Dir::new();
+    let labelled = |id: &str, parent: Option<&str>, label: &str| {
+        let mut v: Value = serde_json::from_str(&user_line(id, parent, id)).expect("JSON");
+        v["label"] = label.into();
+        v.to_string()
+    };
+    dir.write(
+        "session.jsonl",
+        [
+            labelled("e1", None, "HEAD"),
+            labelled("e2", Some("e1"), "e1"),
+            user_line("e3", Some("e2"), "e3"),
+        ]
+        .join("\n"),
+    );
+    let want = "e3 (HEAD) user: e3\ne2 (label: e1) user: e2\ne1 (label: HEAD) user: e1\n";
+    dir.run(&["log", "--oneline"]).status(0).stdout(want);
+    dir.run(&["log", "-n", "3", "--oneline"])
+        .status(0)
+        .stdout(want);
+    // `{labels}` stays the plain names, for scripts.
+    dir.run(&["log", "--format", "{labels}"])
+        .status(0)
+        .stdout("\ne1\nHEAD\n");
+}
