@@ -275,6 +275,8 @@ pub struct Locked {
     len: u64,
     tail: Vec<u8>,
     id: FileId,
+    /// This process made the file (`append --create`).
+    created: bool,
 }
 
 impl Locked {
@@ -296,14 +298,16 @@ impl Locked {
             options.read(true).append(true);
             // A file made here and then refused stays, empty: removing it
             // again could remove a file an app saved there meanwhile.
-            let file = if create == Create::Allowed {
+            let (file, created) = if create == Create::Allowed {
                 match options.clone().create_new(true).open(path) {
-                    Ok(file) => file,
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => options.open(path)?,
+                    Ok(file) => (file, true),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                        (options.open(path)?, false)
+                    }
                     Err(e) => return Err(e.into()),
                 }
             } else {
-                options.open(path)?
+                (options.open(path)?, false)
             };
             if !file.metadata()?.is_file() {
                 return Err(WriteError::NotAFile);
@@ -349,6 +353,7 @@ impl Locked {
                 len,
                 tail,
                 id,
+                created,
             });
         }
         Err(WriteError::Changed)
@@ -406,7 +411,14 @@ impl Locked {
         let buf = self.batch(lines);
         self.as_planned()?;
         let start = self.write(&buf)?;
-        self.check_written(start, &buf)
+        self.check_written(start, &buf)?;
+        // A new file's name is on disk too, not only its bytes.
+        if self.created
+            && let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
+        }
+        Ok(())
     }
 
     /// Writes `buf` at the end of the file in one write; returns where it
