@@ -136,12 +136,6 @@ pub fn render(entry: &Entry) -> String {
     out
 }
 
-/// `user`, `assistant`, `toolResult`, or `custom` for a custom record
-/// (whatever role string it carries), as `log` names them.
-pub fn role_word(message: &Message) -> &'static str {
-    message.role()
-}
-
 /// What one side did after the fork.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
@@ -161,7 +155,7 @@ impl Stats {
             stats.turns += 1;
             *stats
                 .roles
-                .entry(role_word(&entry.message).to_string())
+                .entry(entry.message.role().to_string())
                 .or_default() += 1;
             if let Message::Assistant { usage, content, .. } = &entry.message {
                 stats.tokens_in = stats.tokens_in.saturating_add(usage.input);

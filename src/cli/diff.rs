@@ -9,7 +9,7 @@ use super::output::{escape, escape_lines, json_line};
 use super::pager::paged;
 use super::render::{Paint, role};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::diff::{Stats, Step, align, render, role_word, shape};
+use crate::diff::{Stats, Step, align, render, shape};
 use crate::index::{Ix, Tree};
 use crate::load::Session;
 use crate::message::Entry;
@@ -472,7 +472,7 @@ fn json_step<'a>(
             JsonStep {
                 a: Some(tree.id(sa.turns[a])),
                 b: Some(tree.id(sb.turns[b])),
-                role: role_word(&sb.entries[b].message).to_string(),
+                role: sb.entries[b].message.role().to_string(),
                 status: if same { "same" } else { "changed" },
                 insertions: ins,
                 deletions: del,
@@ -481,7 +481,7 @@ fn json_step<'a>(
         Step::OnlyA(a) => JsonStep {
             a: Some(tree.id(sa.turns[a])),
             b: None,
-            role: role_word(&sa.entries[a].message).to_string(),
+            role: sa.entries[a].message.role().to_string(),
             status: "removed",
             insertions: 0,
             deletions: lines(&ta[a]),
@@ -489,7 +489,7 @@ fn json_step<'a>(
         Step::OnlyB(b) => JsonStep {
             a: None,
             b: Some(tree.id(sb.turns[b])),
-            role: role_word(&sb.entries[b].message).to_string(),
+            role: sb.entries[b].message.role().to_string(),
             status: "added",
             insertions: lines(&tb[b]),
             deletions: 0,
