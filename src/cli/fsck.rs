@@ -86,9 +86,10 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Some(_) if files.len() > 1 => {
             return Err(Failure::usage("--since compares one file; name just one"));
         }
-        Some(text) if text.starts_with("sha256:") => {
-            Some(Since::Digest(text.parse().map_err(Failure::usage)?))
-        }
+        Some(text) if text.starts_with("sha256:") => Some(Since::Digest(
+            text.parse()
+                .map_err(|e| Failure::usage(format!("--since {e}")))?,
+        )),
         // Opened now, so that a wrong argument is blamed on `--since`, not
         // on the file checked.
         Some(path) => {

@@ -332,7 +332,7 @@ fn a_missing_file_is_fatal_and_a_bad_command_line_is_a_usage_error() {
     run.status(2);
     assert!(
         run.stderr
-            .starts_with("error: `sha256:zz:1` is not a digest"),
+            .starts_with("error: --since `sha256:zz:1` is not a digest"),
         "{run}"
     );
 }
