@@ -269,7 +269,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
                         .or(facts.custom_kind.as_deref())
                         .map(|t| Span::keep(text, t)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
-                    record: is_record(&facts),
+                    record: crate::records::is_record_entry(&facts),
                     record_problem: None,
                     checkout_target: None,
                 };
@@ -297,15 +297,6 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
         });
     }
     out
-}
-
-/// Whether an entry's facts make it one of ysess's own records.
-fn is_record(facts: &crate::entry::LineFacts<'_>) -> bool {
-    facts.kind == MessageKind::Custom
-        && crate::records::is_record(
-            facts.custom_role.as_deref().unwrap_or_default(),
-            facts.custom_kind.as_deref().unwrap_or_default(),
-        )
 }
 
 /// What is wrong with a line that holds a record in ysess's namespace: data

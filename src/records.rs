@@ -41,6 +41,15 @@ pub fn is_record(role: &str, kind: &str) -> bool {
     role == ROLE && KINDS.contains(&kind)
 }
 
+/// [`is_record`] for an entry as the line checks read it.
+pub fn is_record_entry(facts: &crate::entry::LineFacts<'_>) -> bool {
+    facts.kind == crate::entry::MessageKind::Custom
+        && is_record(
+            facts.custom_role.as_deref().unwrap_or_default(),
+            facts.custom_kind.as_deref().unwrap_or_default(),
+        )
+}
+
 /// One record as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {

@@ -33,7 +33,11 @@ const BLOCK: u64 = 256 << 10;
 /// The last `n` entries of the path root→HEAD, newest first, or `None` when
 /// the lines read raise any doubt (a line yoagent would refuse, an id seen
 /// twice): the caller then loads the whole file, which explains.
-pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
+///
+/// With `branches`, a file that holds branch records is left to the caller
+/// too: branch names decorate the entries their work grew to, which only
+/// the whole tree tells.
+pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
@@ -55,7 +59,7 @@ pub fn head_path(path: &Path, n: usize) -> io::Result<Option<Vec<PathEntry>>> {
     // Branch names decorate the entries their work grew to, which only the
     // whole tree tells: a file that names branches is read whole, so that
     // `log -n` decorates exactly as `log` does.
-    if mentions_branches(&file)? {
+    if branches && mentions_branches(&file)? {
         return Ok(None);
     }
     let mut walk = Walk {
@@ -251,11 +255,7 @@ impl Walk {
             .label
             .as_deref()
             .is_some_and(|l| self.labels.insert(l.to_string()));
-        let is_record = facts.kind == MessageKind::Custom
-            && crate::records::is_record(
-                facts.custom_role.as_deref().unwrap_or_default(),
-                facts.custom_kind.as_deref().unwrap_or_default(),
-            );
+        let is_record = crate::records::is_record_entry(&facts);
         // A label carried by a ysess record names the entry it hangs from,
         // which comes earlier in the file.
         if is_record
@@ -377,7 +377,7 @@ mod tests {
         lines.push(line("e5", Some("e2"), Some("old")).replace("text of e5", &pad));
         lines.push(line("e6", Some("e5"), None));
         std::fs::write(&path, lines.join("\n")).expect("write");
-        let got = head_path(&path, 10).expect("reads").expect("sure");
+        let got = head_path(&path, 10, true).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e6", "e5", "e2", "e1"]);
         assert_eq!(
@@ -387,7 +387,7 @@ mod tests {
         );
         assert_eq!(got[1].labels, ["old"]);
         assert_eq!(got[0].subject, "text of e6");
-        let two = head_path(&path, 2).expect("reads").expect("sure");
+        let two = head_path(&path, 2, true).expect("reads").expect("sure");
         assert_eq!(two.len(), 2);
     }
 
@@ -400,7 +400,7 @@ mod tests {
         .to_string();
         let lines = [line("e1", None, None), line("e2", Some("e1"), None), record];
         std::fs::write(&path, lines.join("\n")).expect("write");
-        let got = head_path(&path, 5).expect("reads").expect("sure");
+        let got = head_path(&path, 5, true).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e2", "e1"]);
     }
@@ -443,7 +443,7 @@ mod tests {
             "read {} bytes of a {len}-byte file",
             lines.read
         );
-        let got = head_path(&path, 3).expect("reads").expect("sure");
+        let got = head_path(&path, 3, true).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e3", "e2", "e1"]);
         assert_eq!(got[0].raw, want[0].as_bytes());
@@ -462,8 +462,8 @@ mod tests {
             ),
         )
         .expect("write");
-        assert_eq!(head_path(&path, 10).expect("reads"), None);
+        assert_eq!(head_path(&path, 10, true).expect("reads"), None);
         std::fs::write(&path, "").expect("write");
-        assert_eq!(head_path(&path, 10).expect("reads"), Some(vec![]));
+        assert_eq!(head_path(&path, 10, true).expect("reads"), Some(vec![]));
     }
 }

@@ -173,7 +173,10 @@ fn from_the_end(
     let crate::read::Source::Path(path) = crate::read::Source::new(&ctx.global.file) else {
         return None;
     };
-    let entries = crate::tail::head_path(&path, n).ok()??;
+    // Branch names show in the default forms and in `{decorations}`; only
+    // then is the whole file searched for them.
+    let branches = !args.json && template.is_none_or(Template::shows_decorations);
+    let entries = crate::tail::head_path(&path, n, branches).ok()??;
     let mut items: Vec<Item> = entries
         .into_iter()
         .enumerate()
@@ -491,6 +494,11 @@ impl Template {
         self.parts
             .iter()
             .any(|p| matches!(p, Part::Depth | Part::Line))
+    }
+
+    /// Whether the template prints branch names.
+    fn shows_decorations(&self) -> bool {
+        self.parts.iter().any(|p| matches!(p, Part::Decorations))
     }
 
     /// The template filled in for one entry; session text is escaped.
