@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use super::write::{new_ids, now_ms, open_locked_with};
 use super::{Context, Exit, Failure, resolve};
-use crate::check::{Checked, check_line};
-use crate::records::check_name;
-use crate::store::Create;
+use crate::format::yoagent::records::check_name;
+use crate::format::{Checked, yoagent::check_line};
+use crate::write::Create;
 
 /// Append messages below HEAD, as an agent would
 ///
@@ -30,7 +30,7 @@ pub struct AppendArgs {
     #[arg(long, value_name = "TEXT")]
     pub user: Option<String>,
     /// Append below REV instead of HEAD
-    #[arg(long, value_name = "REV", add = super::complete::revisions())]
+    #[arg(long, value_name = "REV", add = crate::ui::complete::revisions())]
     pub parent: Option<String>,
     /// Label the last new entry (a checkpoint)
     #[arg(long, value_name = "NAME")]
@@ -110,27 +110,29 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 fault.message
             )));
         }
-        let llm = crate::schema::is_llm_message(&message);
+        let llm = crate::format::yoagent::exact::is_llm_message(&message);
         // The `ysess.` kinds are ysess's own bookkeeping: a message that
         // forged one would move HEAD, labels or branches behind the user's
         // back.
         if let Some(kind) = message
             .get("kind")
             .and_then(Value::as_str)
-            .filter(|k| !llm && crate::records::is_ysess_kind(k))
+            .filter(|k| !llm && crate::format::yoagent::records::is_ysess_kind(k))
         {
             return Err(Failure::refuse(format!(
                 "message {}: custom kind `{}` is reserved for ysess's own records; nothing was written",
                 k + 1,
-                super::output::escape(kind)
+                crate::ui::output::escape(kind)
             ))
             .with_hint("`ysess checkout`, `tag` and `branch` write those records"));
         }
         // Then written as yoagent writes it, so an app's save keeps it as is.
-        let role = crate::message::role_name(&message, llm)
+        let role = crate::format::message::role_name(&message, llm)
             .unwrap_or_default()
             .to_string();
-        let line = entry_line(&crate::canonical::message(&message, llm, &role));
+        let line = entry_line(&crate::format::yoagent::canonical::message(
+            &message, llm, &role,
+        ));
         if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
             return Err(Failure::refuse(format!(
                 "message {}: {}; nothing was written",
@@ -143,7 +145,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     super::write::append_lines(locked, &lines)?;
     for id in &ids {
-        writeln!(ctx.streams.out, "{}", super::output::escape(id))?;
+        writeln!(ctx.streams.out, "{}", crate::ui::output::escape(id))?;
     }
     Ok(Exit::Success)
 }

@@ -3,14 +3,14 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
-use super::output::{escape, json_line};
+use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
-use super::render::{Paint, role};
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::index::{Ix, Tree};
-use crate::records::{Kind, Record, check_name};
+use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
+use crate::tree::{Ix, Tree};
+use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
 /// List, create, rename or delete branches
@@ -33,25 +33,25 @@ use unicode_width::UnicodeWidthStr as _;
 #[command(verbatim_doc_comment)]
 pub struct BranchArgs {
     /// Create a branch with this name
-    #[arg(value_name = "NAME", add = super::complete::branches())]
+    #[arg(value_name = "NAME", add = crate::ui::complete::branches())]
     pub name: Option<String>,
     /// Where the new branch starts [default: HEAD]
-    #[arg(value_name = "REV", requires = "name", add = super::complete::revisions())]
+    #[arg(value_name = "REV", requires = "name", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// Start the branch again even if the name exists
     #[arg(short = 'F', long)]
     pub force: bool,
     /// Delete a branch's name (its entries stay)
-    #[arg(short, long, value_name = "NAME", conflicts_with_all = ["name", "rename"], add = super::complete::branches())]
+    #[arg(short, long, value_name = "NAME", conflicts_with_all = ["name", "rename"], add = crate::ui::complete::branches())]
     pub delete: Option<String>,
     /// Rename a branch
-    #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name", add = super::complete::branches())]
+    #[arg(short = 'm', long = "move", num_args = 2, value_names = ["OLD", "NEW"], conflicts_with = "name", add = crate::ui::complete::branches())]
     pub rename: Option<Vec<String>>,
     /// Also show each branch's tip, fork point, length and last message
     #[arg(short, long, conflicts_with_all = ["name", "delete", "rename"])]
     pub verbose: bool,
     /// Only branches whose path contains REV
-    #[arg(long, value_name = "REV", conflicts_with_all = ["name", "delete", "rename"], add = super::complete::revisions())]
+    #[arg(long, value_name = "REV", conflicts_with_all = ["name", "delete", "rename"], add = crate::ui::complete::revisions())]
     pub contains: Option<String>,
     /// One JSON object per branch
     #[arg(long, conflicts_with_all = ["name", "delete", "rename"])]

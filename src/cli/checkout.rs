@@ -1,9 +1,9 @@
 use clap::Args;
 
-use super::render::Paint;
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, resolve};
-use crate::records::{Kind, Record, check_name};
+use crate::format::yoagent::records::{Kind, Record, check_name};
+use crate::ui::render::Paint;
 
 /// Move HEAD to an entry, so that an agent resumes there
 ///
@@ -21,7 +21,7 @@ use crate::records::{Kind, Record, check_name};
 #[command(verbatim_doc_comment)]
 pub struct CheckoutArgs {
     /// Where to move HEAD: an entry, a label, a branch (with -b, default HEAD)
-    #[arg(value_name = "REV", add = super::complete::revisions())]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// Start a branch called NAME at REV and move HEAD onto it
     #[arg(short = 'b', value_name = "NAME")]
@@ -118,11 +118,11 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     let text = match (&args.branch, by_name) {
         (Some(name), _) => format!(
             "Switched to a new branch '{}' at {where_}",
-            super::output::escape(name)
+            crate::ui::output::escape(name)
         ),
         (None, Some(name)) => format!(
             "Switched to branch '{}' at {where_}",
-            super::output::escape(name)
+            crate::ui::output::escape(name)
         ),
         (None, None) => format!("HEAD is now at {where_}"),
     };

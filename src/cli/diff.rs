@@ -5,16 +5,16 @@ use clap::Args;
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
-use super::output::{escape, escape_lines, json_line};
-use super::pager::paged;
-use super::render::{Paint, role};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::diff::{Stats, Step, align, render, shape};
-use crate::index::{Ix, Tree};
-use crate::load::Session;
-use crate::message::Entry;
-use crate::read::Source;
+use crate::compare::turns::{Stats, Step, align, render, shape};
+use crate::format::message::Entry;
+use crate::input::Source;
 use crate::refs::Refs;
+use crate::repo::Session;
+use crate::tree::{Ix, Tree};
+use crate::ui::output::{escape, escape_lines, json_line};
+use crate::ui::pager::paged;
+use crate::ui::render::{Paint, role};
 
 /// Compare two directions of a conversation
 ///
@@ -37,10 +37,10 @@ use crate::refs::Refs;
 #[command(verbatim_doc_comment)]
 pub struct DiffArgs {
     /// One side [default: HEAD, with REV as the other]
-    #[arg(value_name = "A", add = super::complete::revisions())]
+    #[arg(value_name = "A", add = crate::ui::complete::revisions())]
     pub a: Option<String>,
     /// The other side
-    #[arg(value_name = "B", add = super::complete::revisions())]
+    #[arg(value_name = "B", add = crate::ui::complete::revisions())]
     pub b: Option<String>,
     /// Lines of context around each change
     #[arg(short = 'U', long = "unified", value_name = "N", default_value_t = 3)]
@@ -180,7 +180,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let p = Paint {
         on: ctx.streams.color_out,
     };
-    paged(ctx, false, |out| {
+    paged(&mut ctx.streams, false, |out| {
         match fork {
             Some(f) => writeln!(
                 out,

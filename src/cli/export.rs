@@ -1,12 +1,12 @@
 use clap::Args;
 use serde_json::Value;
 
-use super::output::json_line;
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::index::Ix;
-use crate::message::Message;
-use crate::records::{Kind, Record};
+use crate::format::message::Message;
+use crate::format::yoagent::records::{Kind, Record};
 use crate::refs::Refs;
+use crate::tree::Ix;
+use crate::ui::output::json_line;
 
 /// Print a path's messages, ready for an agent to resume with
 ///
@@ -23,7 +23,7 @@ use crate::refs::Refs;
 #[command(verbatim_doc_comment)]
 pub struct ExportArgs {
     /// The entry whose path to export [default: HEAD]
-    #[arg(value_name = "REV", add = super::complete::revisions())]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// Write the path as a linear session file (JSON Lines)
     #[arg(long)]
@@ -90,7 +90,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if let (false, Some(&last)) = (more.is_empty(), path.last()) {
             let mut next = path
                 .iter()
-                .filter_map(|&ix| crate::entry::counter_number(tree.id(ix)))
+                .filter_map(|&ix| crate::format::yoagent::counter_number(tree.id(ix)))
                 .max()
                 .unwrap_or(0);
             let now = super::write::now_ms();

@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::output::{Level, escape, json_line};
 use super::{Context, Exit, Failure};
-use crate::digest::Digest;
-use crate::fsck::{Code, Finding, Options, Report, Severity, check};
-use crate::read::Source;
-use crate::store::{RepairError, backup_path, cut_torn};
+use crate::check::digest::Digest;
+use crate::check::{Code, Finding, Options, Report, Severity, check};
+use crate::input::Source;
+use crate::ui::output::{Level, escape, json_line};
+use crate::write::{RepairError, backup_path, cut_torn};
 
 /// Check that session files load in yoagent, and more
 ///
@@ -123,9 +123,10 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let check_one = |source: &Source| -> io::Result<Outcome> {
         let mut report = check(source.open()?, &options)?;
         if let (Some(Since::File(old)), Source::Path(path)) = (&since, source) {
-            report
-                .findings
-                .extend(crate::since::compare(old, std::fs::File::open(path)?)?);
+            report.findings.extend(crate::check::since::compare(
+                old,
+                std::fs::File::open(path)?,
+            )?);
         }
         let repaired = match (args.repair, report.torn, source) {
             (true, Some(torn), Source::Path(path)) => {
@@ -150,7 +151,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let mut worst = Exit::Success;
     let mut failed = None;
     let mut next = files.iter();
-    crate::par::ordered_map(
+    crate::input::par::ordered_map(
         workers,
         || Ok::<_, std::convert::Infallible>(next.next()),
         |source| (source, check_one(source)),
@@ -224,7 +225,7 @@ fn print(
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e) => {
-            let long = crate::read::LineTooLong::of(&e);
+            let long = crate::input::LineTooLong::of(&e);
             let finding = Finding {
                 code: Code::Unreadable,
                 line: long.and_then(|l| l.line),

@@ -2,13 +2,13 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use super::output::{escape, stored_json};
-use super::pager::paged;
-use super::render::{Names, Paint, fit, iso_time, role_text, time};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::entry::MessageKind;
-use crate::graph::{Graph, Style, display_order};
-use crate::index::{Ix, Tree};
+use crate::format::MessageKind;
+use crate::tree::graph::{Graph, Style, display_order};
+use crate::tree::{Ix, Tree};
+use crate::ui::output::{escape, stored_json};
+use crate::ui::pager::paged;
+use crate::ui::render::{Names, Paint, fit, iso_time, role_text, time};
 
 /// Show the conversation that led to an entry, newest first
 ///
@@ -28,7 +28,7 @@ use crate::index::{Ix, Tree};
 #[command(verbatim_doc_comment)]
 pub struct LogArgs {
     /// The entry whose path to show [default: HEAD]
-    #[arg(value_name = "REV", add = super::complete::revisions())]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// One line per entry: id, decorations, role and subject
     #[arg(long, conflicts_with = "format")]
@@ -91,7 +91,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
     // `log -n N` of HEAD reads only the end of the file it needs.
     if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
-        paged(ctx, args.json, |out| {
+        paged(&mut ctx.streams, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
                 render.item(out, k, item, None)?;
             }
@@ -134,7 +134,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         order.reverse();
     }
     let names = Names::new(tree, head, &branches);
-    paged(ctx, args.json, |out| {
+    paged(&mut ctx.streams, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
             if args.markers {
@@ -170,13 +170,13 @@ fn from_the_end(
     let n = args
         .max_count
         .filter(|_| head_only && !args.all && !args.graph && !needs_whole && !args.markers)?;
-    let crate::read::Source::Path(path) = crate::read::Source::new(&ctx.global.file) else {
+    let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file) else {
         return None;
     };
     // Branch names show in the default forms and in `{decorations}`; only
     // then is the whole file searched for them.
     let branches = !args.json && template.is_none_or(Template::shows_decorations);
-    let entries = crate::tail::head_path(&path, n, branches).ok()??;
+    let entries = crate::refs::tail::head_path(&path, n, branches).ok()??;
     let mut items: Vec<Item> = entries
         .into_iter()
         .enumerate()
@@ -252,14 +252,14 @@ impl Item {
             .chain(
                 self.labels
                     .iter()
-                    .map(|l| super::render::label_word(l).into_owned()),
+                    .map(|l| crate::ui::render::label_word(l).into_owned()),
             )
             .collect()
     }
 
     /// ` (HEAD, first-draft)` or nothing, escaped and painted.
     fn decorations(&self, p: Paint) -> String {
-        super::render::decorations(self.head, &self.branches, &self.labels, p)
+        crate::ui::render::decorations(self.head, &self.branches, &self.labels, p)
     }
 
     fn role(&self) -> String {

@@ -4,7 +4,7 @@
 mod append;
 mod branch;
 mod checkout;
-pub mod complete;
+
 mod diff;
 mod export;
 mod fsck;
@@ -12,9 +12,7 @@ pub mod generate;
 mod hint;
 mod log;
 pub mod manual;
-pub mod output;
-mod pager;
-mod render;
+
 mod show;
 mod tag;
 mod write;
@@ -25,7 +23,8 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-use output::{ColorWhen, Level, Streams};
+use crate::ui::output::{self, ColorWhen, Level, Streams};
+use crate::ui::pager;
 
 /// A git-style tool for yoagent session trees
 ///
@@ -196,16 +195,16 @@ pub struct Context<'a> {
 }
 
 /// Loads the session file for a command that shows it.
-fn open_session(ctx: &Context<'_>) -> Result<crate::load::Session, Failure> {
-    let source = crate::read::Source::new(&ctx.global.file);
-    crate::load::Session::load(&source).map_err(|e| match e {
-        crate::load::LoadError::Invalid { .. } => {
+fn open_session(ctx: &Context<'_>) -> Result<crate::repo::Session, Failure> {
+    let source = crate::input::Source::new(&ctx.global.file);
+    crate::repo::Session::load(&source).map_err(|e| match e {
+        crate::repo::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
                 "{} lists every problem",
                 hint::fsck(ctx.global, &[])
             ))
         }
-        crate::load::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
+        crate::repo::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
     })
 }
 
@@ -230,12 +229,12 @@ fn empty(what: &str) -> Failure {
 
 /// Resolves a revision, or fails with the resolver's hints.
 fn resolve(
-    tree: &crate::index::Tree,
-    head: Option<crate::index::Ix>,
-    branches: &[(String, crate::index::Ix)],
+    tree: &crate::tree::Tree,
+    head: Option<crate::tree::Ix>,
+    branches: &[(String, crate::tree::Ix)],
     text: &str,
-) -> Result<crate::index::Ix, Failure> {
-    crate::revision::resolve(tree, head, branches, text).map_err(|e| {
+) -> Result<crate::tree::Ix, Failure> {
+    crate::refs::revision::resolve(tree, head, branches, text).map_err(|e| {
         let hints = e.hints();
         let mut failure = Failure::from(anyhow::Error::new(e));
         failure.hints = hints;
@@ -383,7 +382,7 @@ pub fn main() -> ExitCode {
         std::env::var("YSESS_PAGER").ok().as_deref(),
         std::env::var("PAGER").ok().as_deref(),
     )
-    .filter(|_| stdout_terminal);
+    .filter(|_| stdout_terminal && !cli.global.no_pager);
     let width = output::stdout_width(std::env::var("COLUMNS").ok().as_deref());
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());

@@ -2,11 +2,11 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::output::{escape, escape_lines, stored_json};
-use super::pager::paged;
-use super::render::{Names, Paint, time};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::message::{Block, Message, human_size};
+use crate::format::message::{Block, Message, human_size};
+use crate::ui::output::{escape, escape_lines, stored_json};
+use crate::ui::pager::paged;
+use crate::ui::render::{Names, Paint, time};
 
 /// Show one entry in full
 ///
@@ -23,7 +23,7 @@ use crate::message::{Block, Message, human_size};
 #[command(verbatim_doc_comment)]
 pub struct ShowArgs {
     /// The entry to show [default: HEAD]
-    #[arg(value_name = "REV", add = super::complete::revisions())]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// The entry as stored, as one JSON object
     #[arg(long)]
@@ -54,7 +54,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
-    paged(ctx, false, |out| {
+    paged(&mut ctx.streams, false, |out| {
         let field = |out: &mut dyn Write, name: &str, value: &str| {
             writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
         };

@@ -3,12 +3,12 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
-use super::output::{escape, json_line};
+use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
-use super::render::{Paint, role};
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_session, resolve};
-use crate::records::{Kind, Record, check_name};
+use crate::format::yoagent::records::{Kind, Record, check_name};
+use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
 /// Label an entry (a checkpoint), or list labels
@@ -28,16 +28,16 @@ use unicode_width::UnicodeWidthStr as _;
 #[command(verbatim_doc_comment)]
 pub struct TagArgs {
     /// The label to set
-    #[arg(value_name = "NAME", conflicts_with_all = ["lines", "pattern", "json"], add = super::complete::labels())]
+    #[arg(value_name = "NAME", conflicts_with_all = ["lines", "pattern", "json"], add = crate::ui::complete::labels())]
     pub name: Option<String>,
     /// The entry to label [default: HEAD]
-    #[arg(value_name = "REV", requires = "name", add = super::complete::revisions())]
+    #[arg(value_name = "REV", requires = "name", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// Set the label even if it names another entry already
     #[arg(short = 'F', long, requires = "name")]
     pub force: bool,
     /// Delete a label (refused: see the message)
-    #[arg(short, long, value_name = "NAME", conflicts_with = "name", add = super::complete::labels())]
+    #[arg(short, long, value_name = "NAME", conflicts_with = "name", add = crate::ui::complete::labels())]
     pub delete: Option<String>,
     /// Also show the first line of each label's entry
     #[arg(short = 'n')]
@@ -86,7 +86,7 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if session.tree.label(name).is_none() {
             return Err(Failure::refuse(format!(
                 "no label named '{}'",
-                super::output::escape(name)
+                crate::ui::output::escape(name)
             )));
         }
         return Err(Failure::refuse(format!(

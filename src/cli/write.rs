@@ -3,15 +3,15 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::output::escape;
-use super::render::{Names, Paint, role};
 use super::{Context, Failure};
-use crate::index::Ix;
-use crate::load::Session;
-use crate::read::Source;
-use crate::records::Record;
+use crate::format::yoagent::records::Record;
+use crate::input::Source;
 use crate::refs::Refs;
-use crate::store::{Create, Locked, WriteError};
+use crate::repo::Session;
+use crate::tree::Ix;
+use crate::ui::output::escape;
+use crate::ui::render::{Names, Paint, role};
+use crate::write::{Create, Locked, WriteError};
 
 /// Milliseconds since the epoch, for new entries' timestamps.
 pub fn now_ms() -> u64 {
@@ -96,7 +96,7 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
 /// Where new entries for REV hang: REV itself, except that the name of a
 /// branch with no work yet means the branch's own record, so that the work
 /// lands on the branch.
-pub fn attach_point(tree: &crate::index::Tree, refs: &Refs, rev: Option<&str>, target: Ix) -> Ix {
+pub fn attach_point(tree: &crate::tree::Tree, refs: &Refs, rev: Option<&str>, target: Ix) -> Ix {
     match rev.and_then(|name| refs.get(name)) {
         Some(branch) if crate::refs::newest_below(tree)[branch.record as usize].is_none() => {
             branch.record
@@ -108,7 +108,7 @@ pub fn attach_point(tree: &crate::index::Tree, refs: &Refs, rev: Option<&str>, t
 /// Refuses a name that already names something else: branch and label names
 /// share one namespace in revisions, so a clash would make one unreachable.
 pub fn check_free(
-    tree: &crate::index::Tree,
+    tree: &crate::tree::Tree,
     refs: &Refs,
     name: &str,
     for_branch: bool,
@@ -129,10 +129,10 @@ pub fn check_free(
 /// other records moved it: it hangs from the current last line's entry (a
 /// record on a branch included), so work appended later lands where it
 /// would have, on the same branch.
-pub fn stay(tree: &crate::index::Tree, head: Ix) -> Record {
+pub fn stay(tree: &crate::tree::Tree, head: Ix) -> Record {
     let at = tree.last().unwrap_or(head);
     Record {
-        kind: crate::records::Kind::Checkout {
+        kind: crate::format::yoagent::records::Kind::Checkout {
             target: tree.id(head).to_string(),
         },
         parent: tree.id(at).to_string(),

@@ -9,8 +9,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::check::{Checked, check_line};
-use crate::entry::{LineFacts, MessageKind};
+use crate::format::{Checked, yoagent::check_line};
+use crate::format::{LineFacts, MessageKind};
 
 /// One entry of the path, as `log` shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +53,7 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
     }
     // A line longer than ysess reads (or a limit that does not parse): the
     // whole load says which.
-    let Ok(limit) = crate::read::max_line() else {
+    let Ok(limit) = crate::input::max_line() else {
         return Ok(None);
     };
     // Branch names decorate the entries their work grew to, which only the
@@ -136,7 +136,7 @@ struct BackLines {
     done: bool,
     /// Bytes read from the file so far.
     read: u64,
-    /// The longest line read ([`crate::read::max_line`]).
+    /// The longest line read ([`crate::input::max_line`]).
     limit: u64,
 }
 
@@ -255,7 +255,7 @@ impl Walk {
             .label
             .as_deref()
             .is_some_and(|l| self.labels.insert(l.to_string()));
-        let is_record = crate::records::is_record_entry(&facts);
+        let is_record = crate::format::yoagent::records::is_record_entry(&facts);
         // A label carried by a ysess record names the entry it hangs from,
         // which comes earlier in the file.
         if is_record

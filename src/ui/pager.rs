@@ -4,8 +4,7 @@
 use std::io::{self, Write};
 use std::process::{Child, Command, Stdio};
 
-use super::Context;
-use super::output::Level;
+use super::output::{Level, Streams};
 
 /// The pager as git chooses it: `$YSESS_PAGER`, else `$PAGER`, else
 /// `less -FRX` (which quits at once when the output fits on one screen).
@@ -29,22 +28,22 @@ pub fn choose(ysess_pager: Option<&str>, pager: Option<&str>) -> Option<String> 
 /// showing it twice is better than not at all. A pager that the person
 /// quits early (it exits 0) is not an error.
 pub fn paged<T>(
-    ctx: &mut Context<'_>,
+    streams: &mut Streams<'_>,
     skip: bool,
     mut write: impl FnMut(&mut dyn Write) -> io::Result<T>,
 ) -> io::Result<T> {
-    let pager = match &ctx.streams.pager {
-        Some(pager) if !skip && !ctx.global.no_pager => pager.clone(),
-        _ => return write(ctx.streams.out),
+    let pager = match &streams.pager {
+        Some(pager) if !skip => pager.clone(),
+        _ => return write(streams.out),
     };
     let mut child = match spawn(&pager) {
         Ok(child) => child,
         Err(e) => {
-            ctx.streams.diag(
+            streams.diag(
                 Level::Warning,
                 &format!("cannot start the pager '{pager}': {e}; writing to the terminal"),
             )?;
-            return write(ctx.streams.out);
+            return write(streams.out);
         }
     };
     let written = match child.stdin.take() {
@@ -72,11 +71,11 @@ pub fn paged<T>(
             Some(code) => format!("exited with status {code}"),
             None => "was killed".to_string(),
         };
-        ctx.streams.diag(
+        streams.diag(
             Level::Warning,
             &format!("the pager '{pager}' {how}; writing to the terminal"),
         )?;
-        return write(ctx.streams.out);
+        return write(streams.out);
     }
     match written {
         Some(value) => Ok(value),

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::index::{Ix, Tree};
+use crate::tree::{Ix, Tree};
 
 /// The names of the head.
 const HEAD_NAMES: [&str; 2] = ["HEAD", "@"];
@@ -501,8 +501,8 @@ impl<'a> Names<'a> {
         let limit = (length / 3).max(1);
         let labels = tree.label_names().into_iter();
         let branches = self.branches().map(|(name, _)| name);
-        let use_ids =
-            tree.len() <= MAX_SUGGESTED_IDS && crate::entry::counter_number(name).is_none();
+        let use_ids = tree.len() <= MAX_SUGGESTED_IDS
+            && crate::format::yoagent::counter_number(name).is_none();
         let ids = tree
             .entries()
             .filter(move |_| use_ids)
@@ -527,8 +527,8 @@ impl<'a> Names<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entry::MessageKind;
-    use crate::index::{NewEntry, TreeBuilder};
+    use crate::format::MessageKind;
+    use crate::tree::{NewEntry, TreeBuilder};
 
     /// A tree from `(id, parent, label)` triples in file order.
     fn tree(entries: &[(&str, Option<&str>, Option<&str>)]) -> Tree {

@@ -6,8 +6,8 @@ use std::io::{self, Read};
 
 use serde_json::Value;
 
-use crate::fsck::{Code, Finding};
-use crate::read::LineReader;
+use crate::check::{Code, Finding};
+use crate::input::LineReader;
 
 /// A non-blank line, trimmed of JSON white space.
 struct Line {

@@ -2,16 +2,19 @@
 //! byte offset and the entry id. Errors are exactly what yoagent's loader
 //! refuses; warnings are what loads but is likely a mistake.
 
+pub mod digest;
+pub mod since;
+
 use std::fmt;
 use std::hash::BuildHasher;
 use std::io::{self, Read};
 
-use crate::check::{Checked, check_line};
-use crate::digest::{Digest, Hasher};
-use crate::entry::MessageKind;
-use crate::index::{Ix, Link, NewEntry, Tree, TreeBuilder};
-use crate::read::{Block, Blocks, LineTooLong};
-use crate::schema::{FaultKind, LineFault};
+use crate::check::digest::{Digest, Hasher};
+use crate::format::MessageKind;
+use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::{Checked, yoagent::check_line};
+use crate::input::{Block, Blocks, LineTooLong};
+use crate::tree::{Ix, Link, NewEntry, Tree, TreeBuilder};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -269,7 +272,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
                         .or(facts.custom_kind.as_deref())
                         .map(|t| Span::keep(text, t)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
-                    record: crate::records::is_record_entry(&facts),
+                    record: crate::format::yoagent::records::is_record_entry(&facts),
                     record_problem: None,
                     checkout_target: None,
                 };
@@ -305,15 +308,15 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
 /// target of a checkout record, which the tree checks once it is linked.
 fn record_problem(
     line: &[u8],
-    facts: &crate::entry::LineFacts<'_>,
+    facts: &crate::format::LineFacts<'_>,
 ) -> Result<Option<String>, String> {
     let Some(kind) = facts
         .custom_kind
         .as_deref()
-        .filter(|k| crate::records::is_ysess_kind(k))
+        .filter(|k| crate::format::yoagent::records::is_ysess_kind(k))
         .filter(|_| {
             facts.kind == MessageKind::Custom
-                && facts.custom_role.as_deref() == Some(crate::records::ROLE)
+                && facts.custom_role.as_deref() == Some(crate::format::yoagent::records::ROLE)
         })
     else {
         return Ok(None);
@@ -321,14 +324,14 @@ fn record_problem(
     let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let data = &value["message"]["data"];
-    let parsed =
-        crate::records::Kind::parse(kind, data).map_err(|why| format!("record {kind}: {why}"))?;
+    let parsed = crate::format::yoagent::records::Kind::parse(kind, data)
+        .map_err(|why| format!("record {kind}: {why}"))?;
     let Some(parent) = facts.parent.as_deref() else {
         return Err(format!(
             "record {kind}: it hangs from no entry, and ysess always hangs a record from one"
         ));
     };
-    use crate::records::Kind;
+    use crate::format::yoagent::records::Kind;
     let problem = match &parsed {
         Kind::Checkout { target } => return Ok(Some(target.clone())),
         Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
@@ -337,10 +340,12 @@ fn record_problem(
         Kind::Tag { name, .. } if facts.label.as_deref() != Some(name) => Some(format!(
             "record {kind}: it names label `{name}` but does not carry it"
         )),
-        Kind::Branch { name, .. } | Kind::Tag { name, .. } => crate::records::check_name(name)
-            .err()
-            .map(|why| format!("record {kind}: {why}")),
-        Kind::BranchRename { to, .. } => crate::records::check_name(to)
+        Kind::Branch { name, .. } | Kind::Tag { name, .. } => {
+            crate::format::yoagent::records::check_name(name)
+                .err()
+                .map(|why| format!("record {kind}: {why}"))
+        }
+        Kind::BranchRename { to, .. } => crate::format::yoagent::records::check_name(to)
             .err()
             .map(|why| format!("record {kind}: {why}")),
         Kind::BranchDelete { .. } => None,
@@ -439,7 +444,7 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
             let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-            crate::par::ordered_map(
+            crate::input::par::ordered_map(
                 workers,
                 || match ahead.pop() {
                     Some(block) => Ok(Some(block)),
@@ -780,7 +785,7 @@ fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     // Ids yoagent would not have made: one finding, with the count.
     let mut odd = all
         .clone()
-        .filter(|&ix| !crate::entry::is_counter_id(tree.id(ix)));
+        .filter(|&ix| !crate::format::yoagent::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
         let more = odd.count();
         let tail = if more == 0 {
@@ -986,9 +991,12 @@ mod tests {
 
     #[test]
     fn standard_ids_are_what_append_makes() {
-        assert!(crate::entry::is_counter_id("e1") && crate::entry::is_counter_id("e400"));
+        assert!(
+            crate::format::yoagent::is_counter_id("e1")
+                && crate::format::yoagent::is_counter_id("e400")
+        );
         for odd in ["e", "e0", "e01", "x1", "e+1", "E1", "e1a"] {
-            assert!(!crate::entry::is_counter_id(odd), "{odd}");
+            assert!(!crate::format::yoagent::is_counter_id(odd), "{odd}");
         }
     }
 }

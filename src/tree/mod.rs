@@ -2,11 +2,13 @@
 //! children, depth and label, but not its message (that stays in the file;
 //! `offset` and `len` say where).
 
+pub mod graph;
+
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
-use crate::entry::MessageKind;
+use crate::format::MessageKind;
 
 /// Index of an entry in file order.
 pub type Ix = u32;
@@ -21,7 +23,7 @@ pub struct Node {
     /// The parent in the user's tree: the nearest ancestor that is not one
     /// of ysess's records.
     parent: Option<Ix>,
-    /// One of ysess's own records ([`crate::records::is_record`]): folded
+    /// One of ysess's own records ([`crate::format::yoagent::records::is_record`]): folded
     /// out of the user's tree.
     pub record: bool,
     pub label: Option<Box<str>>,

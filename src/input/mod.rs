@@ -2,10 +2,14 @@
 //! are streamed line by line, never held whole in memory, so a session of any
 //! size is read in a few megabytes.
 
+mod blocks;
+pub(crate) mod par;
+
+pub use blocks::{Block, Blocks};
+
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 /// One line of a session file, without its `\n`.
 #[derive(Debug, Clone, Copy)]
@@ -362,185 +366,5 @@ mod tests {
             assert_eq!(lines_of(b"x\n", trickle), vec![(1, 0, b"x".to_vec())]);
             assert!(lines_of(b"", trickle).is_empty());
         }
-    }
-}
-
-/// Buffers of blocks the workers are done with, for the reader to fill
-/// again: fresh multi-megabyte allocations cost page faults and zeroing.
-type Pool = Arc<Mutex<Vec<Vec<u8>>>>;
-
-/// A run of whole lines read in one go: every line ends with `\n` except,
-/// at the end of the input, the last. Its buffer goes back to the reader's
-/// pool when it is dropped.
-#[derive(Debug)]
-pub struct Block {
-    /// File offset of the first byte.
-    pub offset: u64,
-    buf: Vec<u8>,
-    len: usize,
-    pool: Pool,
-}
-
-impl Block {
-    pub fn bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-
-    /// The lines, with their offsets within the block.
-    pub fn lines(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
-        let bytes = self.bytes();
-        let mut start = 0;
-        std::iter::from_fn(move || {
-            if start >= bytes.len() {
-                return None;
-            }
-            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-            let line = (start, &bytes[start..end]);
-            start = end + 1;
-            Some(line)
-        })
-    }
-}
-
-impl Drop for Block {
-    fn drop(&mut self) {
-        if let Ok(mut pool) = self.pool.lock()
-            && pool.len() < 8
-        {
-            pool.push(std::mem::take(&mut self.buf));
-        }
-    }
-}
-
-/// Reads `reader` in blocks of whole lines of about `size` bytes (more when
-/// a line is longer). `tap` sees every byte once, in order.
-pub struct Blocks<R, F> {
-    reader: Tap<R, F>,
-    size: usize,
-    /// Bytes read after the last newline of the previous block.
-    carry: Vec<u8>,
-    offset: u64,
-    done: bool,
-    pool: Pool,
-    limit: io::Result<u64>,
-}
-
-impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
-    pub fn new(reader: R, tap: F, size: usize) -> Self {
-        Blocks {
-            reader: Tap { reader, tap },
-            size,
-            carry: Vec::new(),
-            offset: 0,
-            done: false,
-            pool: Pool::default(),
-            limit: max_line(),
-        }
-    }
-
-    /// Bytes handed out in blocks so far: the input's length, at the end.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    /// The next block. A line longer than the limit ([`max_line`]) is an
-    /// error carrying [`LineTooLong`], whose `uncounted` newlines are those
-    /// of this block before the line.
-    pub fn next_block(&mut self) -> io::Result<Option<Block>> {
-        if self.done {
-            return Ok(None);
-        }
-        let limit = match &self.limit {
-            Ok(limit) => *limit,
-            Err(e) => return Err(io::Error::new(e.kind(), e.to_string())),
-        };
-        // The first line of `buf[..end]` longer than the limit (the last
-        // one may have no end yet).
-        let first_long = |buf: &[u8], end: usize| {
-            let mut start = 0;
-            for nl in memchr::memchr_iter(b'\n', &buf[..end]).chain([end]) {
-                if (nl - start) as u64 > limit {
-                    return Some(start);
-                }
-                start = nl + 1;
-            }
-            None
-        };
-        let too_long = |buf: &[u8], at: usize, offset: u64| {
-            LineTooLong {
-                line: None,
-                uncounted: memchr::memchr_iter(b'\n', &buf[..at]).count() as u64,
-                offset: offset + at as u64,
-                limit,
-            }
-            .error()
-        };
-        // A recycled buffer is already initialized to its full length, so
-        // reading into it needs no zeroing; only growth does.
-        let mut buf = self
-            .pool
-            .lock()
-            .ok()
-            .and_then(|mut p| p.pop())
-            .unwrap_or_default();
-        // A fresh buffer starts small and doubles as it fills, so a small
-        // file costs a small buffer.
-        let want = (64 << 10).min(self.size).max(self.carry.len() * 2);
-        if buf.len() < want {
-            buf.resize(want, 0);
-        }
-        buf[..self.carry.len()].copy_from_slice(&self.carry);
-        let mut len = self.carry.len();
-        self.carry.clear();
-        // Where the line without an end yet starts (the carry has no
-        // newline); only new bytes are searched, so a long line costs
-        // linear time however it trickles in.
-        let mut line_start = 0;
-        loop {
-            if len == buf.len() {
-                buf.resize(buf.len() * 2, 0); // a line longer than a block
-            }
-            let n = loop {
-                match self.reader.read(&mut buf[len..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                }
-            };
-            if let Some(i) = memchr::memrchr(b'\n', &buf[len..len + n]) {
-                line_start = len + i + 1;
-            }
-            len += n;
-            if (len - line_start) as u64 > limit {
-                let at = first_long(&buf, len).unwrap_or(line_start);
-                return Err(too_long(&buf, at, self.offset));
-            }
-            if n == 0 {
-                self.done = true;
-                if len == 0 {
-                    return Ok(None);
-                }
-                break;
-            }
-            if len >= self.size && line_start > 0 {
-                self.carry.extend_from_slice(&buf[line_start..len]);
-                len = line_start;
-                break;
-            }
-        }
-        // A whole line longer than the limit can come in one read.
-        if len as u64 > limit
-            && let Some(at) = first_long(&buf, len)
-        {
-            return Err(too_long(&buf, at, self.offset));
-        }
-        let block = Block {
-            offset: self.offset,
-            buf,
-            len,
-            pool: Arc::clone(&self.pool),
-        };
-        self.offset += len as u64;
-        Ok(Some(block))
     }
 }

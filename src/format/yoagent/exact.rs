@@ -12,7 +12,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::entry::{LineFacts, MessageKind};
+use crate::format::{LineFacts, MessageKind};
 
 #[derive(Deserialize)]
 struct SessionEntry {
@@ -230,7 +230,7 @@ pub fn check_exact(line: &str) -> Result<LineFacts<'static>, LineFault> {
     match serde_json::from_str::<SessionEntry>(line) {
         Ok(entry) => {
             let mut facts = entry.into_facts();
-            facts.subject = crate::message::Entry::parse(line.as_bytes())
+            facts.subject = crate::format::message::Entry::parse(line.as_bytes())
                 .ok()
                 .map(|e| Cow::Owned(e.message.subject()));
             Ok(facts)
@@ -389,7 +389,7 @@ const ROLES: &str = "user, assistant or toolResult";
 fn explain_message(raw: &str) -> String {
     let value: Value = match serde_json::from_str(raw) {
         // Explained with its tags named, as serde reads them.
-        Ok(v) => crate::canonical::named_tags(&v),
+        Ok(v) => crate::format::yoagent::canonical::named_tags(&v),
         Err(e) => return format!(": {}", bare(&e)),
     };
     let Value::Object(map) = &value else {

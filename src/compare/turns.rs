@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use crate::message::{Block, Entry, Message};
+use crate::format::message::{Block, Entry, Message};
 
 /// One aligned step: a pair of turns, or a turn on one side only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,7 +125,7 @@ pub fn render(entry: &Entry) -> String {
             Block::Image { mime_type, bytes } => {
                 out.push_str(&format!(
                     "[{mime_type}, {}]",
-                    crate::message::human_size(*bytes)
+                    crate::format::message::human_size(*bytes)
                 ));
             }
         }

@@ -1,7 +1,17 @@
-//! What ysess keeps of one entry: the facts the tree index and the checks
-//! need, never the message body itself (that stays in the file, by range).
+//! Session formats, and the one model of an entry every command uses.
+//!
+//! A format turns one line of its files into [`LineFacts`] (what the tree
+//! index and the checks need, never the message body, which stays in the
+//! file by range) or says why the line is not an entry ([`Checked`]), and
+//! reads an entry whole as a [`message::Entry`] when a command prints it.
+//! [`yoagent`] is the format ysess reads today.
+
+pub mod message;
+pub mod yoagent;
 
 use std::borrow::Cow;
+
+use self::yoagent::exact::LineFault;
 
 /// What kind of message an entry carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,36 +83,35 @@ impl LineFacts<'_> {
     }
 }
 
-/// The number yoagent's counter reads from an id: `N` for an id `e<N>`, as
-/// its loader parses it (`strip_prefix('e')`, then `u64::from_str`, which
-/// takes `e01` as 1 and `e+1` as 1). yoagent's next append is `e<max+1>`.
-/// This is the one rule for ids in ysess.
-pub fn counter_number(id: &str) -> Option<u64> {
-    id.strip_prefix('e')?.parse::<u64>().ok()
+/// The verdict on one raw line.
+#[derive(Debug)]
+pub enum Checked<'a> {
+    /// Empty or only whitespace: yoagent skips it.
+    Blank,
+    /// A loadable entry. `indent` is where the trimmed text starts.
+    Entry { facts: LineFacts<'a>, indent: usize },
+    /// Not loadable; `indent` as above.
+    Fault { fault: LineFault, indent: usize },
+    /// Not UTF-8: yoagent cannot read the file at all. `at` is the offset of
+    /// the first bad byte within the line.
+    NotUtf8 {
+        at: usize,
+        /// The bytes stop in the middle of a character: a write cut short.
+        cut: bool,
+    },
 }
 
-/// Whether an id is one yoagent's `append` makes: `e` and the number
-/// written plainly (`e1`, `e42`; not `e01` or `e+1`, which its counter reads
-/// but never writes).
-pub fn is_counter_id(id: &str) -> bool {
-    counter_number(id).is_some_and(|n| n > 0 && id[1..] == *n.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_rule_for_ids_reads_as_yoagent_and_writes_as_its_append() {
-        assert_eq!(counter_number("e12"), Some(12));
-        assert_eq!(counter_number("e01"), Some(1));
-        assert_eq!(counter_number("e+3"), Some(3));
-        assert_eq!(counter_number("e"), None);
-        assert_eq!(counter_number("E1"), None);
-        assert_eq!(counter_number("e18446744073709551616"), None);
-        assert!(is_counter_id("e1") && is_counter_id("e400"));
-        for odd in ["e0", "e01", "e+1", "e", "e1x", "E1", "x1"] {
-            assert!(!is_counter_id(odd), "{odd}");
+impl Checked<'_> {
+    /// The same verdict, owning its text.
+    pub fn into_owned(self) -> Checked<'static> {
+        match self {
+            Checked::Blank => Checked::Blank,
+            Checked::Entry { facts, indent } => Checked::Entry {
+                facts: facts.into_owned(),
+                indent,
+            },
+            Checked::Fault { fault, indent } => Checked::Fault { fault, indent },
+            Checked::NotUtf8 { at, cut } => Checked::NotUtf8 { at, cut },
         }
     }
 }

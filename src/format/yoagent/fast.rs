@@ -12,8 +12,8 @@
 
 use std::borrow::Cow;
 
-use crate::canonical::{BLOCK_TYPES, ROLES};
-use crate::entry::{LineFacts, MessageKind};
+use crate::format::yoagent::canonical::{BLOCK_TYPES, ROLES};
+use crate::format::{LineFacts, MessageKind};
 
 /// serde_json refuses nesting deeper than 128; stay well clear of it and let
 /// the exact path decide anything deeper.
@@ -211,7 +211,10 @@ impl Parts<'_> {
         }
         self.image.map(|(mime, data)| {
             let mime = String::from_utf8_lossy(mime);
-            format!("[{mime}, {}]", crate::message::human_size(data * 3 / 4))
+            format!(
+                "[{mime}, {}]",
+                crate::format::message::human_size(data * 3 / 4)
+            )
         })
     }
 }
@@ -919,7 +922,7 @@ mod tests {
             r#"{"id":"e3","message":{"role":2,"toolCallId":"c1","toolName":"ls","content":[{"type":1,"data":"aGk=","mimeType":"image/png"}],"isError":false,"timestamp":1},"timestamp":1}"#,
         ] {
             let fast = scan_line(line, true).expect("fast path accepts");
-            let exact = crate::schema::check_exact(line).expect("serde accepts");
+            let exact = crate::format::yoagent::exact::check_exact(line).expect("serde accepts");
             assert_eq!(fast, exact, "{line}");
             assert_ne!(fast.subject.as_deref(), Some(""), "{line}");
         }
@@ -930,7 +933,10 @@ mod tests {
             r#"{"id":"e1","message":{"role":0.0,"content":[],"timestamp":1},"timestamp":1}"#,
         ] {
             assert!(scan_line(line, true).is_none(), "{line}");
-            assert!(crate::schema::check_exact(line).is_err(), "{line}");
+            assert!(
+                crate::format::yoagent::exact::check_exact(line).is_err(),
+                "{line}"
+            );
         }
     }
 

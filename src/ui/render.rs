@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use super::output::escape;
-use crate::entry::MessageKind;
-use crate::index::{Ix, Tree};
+use crate::format::MessageKind;
+use crate::tree::{Ix, Tree};
+use crate::ui::output::escape;
 
 /// Colours, or none.
 #[derive(Debug, Clone, Copy)]
@@ -128,7 +128,7 @@ pub fn shown_label(label: &str) -> std::borrow::Cow<'_, str> {
 /// be read as HEAD or as an entry id (yoagent takes any label; ysess would
 /// refuse such a name), as git marks `tag: v1`.
 pub fn label_word(label: &str) -> std::borrow::Cow<'_, str> {
-    if label == "HEAD" || label == "@" || crate::entry::counter_number(label).is_some() {
+    if label == "HEAD" || label == "@" || crate::format::yoagent::counter_number(label).is_some() {
         std::borrow::Cow::Owned(format!("label: {label}"))
     } else {
         std::borrow::Cow::Borrowed(label)

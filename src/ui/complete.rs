@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
-use crate::index::Ix;
-use crate::load::Session;
-use crate::read::Source;
+use crate::input::Source;
 use crate::refs::Refs;
+use crate::repo::Session;
+use crate::tree::Ix;
 
 /// At most this many entry ids are offered, the newest first.
 pub const MAX_IDS: usize = 500;
@@ -101,19 +101,19 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
 }
 
 /// An entry's role and first line, short and safe for a terminal.
-fn describe(tree: &crate::index::Tree, ix: Ix) -> String {
+fn describe(tree: &crate::tree::Tree, ix: Ix) -> String {
     let role = match tree.node(ix).kind {
-        crate::entry::MessageKind::User => "user",
-        crate::entry::MessageKind::Assistant => "assistant",
-        crate::entry::MessageKind::ToolResult => "toolResult",
-        crate::entry::MessageKind::Custom => "custom",
+        crate::format::MessageKind::User => "user",
+        crate::format::MessageKind::Assistant => "assistant",
+        crate::format::MessageKind::ToolResult => "toolResult",
+        crate::format::MessageKind::Custom => "custom",
     };
     let subject: String = tree.subject(ix).chars().take(60).collect();
     safe(&format!("{role}: {subject}"))
 }
 
 fn safe(text: &str) -> String {
-    super::output::escape(text).into_owned()
+    crate::ui::output::escape(text).into_owned()
 }
 
 /// The words of the command line being completed, up to (not including)

@@ -4,10 +4,10 @@
 use std::fmt;
 use std::io::{self, Read};
 
-use crate::fsck::{Finding, Options, check_tree};
-use crate::index::{Ix, Tree};
-use crate::message::{Entry, NotAnEntry};
-use crate::read::Source;
+use crate::check::{Finding, Options, check_tree};
+use crate::format::message::{Entry, NotAnEntry};
+use crate::input::Source;
+use crate::tree::{Ix, Tree};
 
 /// Where entry bytes are read back from: the file, or (for standard input,
 /// which cannot be read twice) memory.
@@ -71,9 +71,9 @@ impl From<io::Error> for LoadError {
 fn spooled<R: Read + Send>(
     reader: R,
     options: &Options,
-) -> io::Result<(crate::fsck::Report, Tree, Store)> {
+) -> io::Result<(crate::check::Report, Tree, Store)> {
     let mut kept = Vec::new();
-    let tap = crate::read::Tap {
+    let tap = crate::input::Tap {
         reader,
         tap: |bytes: &[u8]| kept.extend_from_slice(bytes),
     };
@@ -134,7 +134,7 @@ impl Session {
     /// them); `None` when N is already the largest number there is.
     pub fn next_number(&self) -> Option<u64> {
         let max = (0..self.tree.len() as Ix)
-            .filter_map(|ix| crate::entry::counter_number(self.tree.id(ix)))
+            .filter_map(|ix| crate::format::yoagent::counter_number(self.tree.id(ix)))
             .max()
             .unwrap_or(0);
         max.checked_add(1)

@@ -2,7 +2,7 @@
 //! entries a command prints are parsed this way; everything else stays bytes
 //! in the file.
 
-use crate::entry::MessageKind;
+use crate::format::MessageKind;
 use serde_json::Value;
 
 /// An entry as stored, its message decoded for display.
@@ -14,7 +14,7 @@ pub struct Entry {
     pub label: Option<String>,
     pub message: Message,
     /// The message as stored, a model message's tags named as yoagent
-    /// names them (see [`crate::canonical::named_tags`]).
+    /// names them (see [`crate::format::yoagent::canonical::named_tags`]).
     pub message_value: Value,
 }
 
@@ -131,7 +131,7 @@ fn blocks(v: &Value) -> Vec<Block> {
 /// message (`llm`), a variant index in its place, which serde also accepts.
 pub fn role_name(message: &Value, llm: bool) -> Option<&str> {
     match message.get("role") {
-        Some(Value::Number(n)) if llm => crate::canonical::ROLES
+        Some(Value::Number(n)) if llm => crate::format::yoagent::canonical::ROLES
             .get(usize::try_from(n.as_u64()?).ok()?)
             .copied(),
         other => other.and_then(Value::as_str),
@@ -160,9 +160,9 @@ impl Entry {
             serde_json::from_str(line).map_err(|e| NotAnEntry(format!("not an entry: {e}")))?;
         let mut message_value: Value = serde_json::from_str(fields.message.get())
             .map_err(|e| NotAnEntry(format!("message: {e}")))?;
-        let fits_llm = crate::schema::is_llm_message(&message_value);
+        let fits_llm = crate::format::yoagent::exact::is_llm_message(&message_value);
         if fits_llm {
-            message_value = crate::canonical::named_tags(&message_value);
+            message_value = crate::format::yoagent::canonical::named_tags(&message_value);
         }
         let m = &message_value;
         let message = match role_name(m, fits_llm) {

@@ -42,8 +42,8 @@ pub fn is_record(role: &str, kind: &str) -> bool {
 }
 
 /// [`is_record`] for an entry as the line checks read it.
-pub fn is_record_entry(facts: &crate::entry::LineFacts<'_>) -> bool {
-    facts.kind == crate::entry::MessageKind::Custom
+pub fn is_record_entry(facts: &crate::format::LineFacts<'_>) -> bool {
+    facts.kind == crate::format::MessageKind::Custom
         && is_record(
             facts.custom_role.as_deref().unwrap_or_default(),
             facts.custom_kind.as_deref().unwrap_or_default(),
@@ -217,7 +217,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
         "a part of it starts with `.`"
     } else if name.contains("@{") {
         "it holds `@{`"
-    } else if crate::entry::counter_number(name).is_some() {
+    } else if crate::format::yoagent::counter_number(name).is_some() {
         "it looks like an entry id"
     } else {
         return Ok(());

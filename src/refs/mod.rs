@@ -6,13 +6,16 @@
 //! the newest entry, in file order, below its record. Until there is any, the
 //! tip is the base itself.
 
+pub mod revision;
+pub mod tail;
+
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::index::{Ix, Tree};
-use crate::load::Session;
-use crate::message::Message;
-use crate::records::Kind;
+use crate::format::message::Message;
+use crate::format::yoagent::records::Kind;
+use crate::repo::Session;
+use crate::tree::{Ix, Tree};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Branch {

@@ -6,7 +6,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::fsck::Torn;
+use crate::check::Torn;
 
 /// Why a repair was refused.
 #[derive(Debug)]
@@ -78,11 +78,12 @@ fn is_torn(bytes: &[u8]) -> bool {
         None => (bytes, &b""[..]),
     };
     let blank_after = String::from_utf8_lossy(rest).trim().is_empty();
-    let torn = match crate::check::check_line(line, false) {
-        crate::check::Checked::Fault { fault, .. } => {
-            fault.kind == crate::schema::FaultKind::Eof || line.iter().all(|&b| b == 0)
+    let torn = match crate::format::yoagent::check_line(line, false) {
+        crate::format::Checked::Fault { fault, .. } => {
+            fault.kind == crate::format::yoagent::exact::FaultKind::Eof
+                || line.iter().all(|&b| b == 0)
         }
-        crate::check::Checked::NotUtf8 { cut, .. } => cut,
+        crate::format::Checked::NotUtf8 { cut, .. } => cut,
         _ => false,
     };
     blank_after && torn
@@ -139,7 +140,7 @@ pub enum WriteError {
         line: u64,
     },
     /// The file holds lines yoagent would refuse.
-    Invalid(crate::load::LoadError),
+    Invalid(crate::repo::LoadError),
     /// The file holds no entry. Starting a session is an explicit act
     /// (`append --create`): an app saving the file whole truncates it first,
     /// and an empty file is what ysess then sees.
@@ -270,7 +271,7 @@ pub struct Locked {
     file: File,
     path: PathBuf,
     /// The session as it is now.
-    pub session: crate::load::Session,
+    pub session: crate::repo::Session,
     /// The file as planned on: its length, its last bytes, which file.
     len: u64,
     tail: Vec<u8>,
@@ -318,17 +319,17 @@ impl Locked {
             }
             let meta = file.metadata()?;
             let (len, id) = (meta.len(), file_id(&meta));
-            let session = match crate::load::Session::load_locked(&file) {
+            let session = match crate::repo::Session::load_locked(&file) {
                 Ok(session) => session,
-                Err(crate::load::LoadError::Invalid { first, errors }) => {
+                Err(crate::repo::LoadError::Invalid { first, errors }) => {
                     return Err(match first.code {
-                        crate::fsck::Code::TruncatedLastLine => WriteError::Torn {
+                        crate::check::Code::TruncatedLastLine => WriteError::Torn {
                             line: first.line.unwrap_or(0),
                         },
-                        _ => WriteError::Invalid(crate::load::LoadError::Invalid { first, errors }),
+                        _ => WriteError::Invalid(crate::repo::LoadError::Invalid { first, errors }),
                     });
                 }
-                Err(crate::load::LoadError::Io(e)) => return Err(e.into()),
+                Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
             };
             let tail_len = len.min(TAIL);
             let tail = match read_at(&file, len - tail_len, tail_len) {

@@ -25,7 +25,7 @@
 
 use std::cmp::Reverse;
 
-use crate::index::{Ix, Tree};
+use crate::tree::{Ix, Tree};
 
 /// Entries in the order `log --graph` lists them, top to bottom.
 ///
@@ -347,8 +347,8 @@ impl<'t> Graph<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entry::MessageKind;
-    use crate::index::{NewEntry, TreeBuilder};
+    use crate::format::MessageKind;
+    use crate::tree::{NewEntry, TreeBuilder};
 
     /// A tree of `(id, parent)` lines, in file order.
     fn tree(lines: &[(&str, Option<&str>)]) -> Tree {

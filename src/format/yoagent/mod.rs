@@ -1,0 +1,75 @@
+//! yoagent 0.26.6's session format: its id rule, and deciding one line
+//! (blank, a valid entry with its facts, or a fault) exactly as its loader
+//! does, by the fast scanner when it is sure and by serde otherwise.
+
+pub mod canonical;
+pub mod exact;
+pub mod fast;
+pub mod records;
+
+use crate::format::Checked;
+use exact::check_exact;
+use fast::scan_line;
+
+/// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
+/// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one
+/// `SessionEntry` parsed from the rest.
+/// `subject`: also make the entry's subject line (for commands that print it).
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
+    let text = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => {
+            let err = std::str::from_utf8(bytes).err();
+            let at = err.map_or(0, |e| e.valid_up_to());
+            // No error length: the bytes end inside a character.
+            let cut = err.is_some_and(|e| e.error_len().is_none());
+            return Checked::NotUtf8 { at, cut };
+        }
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Checked::Blank;
+    }
+    let indent = text.len() - text.trim_start().len();
+    if let Some(facts) = scan_line(trimmed, subject) {
+        return Checked::Entry { facts, indent };
+    }
+    match check_exact(trimmed) {
+        Ok(facts) => Checked::Entry { facts, indent },
+        Err(fault) => Checked::Fault { fault, indent },
+    }
+}
+
+/// The number yoagent's counter reads from an id: `N` for an id `e<N>`, as
+/// its loader parses it (`strip_prefix('e')`, then `u64::from_str`, which
+/// takes `e01` as 1 and `e+1` as 1). yoagent's next append is `e<max+1>`.
+/// This is the one rule for ids in ysess.
+pub fn counter_number(id: &str) -> Option<u64> {
+    id.strip_prefix('e')?.parse::<u64>().ok()
+}
+
+/// Whether an id is one yoagent's `append` makes: `e` and the number
+/// written plainly (`e1`, `e42`; not `e01` or `e+1`, which its counter reads
+/// but never writes).
+pub fn is_counter_id(id: &str) -> bool {
+    counter_number(id).is_some_and(|n| n > 0 && id[1..] == *n.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_for_ids_reads_as_yoagent_and_writes_as_its_append() {
+        assert_eq!(counter_number("e12"), Some(12));
+        assert_eq!(counter_number("e01"), Some(1));
+        assert_eq!(counter_number("e+3"), Some(3));
+        assert_eq!(counter_number("e"), None);
+        assert_eq!(counter_number("E1"), None);
+        assert_eq!(counter_number("e18446744073709551616"), None);
+        assert!(is_counter_id("e1") && is_counter_id("e400"));
+        for odd in ["e0", "e01", "e+1", "e", "e1x", "E1", "x1"] {
+            assert!(!is_counter_id(odd), "{odd}");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! What a person sees: escaping and colour, the pager, the terminal's
+//! width, how entries are drawn, and shell completion.
+
+pub mod complete;
+pub mod output;
+pub mod pager;
+pub mod render;
