@@ -5,6 +5,7 @@
 pub mod canonical;
 pub mod exact;
 pub mod fast;
+pub mod read;
 pub mod records;
 
 use crate::format::Checked;

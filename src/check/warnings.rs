@@ -1,0 +1,234 @@
+//! The warnings: what yoagent loads but a person likely did not mean.
+
+use std::hash::BuildHasher;
+
+use crate::format::MessageKind;
+use crate::format::yoagent::read::{Facts, Span, Verdicts};
+use crate::tree::{Ix, Tree};
+
+use super::{Code, Finding};
+
+/// What the tool-call checks need: call ids by their hash (the text is kept
+/// for messages), in file order.
+#[derive(Default)]
+pub(super) struct ToolFacts {
+    text: String,
+    /// (assistant entry, call id hash, call id) for every tool call.
+    calls: Vec<(Ix, u64, Span)>,
+    /// (tool result entry, hash of the call id it answers, that id).
+    answers: Vec<(Ix, u64, Span)>,
+    hasher: foldhash::quality::FixedState,
+}
+
+impl ToolFacts {
+    pub(super) fn remember(&mut self, ix: Ix, facts: &Facts, v: &Verdicts) {
+        for call in &v.calls[facts.calls.start as usize..facts.calls.end as usize] {
+            let id = call.of(&v.text);
+            let span = Span::keep(&mut self.text, id);
+            self.calls.push((ix, self.hasher.hash_one(id), span));
+        }
+        if let Some(answer) = facts.answers {
+            let id = answer.of(&v.text);
+            let span = Span::keep(&mut self.text, id);
+            self.answers.push((ix, self.hasher.hash_one(id), span));
+        }
+    }
+
+    /// Entries in file order, so both lists are sorted by entry.
+    fn calls_of(&self, ix: Ix) -> &[(Ix, u64, Span)] {
+        let from = self.calls.partition_point(|c| c.0 < ix);
+        let to = self.calls.partition_point(|c| c.0 <= ix);
+        &self.calls[from..to]
+    }
+
+    fn answer_of(&self, ix: Ix) -> Option<u64> {
+        let at = self.answers.binary_search_by_key(&ix, |a| a.0).ok()?;
+        Some(self.answers[at].1)
+    }
+}
+
+/// The warnings: what yoagent loads but a person likely did not mean.
+pub(super) fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
+    let finding = |ix: Ix, code: Code, message: String| {
+        let node = tree.node(ix);
+        Finding {
+            code,
+            line: Some(node.line),
+            offset: Some(node.offset),
+            id: Some(tree.id(ix).to_string()),
+            message,
+        }
+    };
+    let all = 0..tree.len() as Ix;
+
+    // Labels: empty ones, and names on several entries.
+    let mut by_label: hashbrown::HashMap<&str, Vec<Ix>> = hashbrown::HashMap::new();
+    for ix in all.clone() {
+        if let Some(label) = tree.node(ix).label.as_deref() {
+            if label.is_empty() {
+                out.push(finding(
+                    ix,
+                    Code::EmptyLabel,
+                    format!("entry {} has an empty label", tree.id(ix)),
+                ));
+            }
+            by_label.entry(label).or_default().push(ix);
+        }
+    }
+    for (label, holders) in by_label {
+        let Some((&winner, shadowed)) = holders.split_last() else {
+            continue;
+        };
+        // `ysess tag --force` moves a label by design: the newest carrier wins.
+        if tree.is_record(winner) {
+            continue;
+        }
+        let (win, win_line) = (tree.id(winner), tree.node(winner).line);
+        for &ix in shadowed {
+            out.push(finding(
+                ix,
+                Code::DuplicateLabel,
+                format!(
+                    "label `{label}` is also on {win} (line {win_line}); yoagent's seek_checkpoint picks the last one, {win}"
+                ),
+            ));
+        }
+    }
+
+    // Ids yoagent would not have made: one finding, with the count.
+    let mut odd = all
+        .clone()
+        .filter(|&ix| !crate::format::yoagent::is_counter_id(tree.id(ix)));
+    if let Some(first) = odd.next() {
+        let more = odd.count();
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(" ({more} more ids like it)")
+        };
+        out.push(finding(
+            first,
+            Code::NonStandardId,
+            format!(
+                "id {} is not of the form e<N> that yoagent's append makes{tail}",
+                tree.id(first)
+            ),
+        ));
+    }
+
+    // More than one root.
+    let mut roots = tree.roots().filter(|&r| !tree.node(r).detached);
+    if let Some(first) = roots.next() {
+        for root in roots {
+            out.push(finding(
+                root,
+                Code::MultipleRoots,
+                format!(
+                    "entry {} is another root (the first is {} at line {})",
+                    tree.id(root),
+                    tree.id(first),
+                    tree.node(first).line
+                ),
+            ));
+        }
+    }
+
+    // Children older than their parents, in the user's tree.
+    for ix in tree.entries() {
+        let node = tree.node(ix);
+        if let Some(p) = tree.parent(ix) {
+            let parent = tree.node(p);
+            if node.timestamp < parent.timestamp {
+                out.push(finding(
+                    ix,
+                    Code::OlderThanParent,
+                    format!(
+                        "entry {} (timestamp {}) is older than its parent {} (timestamp {})",
+                        tree.id(ix),
+                        node.timestamp,
+                        tree.id(p),
+                        parent.timestamp
+                    ),
+                ));
+            }
+        }
+    }
+
+    // Tool results that answer no call on their path.
+    if !tools.answers.is_empty() {
+        let (enter, exit) = tree.intervals();
+        let is_ancestor = |a: Ix, b: Ix| {
+            a != b && enter[a as usize] <= enter[b as usize] && exit[b as usize] <= exit[a as usize]
+        };
+        let mut by_hash: Vec<(u64, Ix)> = tools
+            .calls
+            .iter()
+            .map(|&(ix, hash, _)| (hash, ix))
+            .collect();
+        by_hash.sort_unstable();
+        for &(result, hash, call) in &tools.answers {
+            let from = by_hash.partition_point(|c| c.0 < hash);
+            let answered = by_hash[from..]
+                .iter()
+                .take_while(|c| c.0 == hash)
+                .any(|&(_, c)| is_ancestor(c, result));
+            if !answered {
+                out.push(finding(
+                    result,
+                    Code::OrphanToolResult,
+                    format!(
+                        "tool result {} answers call `{}`, which no assistant message earlier on its path makes",
+                        tree.id(result),
+                        call.of(&tools.text)
+                    ),
+                ));
+            }
+        }
+    }
+
+    // Tool calls left unanswered at the end of a branch: resuming there
+    // sends the model a call without its result.
+    for tip in tree.tips() {
+        let mut answered: Vec<u64> = Vec::new();
+        let mut cursor = Some(tip);
+        while let Some(ix) = cursor {
+            let node = tree.node(ix);
+            match node.kind {
+                MessageKind::ToolResult => answered.extend(tools.answer_of(ix)),
+                MessageKind::Custom => {}
+                MessageKind::Assistant => {
+                    let open: Vec<&str> = tools
+                        .calls_of(ix)
+                        .iter()
+                        .filter(|c| !answered.contains(&c.1))
+                        .map(|c| c.2.of(&tools.text))
+                        .collect();
+                    if !open.is_empty() {
+                        out.push(finding(
+                            ix,
+                            Code::UnansweredToolCall,
+                            format!(
+                                "entry {} calls {} but the branch ending at {} has no result for {}",
+                                tree.id(ix),
+                                quote_list(&open),
+                                tree.id(tip),
+                                if open.len() == 1 { "it" } else { "them" }
+                            ),
+                        ));
+                    }
+                    break;
+                }
+                MessageKind::User => break,
+            }
+            cursor = tree.parent(ix);
+        }
+    }
+}
+
+fn quote_list(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

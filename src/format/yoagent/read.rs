@@ -1,0 +1,262 @@
+//! Reading a yoagent session in parallel: blocks of lines are judged on
+//! every core ([`Verdicts`]: each line blank, an entry with its facts, or a
+//! fault), and handed back in file order to whoever builds from them (the
+//! checker, which builds the tree as it checks).
+
+use std::io::{self, Read};
+
+use crate::format::{Checked, MessageKind};
+use crate::input::{Block, Blocks, LineTooLong};
+
+use super::check_line;
+use super::exact::LineFault;
+
+/// Reads `reader` to its end in blocks, judges every line on all cores, and
+/// hands each block's verdicts to `take` in file order. `tap` sees every
+/// byte read, in order. Returns the number of bytes read. A line too long
+/// to read is named by its number.
+pub(crate) fn read_blocks<R: Read + Send>(
+    reader: R,
+    tap: impl FnMut(&[u8]) + Send,
+    subjects: bool,
+    mut take: impl FnMut(Verdicts),
+) -> io::Result<u64> {
+    let mut blocks = Blocks::new(reader, tap, BLOCK);
+    // Lines handed over so far: a line too long to read is named by its
+    // number once the blocks before it are taken.
+    let lines = std::cell::Cell::new(0u64);
+    let mut take = |v: Verdicts| {
+        lines.set(lines.get() + v.lines.len() as u64);
+        take(v)
+    };
+    let numbered = |e: io::Error, counted: u64| match LineTooLong::of(&e) {
+        Some(long) if long.line.is_none() => long.at_line(counted).error(),
+        _ => e,
+    };
+    let first = blocks.next_block().map_err(|e| numbered(e, 0))?;
+    let second = match first {
+        Some(_) => blocks.next_block(),
+        None => Ok(None),
+    };
+    let second = match (second, first) {
+        (Ok(second), first) => (first, second),
+        (Err(e), Some(first)) if LineTooLong::of(&e).is_some() => {
+            let counted = verdicts(first, subjects).lines.len() as u64;
+            return Err(numbered(e, counted));
+        }
+        (Err(e), _) => return Err(e),
+    };
+    match second {
+        (Some(only), None) => take(verdicts(only, subjects)),
+        (Some(first), Some(second)) => {
+            let mut ahead = vec![second, first];
+            let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+            crate::input::par::ordered_map(
+                workers,
+                || match ahead.pop() {
+                    Some(block) => Ok(Some(block)),
+                    None => blocks.next_block(),
+                },
+                |block| verdicts(block, subjects),
+                &mut take,
+            )
+            .map_err(|e| numbered(e, lines.get()))?;
+        }
+        (None, _) => {}
+    }
+    Ok(blocks.offset())
+}
+
+/// A piece of text in a [`Verdicts`] string (or another string kept the
+/// same way).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    at: u32,
+    len: u32,
+}
+
+impl Span {
+    pub(crate) fn keep(text: &mut String, s: &str) -> Span {
+        let at = text.len() as u32;
+        text.push_str(s);
+        Span {
+            at,
+            len: s.len() as u32,
+        }
+    }
+
+    pub(crate) fn of(self, text: &str) -> &str {
+        &text[self.at as usize..(self.at + self.len) as usize]
+    }
+}
+
+/// The facts of one entry, their text in the block's string.
+pub(crate) struct Facts {
+    pub(crate) id: Span,
+    pub(crate) parent: Option<Span>,
+    pub(crate) label: Option<Span>,
+    pub(crate) timestamp: u64,
+    pub(crate) kind: MessageKind,
+    /// Range of the block's `calls`.
+    pub(crate) calls: std::ops::Range<u32>,
+    pub(crate) answers: Option<Span>,
+    pub(crate) tag: Option<Span>,
+    pub(crate) subject: Option<Span>,
+    /// One of ysess's own records.
+    pub(crate) record: bool,
+    /// What is wrong with a ysess record, if anything.
+    pub(crate) record_problem: Option<Span>,
+    /// The entry a `ysess.checkout` record says it resumes at.
+    pub(crate) checkout_target: Option<Span>,
+}
+
+pub(crate) enum Line {
+    Blank,
+    Entry { facts: Facts, indent: usize },
+    Fault { fault: LineFault, indent: usize },
+    NotUtf8 { at: usize, cut: bool },
+}
+
+/// One line's verdict.
+pub(crate) struct Verdict {
+    /// Offset of the line within its block.
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+    pub(crate) bom: bool,
+    /// Only NUL bytes: what a crash often leaves where a write was going.
+    pub(crate) nul: bool,
+    pub(crate) line: Line,
+}
+
+/// A block's verdicts: compact, a few allocations per block, so that handing
+/// them from a worker to the tree builder costs little.
+pub(crate) struct Verdicts {
+    pub(crate) offset: u64,
+    pub(crate) text: String,
+    pub(crate) calls: Vec<Span>,
+    pub(crate) lines: Vec<Verdict>,
+}
+
+/// Bytes per block of lines handed to a worker thread.
+const BLOCK: usize = 4 << 20;
+
+fn verdicts(block: Block, subjects: bool) -> Verdicts {
+    let mut out = Verdicts {
+        offset: block.offset,
+        text: String::new(),
+        calls: Vec::new(),
+        lines: Vec::with_capacity(block.bytes().len() / 512),
+    };
+    for (at, bytes) in block.lines() {
+        let line = match check_line(bytes, subjects) {
+            Checked::Blank => Line::Blank,
+            Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
+            Checked::Fault { fault, indent } => Line::Fault { fault, indent },
+            Checked::Entry { facts, indent } => {
+                let text = &mut out.text;
+                let first_call = out.calls.len() as u32;
+                let checked_record = record_problem(bytes, &facts);
+                out.calls
+                    .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
+                let facts = Facts {
+                    id: Span::keep(text, &facts.id),
+                    parent: facts.parent.as_deref().map(|p| Span::keep(text, p)),
+                    label: facts.label.as_deref().map(|l| Span::keep(text, l)),
+                    timestamp: facts.timestamp,
+                    kind: facts.kind,
+                    calls: first_call..out.calls.len() as u32,
+                    answers: facts
+                        .tool_result_for
+                        .as_deref()
+                        .map(|c| Span::keep(text, c)),
+                    tag: facts
+                        .model
+                        .as_deref()
+                        .or(facts.tool_name.as_deref())
+                        .or(facts.custom_kind.as_deref())
+                        .map(|t| Span::keep(text, t)),
+                    subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
+                    record: super::records::is_record_entry(&facts),
+                    record_problem: None,
+                    checkout_target: None,
+                };
+                let facts = match checked_record {
+                    Ok(target) => Facts {
+                        checkout_target: target.map(|t| Span::keep(text, &t)),
+                        ..facts
+                    },
+                    Err(problem) => Facts {
+                        record_problem: Some(Span::keep(text, &problem)),
+                        ..facts
+                    },
+                };
+                Line::Entry { facts, indent }
+            }
+        };
+        let bom = at == 0 && block.offset == 0 && bytes.starts_with(b"\xEF\xBB\xBF");
+        let nul = !bytes.is_empty() && bytes.iter().all(|&b| b == 0);
+        out.lines.push(Verdict {
+            at,
+            len: bytes.len(),
+            bom,
+            nul,
+            line,
+        });
+    }
+    out
+}
+
+/// What is wrong with a line that holds a record in ysess's namespace: data
+/// that does not fit its kind, or a record that does not hang where its data
+/// says. yoagent loads such a line; ysess would misread it. `Ok` carries the
+/// target of a checkout record, which the tree checks once it is linked.
+fn record_problem(
+    line: &[u8],
+    facts: &crate::format::LineFacts<'_>,
+) -> Result<Option<String>, String> {
+    let Some(kind) = facts
+        .custom_kind
+        .as_deref()
+        .filter(|k| super::records::is_ysess_kind(k))
+        .filter(|_| {
+            facts.kind == MessageKind::Custom
+                && facts.custom_role.as_deref() == Some(super::records::ROLE)
+        })
+    else {
+        return Ok(None);
+    };
+    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let data = &value["message"]["data"];
+    let parsed =
+        super::records::Kind::parse(kind, data).map_err(|why| format!("record {kind}: {why}"))?;
+    let Some(parent) = facts.parent.as_deref() else {
+        return Err(format!(
+            "record {kind}: it hangs from no entry, and ysess always hangs a record from one"
+        ));
+    };
+    use super::records::Kind;
+    let problem = match &parsed {
+        Kind::Checkout { target } => return Ok(Some(target.clone())),
+        Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
+            format!("record {kind}: its target {target} is not the entry it hangs from ({parent})"),
+        ),
+        Kind::Tag { name, .. } if facts.label.as_deref() != Some(name) => Some(format!(
+            "record {kind}: it names label `{name}` but does not carry it"
+        )),
+        Kind::Branch { name, .. } | Kind::Tag { name, .. } => super::records::check_name(name)
+            .err()
+            .map(|why| format!("record {kind}: {why}")),
+        Kind::BranchRename { to, .. } => super::records::check_name(to)
+            .err()
+            .map(|why| format!("record {kind}: {why}")),
+        Kind::BranchDelete { .. } => None,
+    };
+    match problem {
+        Some(p) => Err(p),
+        None if !matches!(parsed, Kind::Tag { .. }) && facts.label.is_some() => Err(format!(
+            "record {kind}: it carries a label, which only ysess.tag records do"
+        )),
+        None => Ok(None),
+    }
+}
