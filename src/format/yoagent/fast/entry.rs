@@ -1,0 +1,337 @@
+//! The entry shape yoagent writes: `{id, parent_id, message, timestamp,
+//! label}` and the message inside it, read member by member.
+
+use std::borrow::Cow;
+
+use super::subject::first_line;
+use super::{Scanner, Seen};
+use crate::format::yoagent::canonical::{BLOCK_TYPES, ROLES};
+use crate::format::{LineFacts, MessageKind};
+
+impl<'a> Scanner<'a> {
+    pub(super) fn entry(&mut self) -> Option<LineFacts<'a>> {
+        const ID: u32 = 0;
+        const PARENT: u32 = 1;
+        const MESSAGE: u32 = 2;
+        const TIMESTAMP: u32 = 3;
+        const LABEL: u32 = 4;
+        let mut seen = Seen::default();
+        let mut facts = LineFacts::default();
+        self.object(|s, key| {
+            match key {
+                b"id" => {
+                    seen.first(ID)?;
+                    facts.id = s.string()?;
+                }
+                b"parent_id" => {
+                    seen.first(PARENT)?;
+                    facts.parent = s.opt_string()?;
+                }
+                b"message" => {
+                    seen.first(MESSAGE)?;
+                    s.message(&mut facts)?;
+                }
+                b"timestamp" => {
+                    seen.first(TIMESTAMP)?;
+                    facts.timestamp = s.u64()?;
+                }
+                b"label" => {
+                    seen.first(LABEL)?;
+                    facts.label = s.opt_string()?;
+                }
+                _ => s.skip_value(2)?,
+            }
+            Some(())
+        })?;
+        (seen.has(ID) && seen.has(MESSAGE) && seen.has(TIMESTAMP)).then_some(facts)
+    }
+
+    /// The message: the role first, then the fields of that role.
+    fn message(&mut self, facts: &mut LineFacts<'a>) -> Option<()> {
+        self.eat(b'{')?;
+        if self.key()? != b"role" {
+            return None;
+        }
+        let role = self.tag(&ROLES)?;
+        match &*role {
+            "user" => {
+                facts.kind = MessageKind::User;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"content" => {
+                        seen.first(0)?;
+                        s.contents(None)
+                    }
+                    b"timestamp" => {
+                        seen.first(1)?;
+                        s.u64().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| seen.has(0) && seen.has(1))?;
+            }
+            "assistant" => {
+                let mut calls = Vec::new();
+                let mut model = None;
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"content" => {
+                        seen.first(0)?;
+                        s.contents(Some(&mut calls))
+                    }
+                    b"stopReason" => {
+                        seen.first(1)?;
+                        let reason = s.string()?;
+                        matches!(
+                            &*reason,
+                            "stop" | "length" | "toolUse" | "error" | "aborted" | "refusal"
+                        )
+                        .then_some(())
+                    }
+                    b"model" => {
+                        seen.first(2)?;
+                        model = Some(s.string()?);
+                        Some(())
+                    }
+                    b"provider" => {
+                        seen.first(3)?;
+                        s.skip_string()
+                    }
+                    b"usage" => {
+                        seen.first(4)?;
+                        s.usage()
+                    }
+                    b"timestamp" => {
+                        seen.first(5)?;
+                        s.u64().map(drop)
+                    }
+                    b"errorMessage" | b"error_message" => {
+                        seen.first(6)?;
+                        s.opt_string().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| (0..6).all(|bit| seen.has(bit)))?;
+                facts.kind = MessageKind::Assistant;
+                facts.model = model;
+                facts.tool_calls = calls;
+            }
+            "toolResult" => {
+                let (mut call_id, mut tool_name) = (None, None);
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"toolCallId" => {
+                        seen.first(0)?;
+                        call_id = Some(s.string()?);
+                        Some(())
+                    }
+                    b"toolName" => {
+                        seen.first(1)?;
+                        tool_name = Some(s.string()?);
+                        Some(())
+                    }
+                    b"content" => {
+                        seen.first(2)?;
+                        s.contents(None)
+                    }
+                    b"isError" => {
+                        seen.first(3)?;
+                        s.bool().map(drop)
+                    }
+                    b"timestamp" => {
+                        seen.first(4)?;
+                        s.u64().map(drop)
+                    }
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| (0..5).all(|bit| seen.has(bit)))?;
+                facts.kind = MessageKind::ToolResult;
+                facts.tool_result_for = call_id;
+                facts.tool_name = tool_name;
+            }
+            _ => {
+                // A custom record: any role string, with `kind` and `data`.
+                let (mut kind, mut data) = (None, &b""[..]);
+                self.rest_members(b"role", |s, key, seen| match key {
+                    b"kind" => {
+                        seen.first(0)?;
+                        kind = Some(s.string()?);
+                        Some(())
+                    }
+                    b"data" => {
+                        seen.first(1)?;
+                        s.ws();
+                        let start = s.pos;
+                        s.skip_value(3)?;
+                        data = &s.b[start..s.pos];
+                        Some(())
+                    }
+                    b"role" => None,
+                    _ => s.skip_value(3),
+                })
+                .filter(|seen| seen.has(0) && seen.has(1))?;
+                facts.kind = MessageKind::Custom;
+                facts.custom_role = Some(role);
+                facts.custom_kind = kind;
+                if self.want_subject {
+                    facts.subject = Some(Cow::Owned(first_line(data, false)));
+                }
+                return Some(());
+            }
+        }
+        if self.want_subject {
+            facts.subject = self.parts.subject().map(Cow::Owned);
+        }
+        Some(())
+    }
+
+    /// Walks the members after a tag member (`role`, `type`) up to the
+    /// closing brace. A second tag member makes the fast path give up.
+    fn rest_members(
+        &mut self,
+        tag: &[u8],
+        mut member: impl FnMut(&mut Self, &'a [u8], &mut Seen) -> Option<()>,
+    ) -> Option<Seen> {
+        let mut seen = Seen::default();
+        loop {
+            self.ws();
+            match self.peek()? {
+                b'}' => {
+                    self.pos += 1;
+                    return Some(seen);
+                }
+                b',' => {
+                    self.pos += 1;
+                    let key = self.key()?;
+                    if key == tag {
+                        return None;
+                    }
+                    member(self, key, &mut seen)?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn usage(&mut self) -> Option<()> {
+        let mut seen = Seen::default();
+        self.object(|s, key| {
+            let bit = match key {
+                b"input" => 0,
+                b"output" => 1,
+                b"cacheRead" | b"cache_read" => 2,
+                b"cacheWrite" | b"cache_write" => 3,
+                b"totalTokens" | b"total_tokens" => 4,
+                _ => return s.skip_value(4),
+            };
+            seen.first(bit)?;
+            s.u64().map(drop)
+        })?;
+        (seen.has(0) && seen.has(1)).then_some(())
+    }
+
+    /// A content array. Tool call ids are collected when `calls` is given.
+    fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
+        self.array(|s| {
+            s.eat(b'{')?;
+            if s.key()? != b"type" {
+                return None;
+            }
+            let kind = s.tag(&BLOCK_TYPES)?;
+            match &*kind {
+                "text" => s
+                    .rest_members(b"type", |s, key, seen| match key {
+                        b"text" => {
+                            seen.first(0)?;
+                            let body = s.raw_string()?;
+                            s.parts.text.get_or_insert(body);
+                            Some(())
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0))
+                    .map(drop),
+                "image" => {
+                    let mut image = (&b""[..], 0);
+                    s.rest_members(b"type", |s, key, seen| match key {
+                        b"data" => {
+                            seen.first(0)?;
+                            let (data, _) = s.raw_string()?;
+                            // base64 padding carries no bytes.
+                            let pad = data.iter().rev().take_while(|&&b| b == b'=').count();
+                            image.1 = data.len() - pad;
+                            Some(())
+                        }
+                        b"mimeType" => {
+                            seen.first(1)?;
+                            image.0 = s.raw_string()?.0;
+                            Some(())
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0) && seen.has(1))?;
+                    s.parts.image.get_or_insert(image);
+                    Some(())
+                }
+                "thinking" => s
+                    .rest_members(b"type", |s, key, seen| match key {
+                        b"thinking" => {
+                            seen.first(0)?;
+                            let body = s.raw_string()?;
+                            s.parts.thinking.get_or_insert(body);
+                            Some(())
+                        }
+                        b"signature" => {
+                            seen.first(1)?;
+                            s.opt_string().map(drop)
+                        }
+                        b"redacted" => {
+                            seen.first(2)?;
+                            s.opt_string().map(drop)
+                        }
+                        b"redactedProtocol" | b"redacted_protocol" => {
+                            seen.first(3)?;
+                            s.skip_value(5)
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0))
+                    .map(drop),
+                "toolCall" => {
+                    let (mut id, mut name, mut args) = (None, None, &b""[..]);
+                    s.rest_members(b"type", |s, key, seen| match key {
+                        b"id" => {
+                            seen.first(0)?;
+                            id = Some(s.string()?);
+                            Some(())
+                        }
+                        b"name" => {
+                            seen.first(1)?;
+                            name = Some(s.string()?);
+                            Some(())
+                        }
+                        b"arguments" => {
+                            seen.first(2)?;
+                            s.ws();
+                            let start = s.pos;
+                            s.skip_value(5)?;
+                            args = &s.b[start..s.pos];
+                            Some(())
+                        }
+                        b"providerMetadata" | b"provider_metadata" => {
+                            seen.first(3)?;
+                            s.skip_value(5)
+                        }
+                        _ => s.skip_value(5),
+                    })
+                    .filter(|seen| seen.has(0) && seen.has(1) && seen.has(2))?;
+                    if s.parts.call.is_none() {
+                        s.parts.call = Some((name?, args));
+                    }
+                    if let Some(calls) = calls.as_deref_mut() {
+                        calls.push(id?);
+                    }
+                    Some(())
+                }
+                _ => None,
+            }
+        })
+    }
+}
