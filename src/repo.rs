@@ -1,12 +1,20 @@
-//! A session loaded for the commands that show it: its tree (with subject
-//! lines), and the file to read whole entries from when they are printed.
+//! A session opened at a path: what every command starts from.
+//!
+//! [`Repo::open`] reads and checks the file once (refusing one its format's
+//! own loader would refuse), and keeps what the commands need: the file's
+//! [`Format`], its tree (with subject lines), its named branches, and the
+//! file itself, held open, to read whole entries from when they are printed.
 
 use std::fmt;
 use std::io::{self, Read};
+use std::path::Path;
 
 use crate::check::{Finding, Options, check_tree};
+use crate::format::Format;
 use crate::format::message::{Entry, NotAnEntry};
 use crate::input::Source;
+use crate::refs::Refs;
+use crate::refs::revision::{RevError, resolve};
 use crate::tree::{Ix, Tree};
 
 /// Where entry bytes are read back from: the file, or (for standard input,
@@ -18,8 +26,14 @@ enum Store {
     Memory(Vec<u8>),
 }
 
-pub struct Session {
+/// A session file, read, checked and indexed.
+pub struct Repo {
+    /// The file's format.
+    pub format: Format,
+    /// Every entry, with the user's tree folded out of ysess's records.
     pub tree: Tree,
+    /// The named branches.
+    pub refs: Refs,
     store: Store,
 }
 
@@ -81,9 +95,14 @@ fn spooled<R: Read + Send>(
     Ok((report, tree, Store::Memory(kept)))
 }
 
-impl Session {
+impl Repo {
+    /// Opens the session file at `path` (`-` is standard input).
+    pub fn open(path: impl AsRef<Path>) -> Result<Repo, LoadError> {
+        Repo::load(&Source::new(path.as_ref()))
+    }
+
     /// Reads and checks a session; refuses one yoagent would refuse.
-    pub fn load(source: &Source) -> Result<Session, LoadError> {
+    pub fn load(source: &Source) -> Result<Repo, LoadError> {
         let options = Options {
             subjects: true,
             ..Options::default()
@@ -103,15 +122,27 @@ impl Session {
             }
             Source::Stdin => spooled(io::stdin(), &options)?,
         };
+        Repo::new(report, tree, store)
+    }
+
+    /// The repo of a checked file, or the refusal its first error makes.
+    fn new(report: crate::check::Report, tree: Tree, store: Store) -> Result<Repo, LoadError> {
         let errors = report.errors();
-        match report.findings.into_iter().next() {
-            Some(first) if errors > 0 => Err(LoadError::Invalid { first, errors }),
-            _ => Ok(Session { tree, store }),
+        if let Some(first) = report.findings.into_iter().next().filter(|_| errors > 0) {
+            return Err(LoadError::Invalid { first, errors });
         }
+        let mut repo = Repo {
+            format: Format::Yoagent,
+            tree,
+            refs: Refs::default(),
+            store,
+        };
+        repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
+        Ok(repo)
     }
 
     /// Reads a session from a file the caller holds open (and locked).
-    pub fn load_locked(file: &std::fs::File) -> Result<Session, LoadError> {
+    pub fn load_locked(file: &std::fs::File) -> Result<Repo, LoadError> {
         let options = Options {
             subjects: true,
             ..Options::default()
@@ -119,14 +150,18 @@ impl Session {
         let mut reader = file;
         std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(0))?;
         let (report, tree) = check_tree(reader, &options)?;
-        let errors = report.errors();
-        match report.findings.into_iter().next() {
-            Some(first) if errors > 0 => Err(LoadError::Invalid { first, errors }),
-            _ => Ok(Session {
-                tree,
-                store: Store::Open(file.try_clone()?),
-            }),
-        }
+        Repo::new(report, tree, Store::Open(file.try_clone()?))
+    }
+
+    /// HEAD: where the app that owns the file resumes.
+    pub fn head(&self) -> Option<Ix> {
+        self.tree.head()
+    }
+
+    /// The entry a revision names (`HEAD~2`, `first-draft`, an id, a
+    /// branch, a unique prefix): the one resolver every command uses.
+    pub fn resolve(&self, text: &str) -> Result<Ix, RevError> {
+        resolve(&self.tree, self.head(), &self.refs.pairs(), text)
     }
 
     /// The number of the next id yoagent's `append` would give, `e<N+1>`

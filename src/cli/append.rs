@@ -62,11 +62,10 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Create::No
     };
     let (locked, refs) = open_locked_with(ctx, create)?;
-    let tree = &locked.session.tree;
-    let head = tree.head();
+    let tree = &locked.repo.tree;
     let mut parent = match &args.parent {
         Some(rev) => {
-            let target = resolve(tree, head, &refs.pairs(), rev)?;
+            let target = resolve(&locked.repo, rev)?;
             Some(super::write::attach_point(tree, &refs, Some(rev), target))
         }
         // Below the last line, as yoagent's own append (a ysess record on a
@@ -85,7 +84,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             );
         }
     }
-    let ids = new_ids(&locked.session, messages.len())?;
+    let ids = new_ids(&locked.repo, messages.len())?;
     let now = now_ms();
     let mut lines = Vec::with_capacity(messages.len());
     for (k, (message, id)) in messages.into_iter().zip(&ids).enumerate() {

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
 use super::write::{append_records, describe, open_locked, status};
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::{Ix, Tree};
@@ -132,9 +132,9 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.name {
         return create(args, name, ctx);
     }
-    let session = open_session(ctx)?;
-    let refs = Refs::read(&session)?;
-    let tree = &session.tree;
+    let repo = open_repo(ctx)?;
+    let refs = &repo.refs;
+    let tree = &repo.tree;
     let head = tree.head();
     // Named branches, then every other tip of the user's tree.
     let mut listed: Vec<Listed> = refs
@@ -158,7 +158,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     );
     listed.sort_by_key(|l| (std::cmp::Reverse(l.tip), l.name.clone()));
     if let Some(rev) = &args.contains {
-        let target = resolve(tree, head, &refs.pairs(), rev)?;
+        let target = resolve(&repo, rev)?;
         listed.retain(|l| tree.is_ancestor(target, l.tip));
     }
     // The branch HEAD is on: one whose tip HEAD is, the branch the last line
@@ -274,7 +274,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     check_name(name).map_err(Failure::refuse)?;
     let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.session.tree;
+    let tree = &locked.repo.tree;
     let head = tree
         .head()
         .ok_or_else(|| super::empty("nothing to branch from"))?;
@@ -291,12 +291,7 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         );
     }
     super::write::check_free(tree, &refs, name, true)?;
-    let target = resolve(
-        tree,
-        Some(head),
-        &refs.pairs(),
-        args.rev.as_deref().unwrap_or("HEAD"),
-    )?;
+    let target = resolve(&locked.repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     // `--force` on a name in use starts it again: git says "Reset".
     let reset = refs.get(name).is_some();
     let target_id = tree.id(target).to_string();
@@ -311,7 +306,7 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
         super::write::stay(tree, head),
     ];
     let what = describe(
-        &locked.session,
+        &locked.repo,
         &refs,
         target,
         Paint {
@@ -343,7 +338,7 @@ fn change(
     make: impl FnOnce(&Refs, &Tree) -> Result<(Kind, String), Failure>,
 ) -> Result<Exit, Failure> {
     let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.session.tree;
+    let tree = &locked.repo.tree;
     // The name is checked first: on an empty session, too, the answer is
     // that there is no such branch.
     let (kind, text) = make(&refs, tree)?;

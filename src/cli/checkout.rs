@@ -30,15 +30,15 @@ pub struct CheckoutArgs {
 
 pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let (locked, refs) = open_locked(ctx)?;
-    let session = &locked.session;
-    let tree = &session.tree;
+    let repo = &locked.repo;
+    let tree = &repo.tree;
     let head = tree.head();
     if args.rev.is_some() || args.branch.is_some() {
         head.ok_or_else(|| super::empty("nothing to check out"))?;
     }
     let target = match (&args.rev, &args.branch) {
-        (Some(rev), _) => resolve(tree, head, &refs.pairs(), rev)?,
-        (None, Some(_)) => resolve(tree, head, &refs.pairs(), "HEAD")?,
+        (Some(rev), _) => resolve(repo, rev)?,
+        (None, Some(_)) => resolve(repo, "HEAD")?,
         (None, None) => return Err(Failure::usage("checkout needs a revision (or -b NAME)")),
     };
     let paint = Paint {
@@ -85,7 +85,7 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
         {
             let text = format!(
                 "HEAD is already at {}",
-                describe(session, &refs, target, paint)
+                describe(repo, &refs, target, paint)
             );
             status(ctx, &text)?;
             return Ok(Exit::Success);
@@ -108,7 +108,7 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
             }
         }
     };
-    let where_ = describe(session, &refs, target, paint);
+    let where_ = describe(repo, &refs, target, paint);
     // A branch checked out by its name, as git says it.
     let by_name = args
         .rev

@@ -5,12 +5,11 @@ use clap::Args;
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::compare::turns::{Stats, Step, align, render, shape};
 use crate::format::message::Entry;
 use crate::input::Source;
-use crate::refs::Refs;
-use crate::repo::Session;
+use crate::repo::Repo;
 use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, escape_lines, json_line};
 use crate::ui::pager::paged;
@@ -90,20 +89,11 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(files) = &args.files {
         return files_diff(args, ctx, &files[0], &files[1]);
     }
-    let session = open_session(ctx)?;
-    let refs = Refs::read(&session)?;
-    let tree = &session.tree;
-    let head = tree.head();
-    let branches = refs.pairs();
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
     let (a, b) = match (&args.a, &args.b) {
-        (Some(a), Some(b)) => (
-            resolve(tree, head, &branches, a)?,
-            resolve(tree, head, &branches, b)?,
-        ),
-        (Some(rev), None) => (
-            resolve(tree, head, &branches, "HEAD")?,
-            resolve(tree, head, &branches, rev)?,
-        ),
+        (Some(a), Some(b)) => (resolve(&repo, a)?, resolve(&repo, b)?),
+        (Some(rev), None) => (resolve(&repo, "HEAD")?, resolve(&repo, rev)?),
         (None, _) => {
             return Err(Failure::usage(
                 "diff needs a revision to compare HEAD with (or A B)",
@@ -125,7 +115,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             .collect();
         let entries = turns
             .iter()
-            .map(|&ix| session.entry(ix))
+            .map(|&ix| repo.entry(ix))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Side {
             tip,
@@ -506,7 +496,7 @@ fn files_diff(
 ) -> Result<Exit, Failure> {
     let quiet = ctx.global.quiet;
     let load = |path: &std::path::Path| {
-        Session::load(&Source::Path(path.to_path_buf())).map_err(|e| {
+        Repo::load(&Source::Path(path.to_path_buf())).map_err(|e| {
             Failure::from(anyhow::anyhow!(
                 "{}: {e}",
                 escape(&path.display().to_string())
@@ -514,9 +504,8 @@ fn files_diff(
         })
     };
     let (old_s, new_s) = (load(old)?, load(new)?);
-    let raw = |s: &Session, ix: Ix| -> Result<serde_json::Value, Failure> {
-        Ok(s.entry(ix)?.canonical())
-    };
+    let raw =
+        |s: &Repo, ix: Ix| -> Result<serde_json::Value, Failure> { Ok(s.entry(ix)?.canonical()) };
     let mut changes: Vec<(char, Ix, bool, String)> = Vec::new(); // (mark, ix, in new?, note)
     for ix in 0..new_s.tree.len() as Ix {
         match old_s.tree.find(new_s.tree.id(ix)) {

@@ -1,10 +1,9 @@
 use clap::Args;
 use serde_json::Value;
 
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::message::Message;
 use crate::format::yoagent::records::{Kind, Record};
-use crate::refs::Refs;
 use crate::tree::Ix;
 use crate::ui::output::json_line;
 
@@ -31,9 +30,8 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    let session = open_session(ctx)?;
-    let refs = Refs::read(&session)?;
-    let tree = &session.tree;
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
     if args.rev.is_none() && tree.head().is_none() {
         // An empty session resumes with no messages.
         if !args.session {
@@ -41,12 +39,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         return Ok(Exit::Success);
     }
-    let target = resolve(
-        tree,
-        tree.head(),
-        &refs.pairs(),
-        args.rev.as_deref().unwrap_or("HEAD"),
-    )?;
+    let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     let out = &mut ctx.streams.out;
     if args.session {
         let path = tree.path(target);
@@ -63,7 +56,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         let mut parent: Option<String> = None;
         let mut more: Vec<(String, &str)> = Vec::new();
         for &ix in &path {
-            let entry = session.entry(ix)?;
+            let entry = repo.entry(ix)?;
             let mut names = labels.remove(&ix).unwrap_or_default();
             // The entry's own label first, when it still names the entry.
             if let Some(own) = entry.label.as_deref() {
@@ -120,7 +113,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let mut messages = Vec::new();
     for ix in tree.path(target) {
-        let entry = session.entry(ix)?;
+        let entry = repo.entry(ix)?;
         if !matches!(entry.message, Message::Custom { .. }) {
             messages.push(entry.message_value);
         }

@@ -2,7 +2,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::MessageKind;
 use crate::tree::graph::{Graph, Style, display_order};
 use crate::tree::{Ix, Tree};
@@ -100,10 +100,10 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         return Ok(Exit::Success);
     }
 
-    let session = open_session(ctx)?;
-    let tree = &session.tree;
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
     let head = tree.head();
-    let branches = crate::refs::Refs::read(&session)?.pairs();
+    let branches = repo.refs.pairs();
     let whole_tree = args.all || (args.graph && args.rev.is_none());
     let mut order: Vec<Ix> = if whole_tree {
         if args.graph {
@@ -115,7 +115,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Vec::new() // an empty session: nothing to show
     } else {
         let rev = args.rev.as_deref().unwrap_or("HEAD");
-        let target = resolve(tree, head, &branches, rev)?;
+        let target = resolve(&repo, rev)?;
         let mut path = if args.markers {
             tree.raw_path(target)
         } else {
@@ -145,7 +145,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         });
         for (k, &ix) in order.iter().enumerate() {
             let raw = if args.json {
-                session.line(ix)?
+                repo.line(ix)?
             } else {
                 Vec::new()
             };

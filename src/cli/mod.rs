@@ -195,9 +195,9 @@ pub struct Context<'a> {
 }
 
 /// Loads the session file for a command that shows it.
-fn open_session(ctx: &Context<'_>) -> Result<crate::repo::Session, Failure> {
+fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
     let source = crate::input::Source::new(&ctx.global.file);
-    crate::repo::Session::load(&source).map_err(|e| match e {
+    crate::repo::Repo::load(&source).map_err(|e| match e {
         crate::repo::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
                 "{} lists every problem",
@@ -228,13 +228,8 @@ fn empty(what: &str) -> Failure {
 }
 
 /// Resolves a revision, or fails with the resolver's hints.
-fn resolve(
-    tree: &crate::tree::Tree,
-    head: Option<crate::tree::Ix>,
-    branches: &[(String, crate::tree::Ix)],
-    text: &str,
-) -> Result<crate::tree::Ix, Failure> {
-    crate::refs::revision::resolve(tree, head, branches, text).map_err(|e| {
+fn resolve(repo: &crate::repo::Repo, text: &str) -> Result<crate::tree::Ix, Failure> {
+    repo.resolve(text).map_err(|e| {
         let hints = e.hints();
         let mut failure = Failure::from(anyhow::Error::new(e));
         failure.hints = hints;

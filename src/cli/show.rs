@@ -2,7 +2,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::message::{Block, Message, human_size};
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
@@ -31,24 +31,19 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    let session = open_session(ctx)?;
-    let branches = crate::refs::Refs::read(&session)?.pairs();
-    let tree = &session.tree;
-    let ix = resolve(
-        tree,
-        tree.head(),
-        &branches,
-        args.rev.as_deref().unwrap_or("HEAD"),
-    )?;
+    let repo = open_repo(ctx)?;
+    let branches = repo.refs.pairs();
+    let tree = &repo.tree;
+    let ix = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     if args.json {
-        let line = session.line(ix)?;
+        let line = repo.line(ix)?;
         let text = std::str::from_utf8(&line)
             .map(str::trim)
             .unwrap_or_default();
         writeln!(ctx.streams.out, "{}", stored_json(text))?;
         return Ok(Exit::Success);
     }
-    let entry = session.entry(ix)?;
+    let entry = repo.entry(ix)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };

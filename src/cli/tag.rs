@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
 use super::write::{append_records, describe, open_locked, status};
-use super::{Context, Exit, Failure, open_session, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
@@ -82,8 +82,8 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.delete {
-        let session = open_session(ctx)?;
-        if session.tree.label(name).is_none() {
+        let repo = open_repo(ctx)?;
+        if repo.tree.label(name).is_none() {
             return Err(Failure::refuse(format!(
                 "no label named '{}'",
                 crate::ui::output::escape(name)
@@ -101,8 +101,8 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.name {
         return set(args, name, ctx);
     }
-    let session = open_session(ctx)?;
-    let tree = &session.tree;
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
     let names: Vec<&str> = tree
         .label_names()
         .into_iter()
@@ -161,16 +161,11 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     check_name(name).map_err(Failure::refuse)?;
     let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.session.tree;
+    let tree = &locked.repo.tree;
     let head = tree
         .head()
         .ok_or_else(|| super::empty("nothing to label"))?;
-    let target = resolve(
-        tree,
-        Some(head),
-        &refs.pairs(),
-        args.rev.as_deref().unwrap_or("HEAD"),
-    )?;
+    let target = resolve(&locked.repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     super::write::check_free(tree, &refs, name, false)?;
     if let Some(existing) = tree.label(name).filter(|_| !args.force) {
         let on = existing;
@@ -194,7 +189,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
         let paint = Paint {
             on: ctx.streams.color_err,
         };
-        let what = describe(&locked.session, &refs, target, paint);
+        let what = describe(&locked.repo, &refs, target, paint);
         status(
             ctx,
             &format!("Label '{}' already names {what}", escape(name)),
@@ -217,7 +212,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let paint = Paint {
         on: ctx.streams.color_err,
     };
-    let what = describe(&locked.session, &refs, target, paint);
+    let what = describe(&locked.repo, &refs, target, paint);
     append_records(locked, &records)?;
     let text = match was {
         Some((_, was)) => format!("Moved label '{}' from {was} to {what}", escape(name)),

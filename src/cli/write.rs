@@ -7,7 +7,7 @@ use super::{Context, Failure};
 use crate::format::yoagent::records::Record;
 use crate::input::Source;
 use crate::refs::Refs;
-use crate::repo::Session;
+use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::ui::output::escape;
 use crate::ui::render::{Names, Paint, role};
@@ -62,13 +62,13 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
             WriteError::Io(io) => failure(&io),
         }
     })?;
-    let refs = Refs::read(&locked.session)?;
+    let refs = locked.repo.refs.clone();
     Ok((locked, refs))
 }
 
 /// Ids for `count` new entries, as yoagent's `append` would number them.
-pub fn new_ids(session: &Session, count: usize) -> Result<Vec<String>, Failure> {
-    let first = session.next_number();
+pub fn new_ids(repo: &Repo, count: usize) -> Result<Vec<String>, Failure> {
+    let first = repo.next_number();
     let last = first.and_then(|n| n.checked_add(count.saturating_sub(1) as u64));
     match (first, last) {
         (Some(first), Some(_)) => Ok((0..count as u64)
@@ -82,7 +82,7 @@ pub fn new_ids(session: &Session, count: usize) -> Result<Vec<String>, Failure> 
 
 /// Appends records (and nothing else) and returns their ids.
 pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
-    let ids = new_ids(&locked.session, records.len())?;
+    let ids = new_ids(&locked.repo, records.len())?;
     let now = now_ms();
     let lines: Vec<String> = records
         .iter()
@@ -159,8 +159,8 @@ pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
 }
 
 /// `e5 (first-draft) user: draft a plan`, for status messages.
-pub fn describe(session: &Session, refs: &Refs, ix: Ix, paint: Paint) -> String {
-    let tree = &session.tree;
+pub fn describe(repo: &Repo, refs: &Refs, ix: Ix, paint: Paint) -> String {
+    let tree = &repo.tree;
     let names = Names::new(tree, None, &refs.pairs());
     format!(
         "{}{} {}: {}",

@@ -13,6 +13,24 @@ use std::borrow::Cow;
 
 use self::yoagent::exact::LineFault;
 
+/// A session format ysess reads: how its files spell the one tree model.
+/// A new format is a variant here and a module beside [`yoagent`]; commands
+/// never branch on it, only the readers and writers do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// yoagent 0.26.6's `Session::to_jsonl`.
+    Yoagent,
+}
+
+impl Format {
+    /// The name ysess shows and takes for the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Yoagent => "yoagent",
+        }
+    }
+}
+
 /// What kind of message an entry carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MessageKind {

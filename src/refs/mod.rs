@@ -12,9 +12,9 @@ pub mod tail;
 use std::collections::BTreeMap;
 use std::io;
 
+use crate::format::message::Entry;
 use crate::format::message::Message;
 use crate::format::yoagent::records::Kind;
-use crate::repo::Session;
 use crate::tree::{Ix, Tree};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,19 +25,19 @@ pub struct Branch {
     pub tip: Ix,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Refs {
     /// Live branches, sorted by name.
     pub branches: Vec<Branch>,
 }
 
 impl Refs {
-    /// Every ysess record of the session, read in file order.
-    pub fn read(session: &Session) -> io::Result<Refs> {
-        let tree = &session.tree;
+    /// Every ysess record of the session, read in file order; `entry`
+    /// reads an entry of the tree whole.
+    pub fn read(tree: &Tree, mut entry: impl FnMut(Ix) -> io::Result<Entry>) -> io::Result<Refs> {
         let mut live: BTreeMap<String, Ix> = BTreeMap::new();
         for ix in (0..tree.len() as Ix).filter(|&ix| tree.is_record(ix)) {
-            let Message::Custom { kind, data, .. } = session.entry(ix)?.message else {
+            let Message::Custom { kind, data, .. } = entry(ix)?.message else {
                 continue;
             };
             match Kind::parse(&kind, &data) {

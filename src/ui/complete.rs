@@ -14,8 +14,7 @@ use std::path::PathBuf;
 use clap_complete::engine::{ArgValueCompleter, CompletionCandidate};
 
 use crate::input::Source;
-use crate::refs::Refs;
-use crate::repo::Session;
+use crate::repo::Repo;
 use crate::tree::Ix;
 
 /// At most this many entry ids are offered, the newest first.
@@ -50,10 +49,10 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
     let Some(path) = session_path(&line_words(), std::env::var_os("YSESS_FILE")) else {
         return Vec::new();
     };
-    let Ok(session) = Session::load(&Source::Path(path)) else {
+    let Ok(repo) = Repo::load(&Source::Path(path)) else {
         return Vec::new();
     };
-    let tree = &session.tree;
+    let tree = &repo.tree;
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     let mut offer = |value: &str, help: String, out: &mut Vec<CompletionCandidate>| {
@@ -61,10 +60,8 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
             out.push(CompletionCandidate::new(value).help(Some(help.into())));
         }
     };
-    if matches!(want, Want::Revisions | Want::Branches)
-        && let Ok(refs) = Refs::read(&session)
-    {
-        for branch in &refs.branches {
+    if matches!(want, Want::Revisions | Want::Branches) {
+        for branch in &repo.refs.branches {
             let help = format!("branch at {}", safe(tree.id(branch.tip)));
             offer(&branch.name, help, &mut out);
         }

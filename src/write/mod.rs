@@ -271,7 +271,7 @@ pub struct Locked {
     file: File,
     path: PathBuf,
     /// The session as it is now.
-    pub session: crate::repo::Session,
+    pub repo: crate::repo::Repo,
     /// The file as planned on: its length, its last bytes, which file.
     len: u64,
     tail: Vec<u8>,
@@ -319,7 +319,7 @@ impl Locked {
             }
             let meta = file.metadata()?;
             let (len, id) = (meta.len(), file_id(&meta));
-            let session = match crate::repo::Session::load_locked(&file) {
+            let session = match crate::repo::Repo::load_locked(&file) {
                 Ok(session) => session,
                 Err(crate::repo::LoadError::Invalid { first, errors }) => {
                     return Err(match first.code {
@@ -350,7 +350,7 @@ impl Locked {
             return Ok(Locked {
                 file,
                 path: path.to_path_buf(),
-                session,
+                repo: session,
                 len,
                 tail,
                 id,
