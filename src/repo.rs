@@ -179,13 +179,7 @@ impl Repo {
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         let node = self.tree.node(ix);
         match &self.store {
-            Store::Open(file) => {
-                let mut out = vec![0; node.len as usize];
-                let mut reader = file;
-                std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(node.offset))?;
-                std::io::Read::read_exact(&mut reader, &mut out)?;
-                Ok(out)
-            }
+            Store::Open(file) => crate::input::read_at(file, node.offset, node.len),
             Store::Memory(bytes) => {
                 let from = node.offset as usize;
                 Ok(bytes

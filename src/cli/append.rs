@@ -66,7 +66,12 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let mut parent = match &args.parent {
         Some(rev) => {
             let target = resolve(&locked.repo, rev)?;
-            Some(super::write::attach_point(tree, &refs, Some(rev), target))
+            Some(crate::write::plan::attach_point(
+                tree,
+                &refs,
+                Some(rev),
+                target,
+            ))
         }
         // Below the last line, as yoagent's own append (a ysess record on a
         // branch included, so the work stays on it).

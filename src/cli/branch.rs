@@ -303,7 +303,7 @@ fn create(args: &BranchArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, 
             },
             parent: target_id,
         },
-        super::write::stay(tree, head),
+        crate::write::plan::stay(tree, head),
     ];
     let what = describe(
         &locked.repo,

@@ -95,7 +95,7 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
             // the branch's tip when that is below the branch's own record, else
             // from the record itself (a branch with no work yet).
             let parent = tree
-                .id(super::write::attach_point(
+                .id(crate::write::plan::attach_point(
                     tree,
                     &refs,
                     args.rev.as_deref(),

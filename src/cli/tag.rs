@@ -207,7 +207,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     // The label record is now the last line; unless it hangs right below
     // the last line as it was, put yoagent's head back.
     if tree.last() != Some(target) {
-        records.push(super::write::stay(tree, head));
+        records.push(crate::write::plan::stay(tree, head));
     }
     let paint = Paint {
         on: ctx.streams.color_err,

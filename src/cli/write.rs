@@ -8,7 +8,7 @@ use crate::format::yoagent::records::Record;
 use crate::input::Source;
 use crate::refs::Refs;
 use crate::repo::Repo;
-use crate::tree::Ix;
+use crate::tree::{Ix, Tree};
 use crate::ui::output::escape;
 use crate::ui::render::{Names, Paint, role};
 use crate::write::{Create, Locked, WriteError};
@@ -68,16 +68,16 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
 
 /// Ids for `count` new entries, as yoagent's `append` would number them.
 pub fn new_ids(repo: &Repo, count: usize) -> Result<Vec<String>, Failure> {
-    let first = repo.next_number();
-    let last = first.and_then(|n| n.checked_add(count.saturating_sub(1) as u64));
-    match (first, last) {
-        (Some(first), Some(_)) => Ok((0..count as u64)
-            .map(|k| format!("e{}", first + k))
-            .collect()),
-        _ => Err(Failure::from(anyhow::anyhow!(
+    crate::write::plan::new_ids(repo, count).ok_or_else(|| {
+        Failure::from(anyhow::anyhow!(
             "no id is left to number new entries: the session already has an id e<N> with the largest N there is"
-        ))),
-    }
+        ))
+    })
+}
+
+/// Refuses a name that already names something else.
+pub fn check_free(tree: &Tree, refs: &Refs, name: &str, for_branch: bool) -> Result<(), Failure> {
+    crate::write::plan::check_free(tree, refs, name, for_branch).map_err(Failure::refuse)
 }
 
 /// Appends records (and nothing else) and returns their ids.
@@ -91,52 +91,6 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
         .collect();
     append_lines(locked, &lines)?;
     Ok(ids)
-}
-
-/// Where new entries for REV hang: REV itself, except that the name of a
-/// branch with no work yet means the branch's own record, so that the work
-/// lands on the branch.
-pub fn attach_point(tree: &crate::tree::Tree, refs: &Refs, rev: Option<&str>, target: Ix) -> Ix {
-    match rev.and_then(|name| refs.get(name)) {
-        Some(branch) if crate::refs::newest_below(tree)[branch.record as usize].is_none() => {
-            branch.record
-        }
-        _ => target,
-    }
-}
-
-/// Refuses a name that already names something else: branch and label names
-/// share one namespace in revisions, so a clash would make one unreachable.
-pub fn check_free(
-    tree: &crate::tree::Tree,
-    refs: &Refs,
-    name: &str,
-    for_branch: bool,
-) -> Result<(), Failure> {
-    if tree.find(name).is_some() {
-        return Err(Failure::refuse(format!("'{name}' is already an entry id")));
-    }
-    if for_branch && tree.label(name).is_some() {
-        return Err(Failure::refuse(format!("'{name}' is already a label")));
-    }
-    if !for_branch && refs.get(name).is_some() {
-        return Err(Failure::refuse(format!("'{name}' is already a branch")));
-    }
-    Ok(())
-}
-
-/// The checkout record that puts yoagent's head back where it is now, after
-/// other records moved it: it hangs from the current last line's entry (a
-/// record on a branch included), so work appended later lands where it
-/// would have, on the same branch.
-pub fn stay(tree: &crate::tree::Tree, head: Ix) -> Record {
-    let at = tree.last().unwrap_or(head);
-    Record {
-        kind: crate::format::yoagent::records::Kind::Checkout {
-            target: tree.id(head).to_string(),
-        },
-        parent: tree.id(at).to_string(),
-    }
 }
 
 /// Appends lines. A refusal says which file and that nothing was written

@@ -11,6 +11,24 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+/// Reads `len` bytes at `offset` without moving the file's position.
+pub fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+    let mut out = vec![0; len as usize];
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(&mut out, offset)?;
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Seek, SeekFrom};
+        let mut reader = file;
+        reader.seek(SeekFrom::Start(offset))?;
+        reader.read_exact(&mut out)?;
+    }
+    Ok(out)
+}
+
 /// One line of a session file, without its `\n`.
 #[derive(Debug, Clone, Copy)]
 pub struct RawLine<'a> {

@@ -189,9 +189,7 @@ impl BackLines {
 
     /// The bytes `from..to` of the file.
     fn read_at(&mut self, from: u64, to: u64) -> io::Result<Vec<u8>> {
-        let mut buf = vec![0; (to - from) as usize];
-        self.file.seek(SeekFrom::Start(from))?;
-        self.file.read_exact(&mut buf)?;
+        let buf = crate::input::read_at(&self.file, from, to - from)?;
         self.read += to - from;
         Ok(buf)
     }
