@@ -6,11 +6,12 @@ use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
 use super::{Context, Exit, Failure, open_repo, resolve};
-use crate::compare::turns::{Stats, Step, align, render, shape};
-use crate::format::message::Entry;
+use crate::compare::files::{self, Status};
+use crate::compare::turns::{Stats, Step};
+use crate::compare::{Comparison, Side};
 use crate::input::Source;
 use crate::repo::Repo;
-use crate::tree::{Ix, Tree};
+use crate::tree::Tree;
 use crate::ui::output::{escape, escape_lines, json_line};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, role};
@@ -75,14 +76,6 @@ pub struct DiffArgs {
 /// More context than any turn has lines: larger values change nothing.
 const MAX_CONTEXT: usize = 1 << 20;
 
-/// One side of the comparison.
-struct Side {
-    tip: Ix,
-    /// Entries after the fork point, oldest first (ysess records left out).
-    turns: Vec<Ix>,
-    entries: Vec<Entry>,
-}
-
 pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     // `-q`/`--quiet` (the global option): print nothing, answer by status.
     let quiet = ctx.global.quiet;
@@ -100,44 +93,10 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             ));
         }
     };
-    let (path_a, path_b) = (tree.path(a), tree.path(b));
-    let shared = path_a
-        .iter()
-        .zip(&path_b)
-        .take_while(|(x, y)| x == y)
-        .count();
-    let fork = shared.checked_sub(1).map(|k| path_a[k]);
-    let side = |path: &[Ix], tip: Ix| -> Result<Side, Failure> {
-        let turns: Vec<Ix> = path[shared..]
-            .iter()
-            .copied()
-            .filter(|&ix| !tree.is_record(ix))
-            .collect();
-        let entries = turns
-            .iter()
-            .map(|&ix| repo.entry(ix))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Side {
-            tip,
-            turns,
-            entries,
-        })
-    };
-    let (side_a, side_b) = (side(&path_a, a)?, side(&path_b, b)?);
-    let shapes = |s: &Side| {
-        s.entries
-            .iter()
-            .map(|e| shape(&e.message))
-            .collect::<Vec<_>>()
-    };
-    let texts_a: Vec<String> = side_a.entries.iter().map(render).collect();
-    let texts_b: Vec<String> = side_b.entries.iter().map(render).collect();
-    let steps = align(&shapes(&side_a), &shapes(&side_b), |i, j| {
-        texts_a[i] == texts_b[j]
-    });
-    let differ = steps
-        .iter()
-        .any(|s| !matches!(s, Step::Pair { same: true, .. }));
+    let cmp = Comparison::of(&repo, a, b)?;
+    let (side_a, side_b, steps, fork) = (&cmp.a, &cmp.b, &cmp.steps, cmp.fork);
+    let (texts_a, texts_b) = (&side_a.texts, &side_b.texts);
+    let differ = cmp.differ();
     let exit = if (args.exit_code || quiet) && differ {
         Exit::No
     } else {
@@ -155,10 +114,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 id: tree.id(f),
                 subject: tree.subject(f),
             }),
-            pairs: steps
-                .iter()
-                .map(|s| json_step(tree, &side_a, &side_b, &texts_a, &texts_b, *s))
-                .collect(),
+            pairs: steps.iter().map(|s| json_step(tree, &cmp, *s)).collect(),
             stats: JsonStats {
                 a: &stats_a,
                 b: &stats_b,
@@ -199,7 +155,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if args.stat {
             write_stats(out, "a", tree.id(side_a.tip), &stats_a)?;
             write_stats(out, "b", tree.id(side_b.tip), &stats_b)?;
-            let (same, changed, removed, added) = counts(&steps);
+            let (same, changed, removed, added) = cmp.counts();
             writeln!(
                 out,
                 " {changed} changed, {added} added, {removed} removed, {same} the same"
@@ -209,7 +165,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 return Ok(());
             }
         }
-        for step in &steps {
+        for step in steps {
             let line = |side: &Side, k: usize| {
                 format!(
                     "{} {}: {}",
@@ -224,19 +180,19 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                         out,
                         "= {} {}",
                         p.id(&escape(tree.id(side_a.turns[a]))),
-                        line(&side_b, b)
+                        line(side_b, b)
                     )?,
                     Step::Pair { a, b, same: false } => writeln!(
                         out,
                         "~ {} {}",
                         p.id(&escape(tree.id(side_a.turns[a]))),
-                        line(&side_b, b)
+                        line(side_b, b)
                     )?,
                     Step::OnlyA(a) => {
-                        writeln!(out, "{}", p.error(&format!("- {}", line(&side_a, a))))?
+                        writeln!(out, "{}", p.error(&format!("- {}", line(side_a, a))))?
                     }
                     Step::OnlyB(b) => {
-                        writeln!(out, "{}", p.label(&format!("+ {}", line(&side_b, b))))?
+                        writeln!(out, "{}", p.label(&format!("+ {}", line(side_b, b))))?
                     }
                 }
                 continue;
@@ -250,7 +206,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                         p.dim(&format!(
                             "= {} {} (the same)",
                             escape(tree.id(side_a.turns[a])),
-                            line(&side_b, b)
+                            line(side_b, b)
                         ))
                     )?;
                 }
@@ -276,13 +232,13 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     }
                 }
                 Step::OnlyA(a) => {
-                    writeln!(out, "{}", p.error(&format!("- {}", line(&side_a, a))))?;
+                    writeln!(out, "{}", p.error(&format!("- {}", line(side_a, a))))?;
                     for l in escape_lines(texts_a[a].trim_end()) {
                         writeln!(out, "{}", p.error(&format!("-{l}")))?;
                     }
                 }
                 Step::OnlyB(b) => {
-                    writeln!(out, "{}", p.label(&format!("+ {}", line(&side_b, b))))?;
+                    writeln!(out, "{}", p.label(&format!("+ {}", line(side_b, b))))?;
                     for l in escape_lines(texts_b[b].trim_end()) {
                         writeln!(out, "{}", p.label(&format!("+{l}")))?;
                     }
@@ -296,18 +252,6 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
 fn turns(n: usize) -> String {
     format!("{n} {}", if n == 1 { "turn" } else { "turns" })
-}
-
-/// (same, changed, removed, added)
-fn counts(steps: &[Step]) -> (usize, usize, usize, usize) {
-    steps
-        .iter()
-        .fold((0, 0, 0, 0), |(s, c, r, a), step| match step {
-            Step::Pair { same: true, .. } => (s + 1, c, r, a),
-            Step::Pair { same: false, .. } => (s, c + 1, r, a),
-            Step::OnlyA(_) => (s, c, r + 1, a),
-            Step::OnlyB(_) => (s, c, r, a + 1),
-        })
 }
 
 fn write_stats(out: &mut dyn Write, label: &str, tip: &str, s: &Stats) -> std::io::Result<()> {
@@ -437,53 +381,26 @@ struct JsonStep<'a> {
     deletions: usize,
 }
 
-fn json_step<'a>(
-    tree: &'a Tree,
-    sa: &Side,
-    sb: &Side,
-    ta: &[String],
-    tb: &[String],
-    step: Step,
-) -> JsonStep<'a> {
-    let lines = |t: &str| t.lines().count();
-    match step {
-        Step::Pair { a, b, same } => {
-            let (ins, del) = if same {
-                (0, 0)
-            } else {
-                let diff = TextDiff::from_lines(&ta[a], &tb[b]);
-                diff.iter_all_changes()
-                    .fold((0, 0), |(i, d), c| match c.tag() {
-                        ChangeTag::Insert => (i + 1, d),
-                        ChangeTag::Delete => (i, d + 1),
-                        ChangeTag::Equal => (i, d),
-                    })
-            };
-            JsonStep {
-                a: Some(tree.id(sa.turns[a])),
-                b: Some(tree.id(sb.turns[b])),
-                role: sb.entries[b].message.role().to_string(),
-                status: if same { "same" } else { "changed" },
-                insertions: ins,
-                deletions: del,
-            }
-        }
-        Step::OnlyA(a) => JsonStep {
-            a: Some(tree.id(sa.turns[a])),
-            b: None,
-            role: sa.entries[a].message.role().to_string(),
-            status: "removed",
-            insertions: 0,
-            deletions: lines(&ta[a]),
-        },
-        Step::OnlyB(b) => JsonStep {
-            a: None,
-            b: Some(tree.id(sb.turns[b])),
-            role: sb.entries[b].message.role().to_string(),
-            status: "added",
-            insertions: lines(&tb[b]),
-            deletions: 0,
-        },
+fn json_step<'a>(tree: &'a Tree, cmp: &Comparison, step: Step) -> JsonStep<'a> {
+    let (insertions, deletions) = cmp.changed_lines(step);
+    let (a, b, side, k, status) = match step {
+        Step::Pair { a, b, same } => (
+            Some(a),
+            Some(b),
+            &cmp.b,
+            b,
+            if same { "same" } else { "changed" },
+        ),
+        Step::OnlyA(a) => (Some(a), None, &cmp.a, a, "removed"),
+        Step::OnlyB(b) => (None, Some(b), &cmp.b, b, "added"),
+    };
+    JsonStep {
+        a: a.map(|a| tree.id(cmp.a.turns[a])),
+        b: b.map(|b| tree.id(cmp.b.turns[b])),
+        role: side.entries[k].message.role().to_string(),
+        status,
+        insertions,
+        deletions,
     }
 }
 
@@ -504,38 +421,7 @@ fn files_diff(
         })
     };
     let (old_s, new_s) = (load(old)?, load(new)?);
-    let raw =
-        |s: &Repo, ix: Ix| -> Result<serde_json::Value, Failure> { Ok(s.entry(ix)?.canonical()) };
-    let mut changes: Vec<(char, Ix, bool, String)> = Vec::new(); // (mark, ix, in new?, note)
-    for ix in 0..new_s.tree.len() as Ix {
-        match old_s.tree.find(new_s.tree.id(ix)) {
-            None => changes.push(('+', ix, true, String::new())),
-            Some(before) => {
-                let (mut was, mut now) = (raw(&old_s, before)?, raw(&new_s, ix)?);
-                if was != now {
-                    let (l0, l1) = (
-                        was.as_object_mut().and_then(|o| o.remove("label")),
-                        now.as_object_mut().and_then(|o| o.remove("label")),
-                    );
-                    let note = if was == now {
-                        format!(
-                            "label {} → {}",
-                            l0.map_or("none".into(), |l| l.to_string()),
-                            l1.map_or("none".into(), |l| l.to_string())
-                        )
-                    } else {
-                        "changed".to_string()
-                    };
-                    changes.push(('~', ix, true, note));
-                }
-            }
-        }
-    }
-    for ix in 0..old_s.tree.len() as Ix {
-        if new_s.tree.find(old_s.tree.id(ix)).is_none() {
-            changes.push(('-', ix, false, String::new()));
-        }
-    }
+    let changes = files::changes(&old_s, &new_s)?;
     let exit = if (args.exit_code || quiet) && !changes.is_empty() {
         Exit::No
     } else {
@@ -549,9 +435,14 @@ fn files_diff(
     };
     let out = &mut ctx.streams.out;
     let mut tally: BTreeMap<char, usize> = BTreeMap::new();
-    for (mark, ix, in_new, note) in &changes {
-        *tally.entry(*mark).or_default() += 1;
-        let tree = if *in_new { &new_s.tree } else { &old_s.tree };
+    for change in &changes {
+        let (mark, ix, note) = (change.status.mark(), &change.ix, &change.note);
+        *tally.entry(mark).or_default() += 1;
+        let tree = if change.status == Status::Removed {
+            &old_s.tree
+        } else {
+            &new_s.tree
+        };
         if args.json {
             #[derive(Serialize)]
             struct JsonChange<'a> {
@@ -560,11 +451,7 @@ fn files_diff(
                 line: u64,
                 note: &'a str,
             }
-            let status = match mark {
-                '+' => "added",
-                '-' => "removed",
-                _ => "changed",
-            };
+            let status = change.status.as_str();
             json_line(
                 *out,
                 &JsonChange {
