@@ -114,7 +114,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 fault.message
             )));
         }
-        let llm = crate::format::yoagent::exact::is_llm_message(&message);
+        let llm = crate::format::yoagent::schema::is_llm_message(&message);
         // The `ysess.` kinds are ysess's own bookkeeping: a message that
         // forged one would move HEAD, labels or branches behind the user's
         // back.
@@ -131,7 +131,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             .with_hint("`ysess checkout`, `tag` and `branch` write those records"));
         }
         // Then written as yoagent writes it, so an app's save keeps it as is.
-        let role = crate::format::message::role_name(&message, llm)
+        let role = crate::format::yoagent::entry::stored_role(&message, llm)
             .unwrap_or_default()
             .to_string();
         let line = entry_line(&crate::format::yoagent::canonical::message(

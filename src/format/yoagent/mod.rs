@@ -3,10 +3,12 @@
 //! does, by the fast scanner when it is sure and by serde otherwise.
 
 pub mod canonical;
+pub mod entry;
 pub mod exact;
 pub mod fast;
 pub mod read;
 pub mod records;
+pub mod schema;
 
 use crate::format::Checked;
 use exact::check_exact;
