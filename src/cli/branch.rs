@@ -1,8 +1,8 @@
 use std::io::Write;
 
 use clap::Args;
-use serde::Serialize;
 
+use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
 use super::write::{append_records, describe, open_locked, status};
@@ -56,18 +56,6 @@ pub struct BranchArgs {
     /// One JSON object per branch
     #[arg(long, conflicts_with_all = ["name", "delete", "rename"])]
     pub json: bool,
-}
-
-/// One branch as `--json` prints it.
-#[derive(Serialize)]
-struct JsonBranch<'a> {
-    name: Option<&'a str>,
-    tip: &'a str,
-    fork_point: Option<&'a str>,
-    current: bool,
-    /// HEAD is on no branch's tip; this object says where it is.
-    detached: bool,
-    length: u32,
 }
 
 /// One line of the listing.
@@ -226,7 +214,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if args.json {
             json_line(
                 *out,
-                &JsonBranch {
+                &json::Branch {
                     name: l.name.as_deref(),
                     tip: tree.id(l.tip),
                     fork_point: tree.fork_point(l.tip).map(|f| tree.id(f)),

@@ -2,7 +2,6 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::Args;
-use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
 use super::{Context, Exit, Failure, open_repo, resolve};
@@ -12,6 +11,7 @@ use crate::compare::{Comparison, Side};
 use crate::input::Source;
 use crate::repo::Repo;
 use crate::tree::Tree;
+use crate::ui::json;
 use crate::ui::output::{escape, escape_lines, json_line};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, role};
@@ -107,15 +107,15 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let (stats_a, stats_b) = (Stats::of(&side_a.entries), Stats::of(&side_b.entries));
     if args.json {
-        let view = JsonDiff {
+        let view = json::Diff {
             a: tree.id(a),
             b: tree.id(b),
-            fork_point: fork.map(|f| JsonFork {
+            fork_point: fork.map(|f| json::Fork {
                 id: tree.id(f),
                 subject: tree.subject(f),
             }),
             pairs: steps.iter().map(|s| json_step(tree, &cmp, *s)).collect(),
-            stats: JsonStats {
+            stats: json::Stats {
                 a: &stats_a,
                 b: &stats_b,
             },
@@ -350,38 +350,7 @@ fn write_words(
     Ok(())
 }
 
-#[derive(Serialize)]
-struct JsonDiff<'a> {
-    a: &'a str,
-    b: &'a str,
-    fork_point: Option<JsonFork<'a>>,
-    pairs: Vec<JsonStep<'a>>,
-    stats: JsonStats<'a>,
-}
-
-#[derive(Serialize)]
-struct JsonFork<'a> {
-    id: &'a str,
-    subject: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsonStats<'a> {
-    a: &'a Stats,
-    b: &'a Stats,
-}
-
-#[derive(Serialize)]
-struct JsonStep<'a> {
-    a: Option<&'a str>,
-    b: Option<&'a str>,
-    role: String,
-    status: &'static str,
-    insertions: usize,
-    deletions: usize,
-}
-
-fn json_step<'a>(tree: &'a Tree, cmp: &Comparison, step: Step) -> JsonStep<'a> {
+fn json_step<'a>(tree: &'a Tree, cmp: &Comparison, step: Step) -> json::Step<'a> {
     let (insertions, deletions) = cmp.changed_lines(step);
     let (a, b, side, k, status) = match step {
         Step::Pair { a, b, same } => (
@@ -394,7 +363,7 @@ fn json_step<'a>(tree: &'a Tree, cmp: &Comparison, step: Step) -> JsonStep<'a> {
         Step::OnlyA(a) => (Some(a), None, &cmp.a, a, "removed"),
         Step::OnlyB(b) => (None, Some(b), &cmp.b, b, "added"),
     };
-    JsonStep {
+    json::Step {
         a: a.map(|a| tree.id(cmp.a.turns[a])),
         b: b.map(|b| tree.id(cmp.b.turns[b])),
         role: side.entries[k].message.role().to_string(),
@@ -444,17 +413,10 @@ fn files_diff(
             &new_s.tree
         };
         if args.json {
-            #[derive(Serialize)]
-            struct JsonChange<'a> {
-                status: &'static str,
-                id: &'a str,
-                line: u64,
-                note: &'a str,
-            }
             let status = change.status.as_str();
             json_line(
                 *out,
-                &JsonChange {
+                &json::Change {
                     status,
                     id: tree.id(*ix),
                     line: tree.node(*ix).line,

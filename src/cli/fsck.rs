@@ -2,12 +2,12 @@ use std::io;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
 use super::{Context, Exit, Failure};
 use crate::check::digest::Digest;
 use crate::check::{Code, Finding, Options, Report, Severity, check};
 use crate::input::Source;
+use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
 use crate::write::{RepairError, backup_path, cut_torn};
 
@@ -181,37 +181,6 @@ fn worse(a: Exit, b: Exit) -> Exit {
     if rank(b) > rank(a) { b } else { a }
 }
 
-#[derive(Serialize)]
-struct JsonFinding<'a> {
-    r#type: &'static str,
-    file: &'a str,
-    line: Option<u64>,
-    offset: Option<u64>,
-    severity: &'static str,
-    code: &'static str,
-    id: Option<&'a str>,
-    /// For people: session text in it is escaped (`id` has the raw id).
-    message: std::borrow::Cow<'a, str>,
-}
-
-#[derive(Serialize)]
-struct JsonSummary<'a> {
-    r#type: &'static str,
-    file: &'a str,
-    ok: bool,
-    errors: usize,
-    warnings: usize,
-    entries: u64,
-    records: u64,
-    roots: u64,
-    tips: u64,
-    labels: u64,
-    head: Option<&'a str>,
-    head_depth: u32,
-    bytes: u64,
-    digest: Option<String>,
-}
-
 /// Prints one file's results; returns what they mean for the exit status.
 fn print(
     args: &FsckArgs,
@@ -299,7 +268,7 @@ fn print(
         let s = &report.summary;
         json_line(
             streams.out,
-            &JsonSummary {
+            &json::Summary {
                 r#type: "summary",
                 file: &file,
                 ok,
@@ -373,8 +342,8 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn json_finding<'a>(file: &'a str, f: &'a Finding) -> JsonFinding<'a> {
-    JsonFinding {
+fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'a> {
+    json::Finding {
         r#type: "finding",
         file,
         line: f.line,

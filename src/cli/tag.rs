@@ -1,8 +1,8 @@
 use std::io::Write;
 
 use clap::Args;
-use serde::Serialize;
 
+use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
 use super::write::{append_records, describe, open_locked, status};
@@ -48,12 +48,6 @@ pub struct TagArgs {
     /// One JSON object per label
     #[arg(long)]
     pub json: bool,
-}
-
-#[derive(Serialize)]
-struct JsonTag<'a> {
-    name: &'a str,
-    target: &'a str,
 }
 
 /// `*` matches any text, `?` one character; everything else itself.
@@ -126,7 +120,7 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         if args.json {
             json_line(
                 *out,
-                &JsonTag {
+                &json::Tag {
                     name,
                     target: tree.id(target),
                 },

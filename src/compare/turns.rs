@@ -26,8 +26,9 @@ pub enum Step {
 
 /// The shape a turn is aligned by.
 pub fn shape(message: &Message) -> String {
+    let role = message.role();
     match message {
-        Message::User { .. } => "user".to_string(),
+        Message::User { .. } => role.to_string(),
         Message::Assistant { content, .. } => {
             let tools: Vec<&str> = content
                 .iter()
@@ -36,10 +37,10 @@ pub fn shape(message: &Message) -> String {
                     _ => None,
                 })
                 .collect();
-            format!("assistant {}", tools.join(","))
+            format!("{role} {}", tools.join(","))
         }
-        Message::ToolResult { tool_name, .. } => format!("toolResult {tool_name}"),
-        Message::Custom { kind, .. } => format!("custom {kind}"),
+        Message::ToolResult { tool_name, .. } => format!("{role} {tool_name}"),
+        Message::Custom { kind, .. } => format!("{role} {kind}"),
     }
 }
 

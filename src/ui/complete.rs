@@ -99,12 +99,7 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
 
 /// An entry's role and first line, short and safe for a terminal.
 fn describe(tree: &crate::tree::Tree, ix: Ix) -> String {
-    let role = match tree.node(ix).kind {
-        crate::format::MessageKind::User => "user",
-        crate::format::MessageKind::Assistant => "assistant",
-        crate::format::MessageKind::ToolResult => "toolResult",
-        crate::format::MessageKind::Custom => "custom",
-    };
+    let role = tree.node(ix).kind.role_name();
     let subject: String = tree.subject(ix).chars().take(60).collect();
     safe(&format!("{role}: {subject}"))
 }

@@ -2,6 +2,7 @@
 //! width, how entries are drawn, and shell completion.
 
 pub mod complete;
+pub mod json;
 pub mod output;
 pub mod pager;
 pub mod render;

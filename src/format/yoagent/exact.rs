@@ -213,9 +213,7 @@ fn explain_message(raw: &str) -> String {
         return format!(": must be an object, found {}", type_name(&value));
     };
     match map.get("role") {
-        Some(Value::String(role))
-            if matches!(role.as_str(), "user" | "assistant" | "toolResult") =>
-        {
+        Some(Value::String(role)) if super::canonical::ROLES.contains(&role.as_str()) => {
             let why = explain_llm(role, map)
                 .or_else(|| Message::deserialize(&value).err().map(|e| e.to_string()))
                 .unwrap_or_else(|| "does not match its role's shape".into());
