@@ -4,11 +4,12 @@ use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::MessageKind;
+use crate::refs::Names;
 use crate::tree::graph::{Graph, Style, display_order};
 use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
-use crate::ui::render::{Names, Paint, fit, iso_time, role_text, time};
+use crate::ui::render::{Paint, fit, iso_time, role_text, time};
 
 /// Show the conversation that led to an entry, newest first
 ///

@@ -4,9 +4,10 @@ use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::message::{Block, Message, human_size};
+use crate::refs::Names;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
-use crate::ui::render::{Names, Paint, time};
+use crate::ui::render::{Paint, time};
 
 /// Show one entry in full
 ///
@@ -58,7 +59,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "{} {}{}",
             p.header("entry"),
             p.id(&escape(&entry.id)),
-            names.decorations(ix, p)
+            crate::ui::render::decorate(&names, ix, p)
         )?;
         // The parent in the user's tree: ysess's records are folded out.
         if let Some(parent) = tree.parent(ix) {

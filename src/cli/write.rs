@@ -6,11 +6,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::{Context, Failure};
 use crate::format::yoagent::records::Record;
 use crate::input::Source;
+use crate::refs::Names;
 use crate::refs::Refs;
 use crate::repo::Repo;
 use crate::tree::{Ix, Tree};
 use crate::ui::output::escape;
-use crate::ui::render::{Names, Paint, role};
+use crate::ui::render::{Paint, role};
 use crate::write::{Create, Locked, WriteError};
 
 /// Milliseconds since the epoch, for new entries' timestamps.
@@ -119,7 +120,7 @@ pub fn describe(repo: &Repo, refs: &Refs, ix: Ix, paint: Paint) -> String {
     format!(
         "{}{} {}: {}",
         paint.id(&escape(tree.id(ix))),
-        names.decorations(ix, paint),
+        crate::ui::render::decorate(&names, ix, paint),
         role(tree, ix),
         escape(tree.subject(ix))
     )

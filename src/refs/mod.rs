@@ -9,7 +9,7 @@
 pub mod revision;
 pub mod tail;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 
 use crate::format::message::Entry;
@@ -93,6 +93,43 @@ impl Refs {
             cursor = tree.raw_parent(ix);
         }
         None
+    }
+}
+
+/// What names each entry, for decorations: HEAD, the labels that resolve to
+/// it (the newest carrier of a name wins, as in yoagent; see
+/// [`crate::tree::label_target`]), sorted, and branch names.
+pub struct Names {
+    pub head: Option<Ix>,
+    labels: HashMap<Ix, Vec<String>>,
+    branches: HashMap<Ix, Vec<String>>,
+}
+
+impl Names {
+    pub fn new(tree: &Tree, head: Option<Ix>, branches: &[(String, Ix)]) -> Names {
+        let mut labels: HashMap<Ix, Vec<String>> = HashMap::new();
+        for name in tree.label_names() {
+            if let Some(ix) = tree.label(name) {
+                labels.entry(ix).or_default().push(name.to_string());
+            }
+        }
+        let mut by_tip: HashMap<Ix, Vec<String>> = HashMap::new();
+        for (name, ix) in branches {
+            by_tip.entry(*ix).or_default().push(name.clone());
+        }
+        Names {
+            head,
+            labels,
+            branches: by_tip,
+        }
+    }
+
+    pub fn labels(&self, ix: Ix) -> &[String] {
+        self.labels.get(&ix).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn branches(&self, ix: Ix) -> &[String] {
+        self.branches.get(&ix).map_or(&[], Vec::as_slice)
     }
 }
 

@@ -69,7 +69,7 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
         labels: HashSet::new(),
         ids: HashSet::new(),
         hidden: 0,
-        record_labels: std::collections::HashMap::new(),
+        named: std::collections::HashMap::new(),
     };
     let mut lines = BackLines {
         file,
@@ -225,8 +225,8 @@ struct Walk {
     ids: HashSet<String>,
     /// Records passed on the path (not shown).
     hidden: usize,
-    /// Labels carried by ysess records, by the id of the entry they name.
-    record_labels: std::collections::HashMap<String, Vec<String>>,
+    /// The labels seen so far, by the id of the entry each names.
+    named: std::collections::HashMap<String, Vec<String>>,
 }
 
 enum Step {
@@ -249,19 +249,16 @@ impl Walk {
         if !self.ids.insert(facts.id.to_string()) {
             return Step::Unsure;
         }
-        let names_it = facts
-            .label
-            .as_deref()
-            .is_some_and(|l| self.labels.insert(l.to_string()));
         let is_record = crate::format::yoagent::records::is_record_entry(&facts);
-        // A label carried by a ysess record names the entry it hangs from,
-        // which comes earlier in the file.
-        if is_record
-            && names_it
-            && let (Some(label), Some(parent)) = (facts.label.as_deref(), facts.parent.as_deref())
+        // Read from the end, the first carrier of a name is the newest: it
+        // names the entry the one rule says, which comes at or before it.
+        if let Some(label) = facts.label.as_deref()
+            && self.labels.insert(label.to_string())
+            && let Some(target) =
+                crate::tree::label_target(facts.id.as_ref(), is_record, facts.parent.as_deref())
         {
-            self.record_labels
-                .entry(parent.to_string())
+            self.named
+                .entry(target.to_string())
                 .or_default()
                 .push(label.to_string());
         }
@@ -309,18 +306,9 @@ impl Walk {
                 .to_string(),
             subject: own(&facts.subject),
             labels: {
-                let mut labels: Vec<String> = facts
-                    .label
-                    .as_deref()
-                    .filter(|_| names_it)
-                    .map(str::to_string)
-                    .into_iter()
-                    .collect();
-                labels.extend(
-                    self.record_labels
-                        .remove(facts.id.as_ref())
-                        .unwrap_or_default(),
-                );
+                // Sorted, as decorations list them.
+                let mut labels = self.named.remove(facts.id.as_ref()).unwrap_or_default();
+                labels.sort_unstable();
                 labels
             },
             raw: Vec::new(),

@@ -10,6 +10,14 @@ use hashbrown::HashTable;
 
 use crate::format::MessageKind;
 
+/// The one rule for what a label names, read from the line that carries
+/// it: the entry itself, or, for a ysess record, the entry it hangs from in
+/// the file. Of several carriers of a name, the newest names (yoagent's
+/// `seek_checkpoint` picks the last).
+pub fn label_target<T>(carrier: T, record: bool, parent: Option<T>) -> Option<T> {
+    if record { parent } else { Some(carrier) }
+}
+
 /// Index of an entry in file order.
 pub type Ix = u32;
 
@@ -217,14 +225,8 @@ impl TreeBuilder {
         let mut labels: hashbrown::HashMap<Box<str>, Ix> = hashbrown::HashMap::new();
         for (ix, node) in self.nodes.iter().enumerate() {
             if let Some(label) = &node.label {
-                // File order: newest wins. A label carried by a ysess record
-                // names the entry it hangs from.
-                let named = if node.record {
-                    node.parent
-                } else {
-                    Some(ix as Ix)
-                };
-                match named {
+                // File order: the newest carrier wins.
+                match label_target(ix as Ix, node.record, node.parent) {
                     Some(named) => labels.insert(label.clone(), named),
                     None => labels.remove(label),
                 };

@@ -1,12 +1,11 @@
 //! How entries look to a person: decorations, roles, times, colours. Shared
 //! by log, show, branch and tag.
 
-use std::collections::HashMap;
-
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use crate::format::MessageKind;
+use crate::refs::Names;
 use crate::tree::{Ix, Tree};
 use crate::ui::output::escape;
 
@@ -50,50 +49,15 @@ impl Paint {
     }
 }
 
-/// What names an entry: HEAD, the labels that resolve to it (the newest
-/// carrier of a name wins, as in yoagent), and branch names.
-pub struct Names {
-    pub head: Option<Ix>,
-    labels: HashMap<Ix, Vec<String>>,
-    branches: HashMap<Ix, Vec<String>>,
-}
-
-impl Names {
-    pub fn new(tree: &Tree, head: Option<Ix>, branches: &[(String, Ix)]) -> Names {
-        let mut labels: HashMap<Ix, Vec<String>> = HashMap::new();
-        for name in tree.label_names() {
-            if let Some(ix) = tree.label(name) {
-                labels.entry(ix).or_default().push(name.to_string());
-            }
-        }
-        let mut by_tip: HashMap<Ix, Vec<String>> = HashMap::new();
-        for (name, ix) in branches {
-            by_tip.entry(*ix).or_default().push(name.clone());
-        }
-        Names {
-            head,
-            labels,
-            branches: by_tip,
-        }
-    }
-
-    pub fn labels(&self, ix: Ix) -> &[String] {
-        self.labels.get(&ix).map_or(&[], Vec::as_slice)
-    }
-
-    pub fn branches(&self, ix: Ix) -> &[String] {
-        self.branches.get(&ix).map_or(&[], Vec::as_slice)
-    }
-
-    /// ` (HEAD, first-draft)` or nothing, escaped and painted.
-    pub fn decorations(&self, ix: Ix, paint: Paint) -> String {
-        decorations(
-            self.head == Some(ix),
-            self.branches(ix),
-            self.labels(ix),
-            paint,
-        )
-    }
+/// ` (HEAD, first-draft)` or nothing: what names the entry, escaped and
+/// painted.
+pub fn decorate(names: &Names, ix: Ix, paint: Paint) -> String {
+    decorations(
+        names.head == Some(ix),
+        names.branches(ix),
+        names.labels(ix),
+        paint,
+    )
 }
 
 /// ` (HEAD, lib, first-draft)` or nothing: HEAD, then branches, then labels,

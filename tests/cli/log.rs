@@ -1023,3 +1023,20 @@ fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
     dir.run(&["log", "--all"]).status(0);
     dir.run(&["log", "--graph", "--ascii"]).status(0);
 }
+
+#[test]
+fn log_n_lists_an_entrys_own_label_and_a_tag_record_in_the_order_log_does() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    // e8 carries `library` itself; `tag aaa e8` adds a record naming it.
+    dir.run(&["tag", "-q", "aaa", "e8"]).status(0);
+    let whole = dir.run(&["log", "--oneline"]);
+    let tail = dir.run(&["log", "--oneline", "-n", "3"]);
+    let e8 = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("e8 "))
+            .map(str::to_string)
+    };
+    assert_eq!(e8(&tail.stdout), e8(&whole.stdout), "{tail}");
+    assert!(tail.stdout.contains("e8 (aaa, library) "), "{tail}");
+}
