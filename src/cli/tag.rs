@@ -162,17 +162,16 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let target = resolve(&locked.repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     super::write::check_free(tree, &refs, name, false)?;
     if let Some(existing) = tree.label(name).filter(|_| !args.force) {
-        let on = existing;
         let mut again = vec!["tag", "--force", name];
         again.extend(args.rev.as_deref());
-        return Err(
-            Failure::refuse(format!("label '{name}' already names {}", tree.id(on))).with_hint(
-                format!(
-                    "{} moves it (the newest carrier wins, as in yoagent)",
-                    super::hint::command(ctx.global, &again)
-                ),
-            ),
-        );
+        return Err(Failure::refuse(format!(
+            "label '{name}' already names {}",
+            tree.id(existing)
+        ))
+        .with_hint(format!(
+            "{} moves it (the newest carrier wins, as in yoagent)",
+            super::hint::command(ctx.global, &again)
+        )));
     }
     // Where the label was, for the status line when `--force` moves it.
     let was = tree

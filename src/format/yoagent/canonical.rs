@@ -116,14 +116,13 @@ pub const BLOCK_TYPES: [&str; 4] = ["text", "image", "thinking", "toolCall"];
 /// variant's index where its name belongs (`"role":0`, a block's
 /// `"type":3`), and yoagent writes the name back on its next save. Only for
 /// a model message: a custom record's fields are its own.
-pub fn named_tags(value: &Value) -> Value {
+pub fn named_tags(mut value: Value) -> Value {
     let name = |tag: Option<&Value>, names: &[&str]| -> Option<Value> {
         let index = usize::try_from(tag?.as_u64()?).ok()?;
         names.get(index).map(|n| Value::String(n.to_string()))
     };
-    let mut out = value.clone();
-    let Some(map) = out.as_object_mut() else {
-        return out;
+    let Some(map) = value.as_object_mut() else {
+        return value;
     };
     if let Some(role) = name(map.get("role"), &ROLES) {
         map.insert("role".into(), role);
@@ -135,7 +134,7 @@ pub fn named_tags(value: &Value) -> Value {
             }
         }
     }
-    out
+    value
 }
 
 /// A message (already checked to load in yoagent) in the form yoagent
@@ -161,7 +160,7 @@ pub fn message(value: &Value, llm: bool, role: &str) -> Value {
         );
         return Value::Object(out);
     }
-    let named = named_tags(value);
+    let named = named_tags(value.clone());
     let Some(map) = named.as_object() else {
         return named;
     };

@@ -86,7 +86,7 @@ impl Entry {
             .map_err(|e| NotAnEntry(format!("message: {e}")))?;
         let fits_llm = is_llm_message(&message_value);
         if fits_llm {
-            message_value = canonical::named_tags(&message_value);
+            message_value = canonical::named_tags(message_value);
         }
         let m = &message_value;
         let message = match stored_role(m, fits_llm) {

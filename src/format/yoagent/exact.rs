@@ -206,7 +206,7 @@ const ROLES: &str = "user, assistant or toolResult";
 fn explain_message(raw: &str) -> String {
     let value: Value = match serde_json::from_str(raw) {
         // Explained with its tags named, as serde reads them.
-        Ok(v) => crate::format::yoagent::canonical::named_tags(&v),
+        Ok(v) => super::canonical::named_tags(v),
         Err(e) => return format!(": {}", bare(&e)),
     };
     let Value::Object(map) = &value else {
