@@ -1,4 +1,62 @@
-//! ysess: a git-style tool for yoagent session trees.
+//! ysess: a git-style tool for session trees, the conversation histories
+//! agents save as append-only JSONL files (one entry per line, each with an
+//! id and a parent; forks come from appending after a rewind).
+//!
+//! The `ysess` binary is a thin layer ([`cli`], [`ui`]) over this library,
+//! which other tools can build on: open a session, resolve revisions, walk
+//! the tree, check the file, append without rewriting history.
+//!
+//! # The map
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`input`] | bytes: files streamed as lines or blocks, the line limit, reading at an offset |
+//! | [`format`](mod@format) | a session format: one line → [`format::LineFacts`] (the one entry model), an entry read whole → [`format::message::Entry`]; [`format::yoagent`] today |
+//! | [`tree`] | the index of every entry and the user's tree with ysess's records folded out: parents, children, depth, tips, fork points, branch lengths; the graph layout |
+//! | [`check`] | the validator behind `fsck`: findings with stable codes, warnings, digests, `--since` |
+//! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, and `log -n`'s read from the end of the file |
+//! | [`repo`] | [`repo::Repo::open`]: a session opened at a path (file, format, tree, refs), where every command starts |
+//! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
+//! | [`compare`] | two directions of a conversation, or two copies of a file |
+//! | [`cli`] | the command line: one module per command (parse, call the library, render) |
+//! | [`ui`] | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion |
+//!
+//! Dependencies run one way, up this table: a module uses only those above
+//! it (`tree` uses `format`, `repo` uses `check` and `refs`, `cli` uses
+//! everything). Nothing above `cli` knows about `clap`, the terminal or the
+//! pager.
+//!
+//! # Example
+//!
+//! Open the demo session, resolve the checkpoint `first-draft`, walk its
+//! branch, and check the file:
+//!
+//! ```
+//! use ysess::check::{Options, check};
+//! use ysess::repo::Repo;
+//!
+//! let repo = Repo::open("tests/fixtures/demo.jsonl")?;
+//! let draft = repo.resolve("first-draft")?;
+//! let tree = &repo.tree;
+//!
+//! // The branch that led to the checkpoint, root first.
+//! let path: Vec<&str> = tree.path(draft).into_iter().map(|ix| tree.id(ix)).collect();
+//! assert_eq!(path, ["e1", "e2", "e3", "e4"]);
+//! assert_eq!(repo.entry(draft)?.message.role(), "assistant");
+//!
+//! // Three directions were tried from it: the tips of the tree.
+//! assert_eq!(tree.tips().count(), 3);
+//! assert_eq!(tree.fork_point(repo.resolve("HEAD")?), repo.resolve("library").ok());
+//!
+//! // The checks `ysess fsck` runs: yoagent loads this file.
+//! let file = std::fs::File::open("tests/fixtures/demo.jsonl")?;
+//! let report = check(file, &Options { warnings: true, ..Options::default() })?;
+//! assert_eq!(report.errors(), 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Where a new command, format or check goes: see "Contributing" at the end
+//! of the README.
 
 pub mod check;
 pub mod cli;

@@ -1,5 +1,5 @@
 //! Reading a yoagent session in parallel: blocks of lines are judged on
-//! every core ([`Verdicts`]: each line blank, an entry with its facts, or a
+//! every core (verdicts: each line blank, an entry with its facts, or a
 //! fault), and handed back in file order to whoever builds from them (the
 //! checker, which builds the tree as it checks).
 

@@ -6,7 +6,7 @@
 //! or type tag as the first key, no duplicate known keys, no escapes in keys,
 //! no exponents in numbers, no surrogate escapes that do not pair up. Anything
 //! else makes it give up (`None`), and the caller falls back to the exact
-//! serde-based check in [`crate::schema`]. So the fast path decides nothing on
+//! serde-based check in [`super::exact`]. So the fast path decides nothing on
 //! its own for odd input: it only makes the common case fast. Its soundness
 //! (accept implies yoagent accepts) is what the differential tests pin down.
 
