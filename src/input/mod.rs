@@ -2,6 +2,7 @@
 //! are streamed line by line, never held whole in memory, so a session of any
 //! size is read in a few megabytes.
 
+pub mod back;
 mod blocks;
 pub(crate) mod par;
 

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use crate::format::{Checked, yoagent::check_line};
 use crate::format::{LineFacts, MessageKind};
+use crate::input::back::BackLines;
 
 /// One entry of the path, as `log` shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,8 +28,6 @@ pub struct PathEntry {
     /// The line as stored, trimmed.
     pub raw: Vec<u8>,
 }
-
-const BLOCK: u64 = 256 << 10;
 
 /// The last `n` entries of the path root→HEAD, newest first, or `None` when
 /// the lines read raise any doubt (a line yoagent would refuse, an id seen
@@ -71,15 +70,7 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
         hidden: 0,
         named: std::collections::HashMap::new(),
     };
-    let mut lines = BackLines {
-        file,
-        block: Vec::new(),
-        block_start: meta.len(),
-        end: meta.len(),
-        done: false,
-        read: 0,
-        limit,
-    };
+    let mut lines = BackLines::new(file, meta.len(), limit);
     while let Some(line) = lines.next_back()? {
         let Some(line) = line else {
             return Ok(None); // longer than the limit
@@ -118,80 +109,6 @@ fn mentions_branches(mut file: &File) -> io::Result<bool> {
         }
         kept = (KIND.len() - 1).min(filled);
         buf.copy_within(filled - kept..filled, 0);
-    }
-}
-
-/// The lines of a file, last first. Newlines are searched for block by block
-/// from the end; a line that spans blocks is then read once, whole, so every
-/// byte is read at most twice however long the line (keeping the partial
-/// line and prepending each earlier block to it copied it once per block).
-struct BackLines {
-    file: File,
-    /// The bytes `block_start..block_start + block.len()` of the file.
-    block: Vec<u8>,
-    block_start: u64,
-    /// Where the next line (going back) ends, before its `\n`.
-    end: u64,
-    /// The first line of the file has been given.
-    done: bool,
-    /// Bytes read from the file so far.
-    read: u64,
-    /// The longest line read ([`crate::input::max_line`]).
-    limit: u64,
-}
-
-impl BackLines {
-    /// The next line back; `Some(None)` for a line longer than the limit,
-    /// found without reading more of it than the limit.
-    #[allow(clippy::type_complexity)]
-    fn next_back(&mut self) -> io::Result<Option<Option<Cow<'_, [u8]>>>> {
-        if self.done {
-            return Ok(None);
-        }
-        let end = self.end;
-        let mut search_end = end;
-        let start = loop {
-            if search_end > self.block_start {
-                let within = &self.block[..(search_end - self.block_start) as usize];
-                if let Some(i) = memchr::memrchr(b'\n', within) {
-                    break self.block_start + i as u64 + 1;
-                }
-                search_end = self.block_start;
-            }
-            if end - search_end > self.limit {
-                return Ok(Some(None));
-            }
-            if self.block_start == 0 {
-                break 0;
-            }
-            let from = self.block_start.saturating_sub(BLOCK);
-            self.block = self.read_at(from, self.block_start)?;
-            self.block_start = from;
-        };
-        if end - start > self.limit {
-            return Ok(Some(None));
-        }
-        if start == 0 {
-            self.done = true;
-        } else {
-            self.end = start - 1;
-        }
-        let block_end = self.block_start + self.block.len() as u64;
-        Ok(Some(Some(
-            if start >= self.block_start && end <= block_end {
-                let at = (start - self.block_start) as usize;
-                Cow::Borrowed(&self.block[at..at + (end - start) as usize])
-            } else {
-                Cow::Owned(self.read_at(start, end)?)
-            },
-        )))
-    }
-
-    /// The bytes `from..to` of the file.
-    fn read_at(&mut self, from: u64, to: u64) -> io::Result<Vec<u8>> {
-        let buf = crate::input::read_at(&self.file, from, to - from)?;
-        self.read += to - from;
-        Ok(buf)
     }
 }
 
@@ -398,7 +315,7 @@ mod tests {
         // length (a 200 MB line took 80 s).
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("s.jsonl");
-        let long = "y".repeat(3 * BLOCK as usize + 17);
+        let long = "y".repeat(3 * crate::input::back::BLOCK as usize + 17);
         let text = [
             line("e1", None, None),
             line("e2", Some("e1"), None).replace("text of e2", &long),
@@ -409,15 +326,7 @@ mod tests {
         std::fs::write(&path, &text).expect("write");
         let file = File::open(&path).expect("open");
         let len = text.len() as u64;
-        let mut lines = BackLines {
-            file,
-            block: Vec::new(),
-            block_start: len,
-            end: len,
-            done: false,
-            read: 0,
-            limit: u64::MAX,
-        };
+        let mut lines = BackLines::new(file, len, u64::MAX);
         let mut got = Vec::new();
         while let Some(Some(line)) = lines.next_back().expect("reads") {
             got.push(String::from_utf8(line.into_owned()).expect("utf-8"));
@@ -425,9 +334,9 @@ mod tests {
         let want: Vec<&str> = text.split('\n').rev().collect();
         assert_eq!(got, want);
         assert!(
-            lines.read <= 2 * len,
+            lines.bytes_read() <= 2 * len,
             "read {} bytes of a {len}-byte file",
-            lines.read
+            lines.bytes_read()
         );
         let got = head_path(&path, 3, true).expect("reads").expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
