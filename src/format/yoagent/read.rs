@@ -8,8 +8,8 @@ use std::io::{self, Read};
 use crate::format::{Checked, MessageKind};
 use crate::input::{Block, Blocks, LineTooLong};
 
-use super::check_line;
 use super::exact::LineFault;
+use super::{check_line, records};
 
 /// Reads `reader` to its end in blocks, judges every line on all cores, and
 /// hands each block's verdicts to `take` in file order. `tap` sees every
@@ -155,7 +155,7 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
             Checked::Entry { facts, indent } => {
                 let text = &mut out.text;
                 let first_call = out.calls.len() as u32;
-                let checked_record = record_problem(bytes, &facts);
+                let checked_record = records::check_line(bytes, &facts);
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
                 let facts = Facts {
@@ -204,59 +204,4 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
         });
     }
     out
-}
-
-/// What is wrong with a line that holds a record in ysess's namespace: data
-/// that does not fit its kind, or a record that does not hang where its data
-/// says. yoagent loads such a line; ysess would misread it. `Ok` carries the
-/// target of a checkout record, which the tree checks once it is linked.
-fn record_problem(
-    line: &[u8],
-    facts: &crate::format::LineFacts<'_>,
-) -> Result<Option<String>, String> {
-    let Some(kind) = facts
-        .custom_kind
-        .as_deref()
-        .filter(|k| super::records::is_ysess_kind(k))
-        .filter(|_| {
-            facts.kind == MessageKind::Custom
-                && facts.custom_role.as_deref() == Some(super::records::ROLE)
-        })
-    else {
-        return Ok(None);
-    };
-    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let data = &value["message"]["data"];
-    let parsed =
-        super::records::Kind::parse(kind, data).map_err(|why| format!("record {kind}: {why}"))?;
-    let Some(parent) = facts.parent.as_deref() else {
-        return Err(format!(
-            "record {kind}: it hangs from no entry, and ysess always hangs a record from one"
-        ));
-    };
-    use super::records::Kind;
-    let problem = match &parsed {
-        Kind::Checkout { target } => return Ok(Some(target.clone())),
-        Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
-            format!("record {kind}: its target {target} is not the entry it hangs from ({parent})"),
-        ),
-        Kind::Tag { name, .. } if facts.label.as_deref() != Some(name) => Some(format!(
-            "record {kind}: it names label `{name}` but does not carry it"
-        )),
-        Kind::Branch { name, .. } | Kind::Tag { name, .. } => super::records::check_name(name)
-            .err()
-            .map(|why| format!("record {kind}: {why}")),
-        Kind::BranchRename { to, .. } => super::records::check_name(to)
-            .err()
-            .map(|why| format!("record {kind}: {why}")),
-        Kind::BranchDelete { .. } => None,
-    };
-    match problem {
-        Some(p) => Err(p),
-        None if !matches!(parsed, Kind::Tag { .. }) && facts.label.is_some() => Err(format!(
-            "record {kind}: it carries a label, which only ysess.tag records do"
-        )),
-        None => Ok(None),
-    }
 }
