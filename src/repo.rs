@@ -19,7 +19,7 @@ use crate::tree::{Ix, Tree};
 
 /// Where entry bytes are read back from: the file, or (for standard input,
 /// which cannot be read twice) memory.
-enum Store {
+enum Held {
     /// The file, held open: read through the same handle that was checked
     /// (and, for writing commands, locked), whatever the path names meanwhile.
     Open(std::fs::File),
@@ -34,7 +34,7 @@ pub struct Repo {
     pub tree: Tree,
     /// The named branches.
     pub refs: Refs,
-    store: Store,
+    store: Held,
 }
 
 /// Why a session cannot be shown.
@@ -85,14 +85,14 @@ impl From<io::Error> for LoadError {
 fn spooled<R: Read + Send>(
     reader: R,
     options: &Options,
-) -> io::Result<(crate::check::Report, Tree, Store)> {
+) -> io::Result<(crate::check::Report, Tree, Held)> {
     let mut kept = Vec::new();
     let tap = crate::input::Tap {
         reader,
         tap: |bytes: &[u8]| kept.extend_from_slice(bytes),
     };
     let (report, tree) = check_tree(tap, options)?;
-    Ok((report, tree, Store::Memory(kept)))
+    Ok((report, tree, Held::Memory(kept)))
 }
 
 impl Repo {
@@ -113,7 +113,7 @@ impl Repo {
                 let file = std::fs::File::open(path)?;
                 if file.metadata()?.is_file() {
                     let (report, tree) = check_tree(&file, &options)?;
-                    (report, tree, Store::Open(file))
+                    (report, tree, Held::Open(file))
                 } else {
                     // A pipe (`-f <(…)`) or a device cannot be read twice:
                     // keep what is read once.
@@ -126,7 +126,7 @@ impl Repo {
     }
 
     /// The repo of a checked file, or the refusal its first error makes.
-    fn new(report: crate::check::Report, tree: Tree, store: Store) -> Result<Repo, LoadError> {
+    fn new(report: crate::check::Report, tree: Tree, store: Held) -> Result<Repo, LoadError> {
         let errors = report.errors();
         if let Some(first) = report.findings.into_iter().next().filter(|_| errors > 0) {
             return Err(LoadError::Invalid { first, errors });
@@ -150,7 +150,7 @@ impl Repo {
         let mut reader = file;
         std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(0))?;
         let (report, tree) = check_tree(reader, &options)?;
-        Repo::new(report, tree, Store::Open(file.try_clone()?))
+        Repo::new(report, tree, Held::Open(file.try_clone()?))
     }
 
     /// HEAD: where the app that owns the file resumes.
@@ -179,8 +179,8 @@ impl Repo {
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         let node = self.tree.node(ix);
         match &self.store {
-            Store::Open(file) => crate::input::read_at(file, node.offset, node.len),
-            Store::Memory(bytes) => {
+            Held::Open(file) => crate::input::read_at(file, node.offset, node.len),
+            Held::Memory(bytes) => {
                 let from = node.offset as usize;
                 Ok(bytes
                     .get(from..from + node.len as usize)

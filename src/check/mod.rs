@@ -1,6 +1,12 @@
-//! The checker behind `ysess fsck`: every problem of a session file, with a stable code, the line, the
-//! byte offset and the entry id. Errors are exactly what yoagent's loader
-//! refuses; warnings are what loads but is likely a mistake.
+//! The checker behind `ysess fsck`: every problem of a session file, with a
+//! stable code, the line, the byte offset and the entry id. Errors are
+//! exactly what yoagent's loader refuses; warnings are what loads but is
+//! likely a mistake.
+//!
+//! It consumes the format's reader ([`crate::format::yoagent::read`]), which
+//! judges each line on all cores, and links the entries into the tree in
+//! file order as the verdicts come back: one pass gives the report and, for
+//! the commands that show the session, the tree ([`check_tree`]).
 
 pub mod digest;
 pub mod since;

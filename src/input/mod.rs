@@ -1,6 +1,8 @@
-//! Reading session files: the one module that opens files for reading. Files
-//! are streamed line by line, never held whole in memory, so a session of any
-//! size is read in a few megabytes.
+//! Reading bytes, whatever the format: a session file (or standard input)
+//! streamed line by line or in blocks of whole lines ([`Blocks`]), never held
+//! whole in memory, so a session of any size is read in a few megabytes;
+//! read from its end ([`back`]); the longest line ysess reads
+//! ([`max_line`]); and reading at an offset ([`read_at`]).
 
 pub mod back;
 mod blocks;
