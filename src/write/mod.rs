@@ -3,6 +3,7 @@
 //! and the only cut it makes is of a torn last line, whose bytes are saved
 //! beside the file first ([`repair`]). [`plan`] says what to append.
 
+pub mod export;
 pub mod plan;
 pub mod repair;
 

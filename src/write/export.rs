@@ -1,0 +1,99 @@
+//! `export --session`: one path of a session as a session of its own, which
+//! yoagent's `Session::from_jsonl` loads and resumes at the path's end.
+
+use std::io;
+
+use serde_json::Value;
+
+use crate::format::yoagent::counter_number;
+use crate::format::yoagent::records::{Kind, Record};
+use crate::repo::Repo;
+use crate::tree::Ix;
+
+/// One line of the exported session.
+pub enum Line {
+    /// An entry of the path, as yoagent writes it, re-parented onto the one
+    /// before it.
+    Entry(Value),
+    /// A ysess record that carries a label or keeps the head at the end.
+    Record(String),
+}
+
+/// The lines of a session holding only the path root→`target`, handed to
+/// `emit` one at a time (the path is never held whole). Every label that
+/// names an entry of the path goes with it, however it was set (in place, or
+/// by `ysess tag`), so that `seek_checkpoint` finds it in the export too;
+/// labels that name entries off the path stay behind. `now_ms` times the
+/// records.
+pub fn path_session(
+    repo: &Repo,
+    target: Ix,
+    now_ms: u64,
+    mut emit: impl FnMut(Line) -> io::Result<()>,
+) -> io::Result<()> {
+    let tree = &repo.tree;
+    let path = tree.path(target);
+    let mut labels: hashbrown::HashMap<Ix, Vec<&str>> = hashbrown::HashMap::new();
+    for name in tree.label_names() {
+        if let Some(ix) = tree.label(name) {
+            labels.entry(ix).or_default().push(name);
+        }
+    }
+    let mut parent: Option<String> = None;
+    let mut more: Vec<(String, &str)> = Vec::new();
+    for &ix in &path {
+        let entry = repo.entry(ix)?;
+        let mut names = labels.remove(&ix).unwrap_or_default();
+        // The entry's own label first, when it still names the entry.
+        if let Some(own) = entry.label.as_deref() {
+            names.sort_by_key(|&n| n != own);
+        }
+        let mut raw = entry.canonical();
+        raw["parent_id"] = parent.map_or(Value::Null, Value::String);
+        match names.split_first() {
+            Some((first, rest)) => {
+                raw["label"] = Value::String((*first).to_string());
+                more.extend(rest.iter().map(|&n| (tree.id(ix).to_string(), n)));
+            }
+            None => {
+                if let Some(map) = raw.as_object_mut() {
+                    map.remove("label");
+                }
+            }
+        }
+        emit(Line::Entry(raw))?;
+        parent = Some(tree.id(ix).to_string());
+    }
+    // An entry holds one label; any more are carried as ysess does, by tag
+    // records, and a checkout record keeps the head at the end.
+    let (false, Some(&last)) = (more.is_empty(), path.last()) else {
+        return Ok(());
+    };
+    let mut next = path
+        .iter()
+        .filter_map(|&ix| counter_number(tree.id(ix)))
+        .max()
+        .unwrap_or(0);
+    let mut records: Vec<Record> = more
+        .into_iter()
+        .map(|(target, name)| Record {
+            kind: Kind::Tag {
+                name: name.to_string(),
+                target: target.clone(),
+            },
+            parent: target,
+        })
+        .collect();
+    let last = tree.id(last).to_string();
+    records.push(Record {
+        kind: Kind::Checkout {
+            target: last.clone(),
+        },
+        parent: last,
+    });
+    for record in records {
+        next = next.saturating_add(1);
+        emit(Line::Record(record.line(&format!("e{next}"), now_ms)))?;
+    }
+    Ok(())
+}
