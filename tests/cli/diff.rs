@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use yoagent::Session;
 use yoagent::types::{AgentMessage, Content, Message, StopReason, Usage};
 
-use crate::support::Dir;
+use crate::support::{Dir, demo};
 
 fn user(text: &str) -> AgentMessage {
     Message::User {
@@ -221,8 +221,7 @@ fn files_compares_two_copies_entry_by_entry() {
 
 #[test]
 fn diff_stat_and_summary_together_print_both_as_git_does() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     let stat = dir.run(&["diff", "--stat", "e6", "e15"]);
     let summary = dir.run(&["diff", "--summary", "e6", "e15"]);
     let both = dir.run(&["diff", "--stat", "--summary", "e6", "e15"]);

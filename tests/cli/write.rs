@@ -12,20 +12,13 @@ use serde_json::json;
 use yoagent::types::{Content, CustomMessage, Message, StopReason, Usage};
 use yoagent::{AgentMessage, Session, SessionEntry};
 
-use crate::support::{Dir, Run, user_line};
+use crate::support::{Dir, Run, demo, user_line};
 
 const FILE: &str = "session.jsonl";
 
 // ---------------------------------------------------------------------------
 // Helpers: the file as yoagent sees it
 // ---------------------------------------------------------------------------
-
-/// A scratch directory holding the demo session as `session.jsonl`.
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", FILE);
-    dir
-}
 
 /// The demo session as yoagent loads it.
 fn load_fixture() -> Session {
