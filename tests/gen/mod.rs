@@ -1,9 +1,12 @@
-//! The session generator the tests and the benches share, each including it
-//! as `sessgen` (`tests/cli/main.rs`, `benches/support.rs`): one seeded
+//! The session generator the tests and the benches share (included by
+//! `tests/cli/gen.rs` and `benches/support.rs` with `#[path]`): one seeded
 //! [`Rng`], one set of message builders and one way to save a session with
 //! fake times ([`jsonl_at`]), and from them the benches' large realistic
-//! session ([`generate_jsonl`]). The tests' own small sessions
-//! (`tests/cli/sessions.rs`) are built from the same pieces.
+//! session ([`generate_jsonl`]). The tests' own sessions (`tests/cli/gen.rs`:
+//! the demo, random sessions, hostile text) are built from the same pieces.
+
+use serde_json::Value;
+use yoagent::{AgentMessage, Content, CustomMessage, Message, Session, StopReason, Usage};
 
 mod big;
 
@@ -13,9 +16,6 @@ pub use big::{DEFAULT_SEED, generate_jsonl};
 /// changes, so that a bench file cached from an older generator is not reused.
 #[allow(dead_code, reason = "the tests cache no bench files")]
 pub const GEN_VERSION: u32 = 1;
-
-use serde_json::Value;
-use yoagent::{AgentMessage, Content, CustomMessage, Message, Session, StopReason, Usage};
 
 /// xorshift64* seeded through splitmix64: tiny, fast, deterministic.
 pub struct Rng(u64);
