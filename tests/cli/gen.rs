@@ -11,8 +11,9 @@ use yoagent::{AgentMessage, Session, SessionEntry};
 #[path = "../gen/mod.rs"]
 mod generator;
 
-pub use generator::{DEFAULT_SEED, Rng, custom, generate_jsonl};
-pub use generator::{assistant_at, jsonl_at, tool_result_at, user_at};
+pub use generator::{
+    DEFAULT_SEED, Rng, assistant_at, custom, generate_jsonl, jsonl_at, tool_result_at, user_at,
+};
 
 /// 2025-10-09 08:53:20 UTC, in milliseconds: the first entry's time.
 pub const T0: u64 = 1_760_000_000_000;
