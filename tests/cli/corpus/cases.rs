@@ -5,7 +5,7 @@
 //! keys, odd numbers, padding).
 //!
 //! Everything here is deterministic: timestamps are pinned, the only
-//! randomness is a fixed-seed xorshift, and the cases come out in the same
+//! randomness is the tests' seeded [`Rng`], and the cases come out in the same
 //! order every time.
 //!
 //! Two sizes: [`Size::Quick`] (the default) takes the most telling values of
@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use yoagent::provider::ApiProtocol;
 use yoagent::{Content, Session, StopReason, Usage};
 
-use crate::sessgen::{assistant_at, custom, jsonl_at, tool_result_at, user_at};
+use crate::sessgen::{Rng, assistant_at, custom, jsonl_at, tool_result_at, user_at};
 
 /// One session file of the corpus.
 pub struct Case {
@@ -2807,28 +2807,12 @@ fn several_problems(c: &mut Corpus, base: &Base) {
 // Seeded random byte edits
 // ---------------------------------------------------------------------------
 
-/// xorshift64: tiny, fixed seed, same sequence every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One to three small byte edits (delete, duplicate, overwrite, insert) at
 /// random places of the base file: JSON punctuation, digits, quotes,
 /// backslashes, newlines and stray bytes land where no list would put them.
 fn random_edits(c: &mut Corpus, base: &Base) {
     const BYTES: &[u8] = b"{}[]\":,\\ \n\r\t0-1e.nu\x00\x7f\xc3\xa9\xff";
-    let mut rng = XorShift(0x5eed_1e55_c0ff_ee01);
+    let mut rng = Rng::new(0x5eed_1e55_c0ff_ee01);
     for round in 0..if c.full() { 200 } else { 20 } {
         let mut bytes = base.file();
         let edits = 1 + rng.below(3);
