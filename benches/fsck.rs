@@ -14,8 +14,6 @@
 //! child comes from `/usr/bin/time -f %M` and a `/proc/<pid>/status` `VmHWM`
 //! poll, whichever saw more (see `benches/support.rs`).
 
-#[path = "gen.rs"]
-mod sessgen;
 #[path = "support.rs"]
 mod support;
 

@@ -19,8 +19,6 @@
 //! `/proc/<pid>/status` `VmHWM` poll, whichever saw more (see
 //! `benches/support.rs`).
 
-#[path = "gen.rs"]
-mod sessgen;
 #[path = "support.rs"]
 mod support;
 

@@ -18,8 +18,6 @@
 //! The files are generated once into `target/bench/` (with a `.meta` marker
 //! naming the shape and size) and checked to load with yoagent.
 
-#[path = "gen.rs"]
-mod sessgen;
 #[path = "support.rs"]
 #[allow(dead_code)]
 mod support;

@@ -1,7 +1,7 @@
-//! What the benches share (`#[path = "support.rs"] mod support;`, next to
-//! `#[path = "gen.rs"] mod sessgen;`, which [`bench_file`] uses): the cached
-//! bench file, running, timing and measuring the ysess child, and the table
-//! and number formatting.
+//! What the benches share (`#[path = "support.rs"] mod support;`): the cached
+//! bench file (made by the session generator the tests also use,
+//! `tests/gen/`), running, timing and measuring the ysess child, and the
+//! table and number formatting.
 //!
 //! Every ysess command runs with stdin on /dev/null. [`check_run`] runs it
 //! once with its output captured (exit 0 is checked); [`time_child`] then
@@ -20,7 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::sessgen;
+#[path = "../tests/gen/mod.rs"]
+mod sessgen;
 
 // ---------------------------------------------------------------------------
 // The bench file

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use crate::sessgen as sg;
-use crate::support::Dir;
+use crate::support::{Dir, small_demo as demo};
 
 /// One line of `branch --json`, every field required.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -24,12 +24,6 @@ fn branches(run: &crate::support::Run) -> Vec<Branch> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}\n{run}")))
         .collect()
-}
-
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.write("session.jsonl", sg::saved(&sg::demo()));
-    dir
 }
 
 // ---------------------------------------------------------------------------

@@ -5,51 +5,29 @@ use serde_json::{Value, json};
 use yoagent::Session;
 use yoagent::types::{AgentMessage, Content, Message, StopReason, Usage};
 
-use crate::support::Dir;
+use crate::sessgen::{assistant_at, tool_result_at, user};
+use crate::support::{Dir, demo};
 
-fn user(text: &str) -> AgentMessage {
-    Message::User {
-        content: vec![Content::Text { text: text.into() }],
-        timestamp: 1,
+fn tokens((input, output): (u64, u64)) -> Usage {
+    Usage {
+        input,
+        output,
+        ..Usage::default()
     }
-    .into()
 }
 
-fn assistant(text: &str, tokens: (u64, u64)) -> AgentMessage {
-    let usage = Usage {
-        input: tokens.0,
-        output: tokens.1,
-        ..Usage::default()
-    };
-    Message::assistant(
-        vec![Content::Text { text: text.into() }],
-        StopReason::Stop,
-        "m",
-        "p",
-        usage,
-    )
-    .into()
+fn assistant(text: &str, used: (u64, u64)) -> AgentMessage {
+    let content = vec![Content::Text { text: text.into() }];
+    assistant_at(content, StopReason::Stop, "m", "p", tokens(used), 2).into()
 }
 
-fn calls(tool: &str, id: &str, tokens: (u64, u64)) -> AgentMessage {
-    let usage = Usage {
-        input: tokens.0,
-        output: tokens.1,
-        ..Usage::default()
-    };
+fn calls(tool: &str, id: &str, used: (u64, u64)) -> AgentMessage {
     let content = vec![Content::tool_call(id, tool, json!({"command": "ls"}))];
-    Message::assistant(content, StopReason::ToolUse, "m", "p", usage).into()
+    assistant_at(content, StopReason::ToolUse, "m", "p", tokens(used), 3).into()
 }
 
 fn result(tool: &str, id: &str, text: &str) -> AgentMessage {
-    Message::ToolResult {
-        tool_call_id: id.into(),
-        tool_name: tool.into(),
-        content: vec![Content::Text { text: text.into() }],
-        is_error: false,
-        timestamp: 1,
-    }
-    .into()
+    tool_result_at(id, tool, text, false, 1).into()
 }
 
 /// A plan, then two directions from it. B inserts a tool call before its
@@ -221,8 +199,7 @@ fn files_compares_two_copies_entry_by_entry() {
 
 #[test]
 fn diff_stat_and_summary_together_print_both_as_git_does() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     let stat = dir.run(&["diff", "--stat", "e6", "e15"]);
     let summary = dir.run(&["diff", "--summary", "e6", "e15"]);
     let both = dir.run(&["diff", "--stat", "--summary", "e6", "e15"]);

@@ -7,14 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use crate::sessgen as sg;
-use crate::support::{Dir, user_line};
-
-/// A copy of the README's demo session as `session.jsonl`.
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
-    dir
-}
+use crate::support::{Dir, demo, user_line};
 
 /// `branch --json`, keyed by what a person reads: name (or tip) → object.
 fn branch_json(dir: &Dir) -> Vec<Value> {

@@ -3,7 +3,8 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use crate::support::{Dir, fixture, user_line};
+use crate::sessgen as sg;
+use crate::support::{Dir, demo, fixture, user_line};
 
 fn session(lines: &[String]) -> String {
     lines.join("\n")
@@ -28,6 +29,26 @@ fn a_clean_session_prints_nothing_and_exits_0() {
     let dir = Dir::new();
     dir.fixture("small-forked.jsonl", "session.jsonl");
     dir.run(&["fsck"]).status(0).stdout("").stderr("");
+}
+
+/// The benches' session generator writes what yoagent writes (it loads and
+/// saves back byte for byte) and a session ysess finds sound.
+#[test]
+fn the_bench_session_is_what_yoagent_writes_and_fsck_finds_it_sound() {
+    let text = sg::generate_jsonl(2_000, sg::DEFAULT_SEED);
+    let session = sg::reload(&text);
+    assert_eq!(session.entries().len(), 2_000);
+    assert!(session.to_jsonl() == text, "yoagent saves it differently");
+    let dir = Dir::new();
+    dir.write("session.jsonl", &text);
+    let run = dir.run(&["fsck"]);
+    run.status(0).stdout("");
+    // Its labels repeat on purpose; fsck says so, and nothing else.
+    let warnings = run.stderr.lines();
+    assert!(
+        warnings.clone().all(|l| l.contains(": duplicateLabel: ")),
+        "{run}"
+    );
 }
 
 #[test]
@@ -422,8 +443,7 @@ fn the_demo_session_loads_in_yoagent_and_passes_strict_fsck() {
     let session = yoagent::Session::from_jsonl(&text).expect("yoagent loads the demo");
     assert_eq!(session.head(), Some("e15"));
     assert_eq!(session.branch_tips(), vec!["e6", "e13", "e15"]);
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     dir.run(&["fsck", "--strict"]).status(0).stderr("");
 }
 

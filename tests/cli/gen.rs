@@ -1,11 +1,19 @@
 //! Sessions made with yoagent's own `Session` API, for the tests of the
-//! commands that read them: small hand-written ones with fixed times, and
-//! random ones (a seeded xorshift picks the shape) with many forks and
-//! repeated labels.
+//! commands that read them, built from the pieces of the session generator
+//! the benches use (`tests/gen/`): small hand-written ones with fixed times,
+//! random ones (a seeded [`Rng`] picks the shape) with many forks and
+//! repeated labels, and the benches' large one ([`generate_jsonl`]).
 
 use serde_json::json;
 use yoagent::types::{Content, CustomMessage, Message, StopReason, Usage};
 use yoagent::{AgentMessage, Session, SessionEntry};
+
+#[path = "../gen/mod.rs"]
+mod generator;
+
+pub use generator::{
+    DEFAULT_SEED, Rng, assistant_at, custom, generate_jsonl, jsonl_at, tool_result_at, user_at,
+};
 
 /// 2025-10-09 08:53:20 UTC, in milliseconds: the first entry's time.
 pub const T0: u64 = 1_760_000_000_000;
@@ -17,18 +25,7 @@ pub const STEP: u64 = 61_000;
 /// entry on line `i` (0-based) has the time `T0 + i * STEP` instead of the
 /// real clock's, so that what ysess prints is the same on every run.
 pub fn saved(session: &Session) -> String {
-    session
-        .to_jsonl()
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| {
-            let mut entry: SessionEntry =
-                serde_json::from_str(line).expect("yoagent reads its own");
-            entry.timestamp = T0 + i as u64 * STEP;
-            serde_json::to_string(&entry).expect("entries serialize")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    jsonl_at(session, |i| T0 + i as u64 * STEP)
 }
 
 /// The session as an app would load it back: the head is the last line.
@@ -37,93 +34,38 @@ pub fn reload(text: &str) -> Session {
 }
 
 pub fn user(text: &str) -> AgentMessage {
-    Message::User {
-        content: vec![Content::Text { text: text.into() }],
-        timestamp: 1,
-    }
-    .into()
+    user_at(text, None, 1).into()
+}
+
+/// A user turn with a text and an image (16 bytes of PNG, base64).
+pub fn user_with_image(text: &str) -> AgentMessage {
+    user_at(text, Some("iVBORw0KGgoAAAANSUhEUg==".into()), 1).into()
 }
 
 pub fn assistant(text: &str) -> AgentMessage {
-    Message::assistant(
-        vec![Content::Text { text: text.into() }],
-        StopReason::Stop,
-        "m",
-        "p",
-        Usage::default(),
-    )
-    .with_timestamp(2)
-    .into()
+    let content = vec![Content::Text { text: text.into() }];
+    assistant_at(content, StopReason::Stop, "m", "p", Usage::default(), 2).into()
 }
 
 /// An assistant turn that thinks, says something and calls a tool.
 pub fn assistant_call(thinking: &str, text: &str, call: &str, tool: &str) -> AgentMessage {
-    Message::assistant(
-        vec![
-            Content::thinking(thinking),
-            Content::Text { text: text.into() },
-            Content::tool_call(call, tool, json!({"command": "cargo test", "timeout": 60})),
-        ],
-        StopReason::ToolUse,
-        "m",
-        "p",
-        Usage {
-            input: 1200,
-            output: 80,
-            cache_read: 1000,
-            cache_write: 7,
-            total_tokens: 2287,
-        },
-    )
-    .with_timestamp(3)
-    .into()
+    let content = vec![
+        Content::thinking(thinking),
+        Content::Text { text: text.into() },
+        Content::tool_call(call, tool, json!({"command": "cargo test", "timeout": 60})),
+    ];
+    let usage = Usage {
+        input: 1200,
+        output: 80,
+        cache_read: 1000,
+        cache_write: 7,
+        total_tokens: 2287,
+    };
+    assistant_at(content, StopReason::ToolUse, "m", "p", usage, 3).into()
 }
 
 pub fn tool_result(call: &str, tool: &str, text: &str, is_error: bool) -> AgentMessage {
-    Message::ToolResult {
-        tool_call_id: call.into(),
-        tool_name: tool.into(),
-        content: vec![Content::Text { text: text.into() }],
-        is_error,
-        timestamp: 4,
-    }
-    .into()
-}
-
-pub fn custom(kind: &str, data: serde_json::Value) -> AgentMessage {
-    AgentMessage::Custom(CustomMessage::new(kind, data))
-}
-
-/// xorshift64*, seeded through splitmix64.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        Rng(if z == 0 { 1 } else { z })
-    }
-
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// True with probability `percent / 100`.
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
+    tool_result_at(call, tool, text, is_error, 4).into()
 }
 
 /// Label names drawn from a small pool, so that names repeat.
@@ -139,8 +81,8 @@ pub fn random_session(seed: u64, entries: usize) -> Session {
     let mut rng = Rng::new(seed);
     let mut s = Session::new();
     let mut call = 0;
-    // Some sessions fork a lot, some little.
-    let fork_rate = 2 + rng.below(25);
+    // Some sessions fork a lot, some little (per mille).
+    let fork_rate = (2 + rng.below(25)) * 10;
     while s.entries().len() < entries.max(1) {
         match rng.below(10) {
             0..=3 => {
@@ -153,8 +95,8 @@ pub fn random_session(seed: u64, entries: usize) -> Session {
                 call += 1;
                 let id = format!("call_{call}");
                 s.append(assistant_call("hmm", "let me run it", &id, "bash"));
-                if rng.chance(90) {
-                    s.append(tool_result(&id, "bash", "ok", rng.chance(10)));
+                if rng.chance(900) {
+                    s.append(tool_result(&id, "bash", "ok", rng.chance(100)));
                 }
             }
             _ => {
@@ -165,13 +107,13 @@ pub fn random_session(seed: u64, entries: usize) -> Session {
             // (A checkpoint on an entry replaces its label, so the names in
             // use are read back from the entries.)
             let in_use = labels(&s);
-            if !in_use.is_empty() && rng.chance(30) {
+            if !in_use.is_empty() && rng.chance(300) {
                 let name = &in_use[rng.below(in_use.len())];
                 s.seek_checkpoint(name).expect("a known label");
             } else {
                 let all = s.entries();
                 // Mostly recent entries, sometimes any.
-                let k = if rng.chance(50) {
+                let k = if rng.chance(500) {
                     all.len() - 1 - rng.below(all.len().min(8))
                 } else {
                     rng.below(all.len())
@@ -180,27 +122,12 @@ pub fn random_session(seed: u64, entries: usize) -> Session {
                 s.seek(&id).expect("a known id");
             }
         }
-        if rng.chance(12) {
+        if rng.chance(120) {
             let name = LABELS[rng.below(LABELS.len())];
             s.checkpoint(name).expect("a head");
         }
     }
     s
-}
-
-/// A user turn with a text and an image (16 bytes of PNG, base64).
-pub fn user_with_image(text: &str) -> AgentMessage {
-    Message::User {
-        content: vec![
-            Content::Text { text: text.into() },
-            Content::Image {
-                data: "iVBORw0KGgoAAAANSUhEUg==".into(),
-                mime_type: "image/png".into(),
-            },
-        ],
-        timestamp: 1,
-    }
-    .into()
 }
 
 /// The session the transcripts show, as yoagent writes it:
@@ -437,9 +364,9 @@ pub fn random_tree(seed: u64, entries: usize) -> (String, Session) {
     let mut rng = Rng::new(seed);
     let mut lines = Vec::new();
     for i in 0..entries {
-        let parent = if i == 0 || rng.chance(4) {
+        let parent = if i == 0 || rng.chance(40) {
             None
-        } else if rng.chance(50) {
+        } else if rng.chance(500) {
             Some(format!("n{}", i - 1))
         } else {
             Some(format!("n{}", rng.below(i)))

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::{Dir, Run, user_line};
+use crate::support::{Dir, Run, demo, user_line};
 
 const REGENERATE: &str =
     "cargo run -- generate completions completions && cargo run -- generate man man";
@@ -173,8 +173,7 @@ fn checkout_completes_labels_branches_and_ids_from_the_file_named_by_minus_f() {
 
 #[test]
 fn every_revision_argument_completes() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     let lines: &[&[&str]] = &[
         &["log", "lib"],
         &["show", "lib"],

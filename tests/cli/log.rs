@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use crate::sessgen::{self as sg, Rng};
-use crate::support::Dir;
+use crate::support::{Dir, small_demo as demo};
 
 /// The lines of stdout.
 fn ids(run: &crate::support::Run) -> Vec<String> {
@@ -426,8 +426,7 @@ fn log_n_of_head_reads_any_file_yoagent_loads_from_the_end_alike() {
 
 #[test]
 fn log_n_0_prints_nothing() {
-    let dir = Dir::new();
-    dir.write("session.jsonl", sg::saved(&sg::demo()));
+    let dir = demo();
     dir.run(&["log", "-n", "0", "HEAD~0"]).status(0).stdout("");
     dir.run(&["log", "-n", "0", "--all"]).status(0).stdout("");
     dir.run(&["log", "-n", "0"]).status(0).stdout("");
@@ -436,13 +435,6 @@ fn log_n_0_prints_nothing() {
 // ---------------------------------------------------------------------------
 // What a person sees
 // ---------------------------------------------------------------------------
-
-/// A directory whose `session.jsonl` is the demo session (see `sessgen::demo`).
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.write("session.jsonl", sg::saved(&sg::demo()));
-    dir
-}
 
 #[test]
 fn log_shows_the_path_to_head_newest_first_two_lines_each() {

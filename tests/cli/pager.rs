@@ -2,7 +2,7 @@
 //! that fails, and the pager is chosen and turned off as in git. These run
 //! ysess on a pseudo-terminal, since only a terminal is paged.
 
-use crate::support::{Dir, Run, run_on_terminal};
+use crate::support::{Dir, Run, demo, run_on_terminal};
 
 /// The commands that page, each with what a pipe gets from it.
 fn paged_commands(dir: &Dir) -> Vec<(Vec<&'static str>, Run)> {
@@ -25,8 +25,7 @@ fn paged_commands(dir: &Dir) -> Vec<(Vec<&'static str>, Run)> {
 
 #[test]
 fn a_pager_that_cannot_start_still_prints_the_output() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     for (args, piped) in paged_commands(&dir) {
         // Run directly, and through the shell (shell syntax in the command).
         for (pager, says) in [
@@ -49,8 +48,7 @@ fn a_pager_that_cannot_start_still_prints_the_output() {
 
 #[test]
 fn a_pager_that_exits_non_zero_is_reported_and_the_output_printed() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     for (args, piped) in paged_commands(&dir) {
         for (pager, code) in [("false", 1), ("cat >/dev/null; exit 3", 3)] {
             let run = run_on_terminal(&dir, &args, &[("PAGER", pager)], 0);
@@ -81,8 +79,7 @@ fn a_pager_the_person_quits_early_is_not_an_error() {
 
 #[test]
 fn the_pager_is_ysess_pager_then_pager_and_cat_or_empty_turns_it_off() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     let piped = dir.run(&["log", "--oneline"]);
     let marked = |mark: &str| {
         piped
@@ -124,8 +121,7 @@ fn the_pager_is_ysess_pager_then_pager_and_cat_or_empty_turns_it_off() {
 
 #[test]
 fn no_pager_is_a_global_option() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     let piped = dir.run(&["log", "--oneline"]);
     let pager = [("YSESS_PAGER", "sed s/^/paged:/")];
     for args in [

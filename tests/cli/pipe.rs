@@ -5,7 +5,7 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::process::Command;
 
-use crate::support::{Dir, fixture};
+use crate::support::{Dir, demo, fixture};
 
 /// Runs ysess with `-f FIFO`, a FIFO fed the demo session once.
 fn through_a_fifo(dir: &Dir, args: &[&str]) -> crate::support::Run {
@@ -42,8 +42,7 @@ fn through_a_fifo(dir: &Dir, args: &[&str]) -> crate::support::Run {
 
 #[test]
 fn show_diff_export_and_log_json_read_a_pipe_once_instead_of_failing_with_illegal_seek() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = demo();
     for args in [
         &["show", "e3"][..],
         &["show"],

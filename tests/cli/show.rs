@@ -1,13 +1,7 @@
 //! `ysess show`.
 
 use crate::sessgen as sg;
-use crate::support::Dir;
-
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.write("session.jsonl", sg::saved(&sg::demo()));
-    dir
-}
+use crate::support::{Dir, small_demo as demo};
 
 // ---------------------------------------------------------------------------
 // Each kind of message

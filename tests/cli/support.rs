@@ -6,6 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::sessgen as sg;
+
 /// A scratch directory with the fixtures at hand.
 pub struct Dir {
     tmp: tempfile::TempDir,
@@ -150,6 +152,22 @@ pub fn user_line(id: &str, parent: Option<&str>, text: &str) -> String {
         "timestamp": 1_760_000_000_000u64,
     })
     .to_string()
+}
+
+/// A scratch directory whose `session.jsonl` is the README's demo session,
+/// `tests/fixtures/demo.jsonl`.
+pub fn demo() -> Dir {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    dir
+}
+
+/// The same with the small demo session instead, [`sg::demo`] saved with
+/// fixed times.
+pub fn small_demo() -> Dir {
+    let dir = Dir::new();
+    dir.write("session.jsonl", sg::saved(&sg::demo()));
+    dir
 }
 
 /// Runs ysess here with its stdout on a pseudo-terminal of `columns`

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 use crate::sessgen as sg;
-use crate::support::Dir;
+use crate::support::{Dir, small_demo as demo};
 
 /// One line of `tag --json`, every field required.
 #[derive(Debug, Deserialize, PartialEq)]
@@ -25,12 +25,6 @@ fn tag(name: &str, target: &str) -> Tag {
         name: name.into(),
         target: target.into(),
     }
-}
-
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.write("session.jsonl", sg::saved(&sg::demo()));
-    dir
 }
 
 // ---------------------------------------------------------------------------

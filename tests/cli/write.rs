@@ -12,20 +12,14 @@ use serde_json::json;
 use yoagent::types::{Content, CustomMessage, Message, StopReason, Usage};
 use yoagent::{AgentMessage, Session, SessionEntry};
 
-use crate::support::{Dir, Run, user_line};
+use crate::sessgen::Rng;
+use crate::support::{Dir, Run, demo, user_line};
 
 const FILE: &str = "session.jsonl";
 
 // ---------------------------------------------------------------------------
 // Helpers: the file as yoagent sees it
 // ---------------------------------------------------------------------------
-
-/// A scratch directory holding the demo session as `session.jsonl`.
-fn demo() -> Dir {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", FILE);
-    dir
-}
 
 /// The demo session as yoagent loads it.
 fn load_fixture() -> Session {
@@ -1086,27 +1080,6 @@ fn messages_tagged_by_number_are_exported_shown_and_logged_as_yoagent_reads_them
 // A random mix of ysess commands and agent saves
 // ---------------------------------------------------------------------------
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
 /// Ids of the entries that are not ysess records: what a person names.
 fn work_ids(session: &Session) -> Vec<String> {
     work(session).iter().map(|e| e.id.clone()).collect()
@@ -1115,7 +1088,7 @@ fn work_ids(session: &Session) -> Vec<String> {
 #[test]
 fn a_random_mix_of_ysess_commands_and_agent_saves_keeps_the_file_sound() {
     let dir = demo();
-    let mut rng = Rng(0x05ee_d1e5_50dd_ba11);
+    let mut rng = Rng::new(0x05ee_d1e5_50dd_ba11);
     let mut tags: Vec<String> = Vec::new();
     let mut branches: Vec<String> = Vec::new();
     let mut fresh = 0;

@@ -5,7 +5,7 @@
 //! keys, odd numbers, padding).
 //!
 //! Everything here is deterministic: timestamps are pinned, the only
-//! randomness is a fixed-seed xorshift, and the cases come out in the same
+//! randomness is the tests' seeded [`Rng`], and the cases come out in the same
 //! order every time.
 //!
 //! Two sizes: [`Size::Quick`] (the default) takes the most telling values of
@@ -14,7 +14,9 @@
 
 use serde_json::{Map, Value, json};
 use yoagent::provider::ApiProtocol;
-use yoagent::{AgentMessage, Content, CustomMessage, Message, Session, StopReason, Usage};
+use yoagent::{Content, Session, StopReason, Usage};
+
+use crate::sessgen::{Rng, assistant_at, custom, jsonl_at, tool_result_at, user_at};
 
 /// One session file of the corpus.
 pub struct Case {
@@ -107,8 +109,12 @@ struct Base {
 
 impl Base {
     fn new() -> Self {
+        // Times pinned: entry `i` at T0 + `i` seconds, its message 1 ms before.
+        const T0: u64 = 1_760_000_000_000;
+        let at = |i: u64| T0 + 1000 * i - 1;
+        let (model, provider) = ("model-x", "provider-y");
         let mut session = Session::new();
-        let root = session.append(Message::user("hello, naïve 🚀 world").into());
+        let root = session.append(user_at("hello, naïve 🚀 world", None, at(0)).into());
         let usage = Usage {
             input: 120,
             output: 40,
@@ -116,100 +122,38 @@ impl Base {
             cache_write: 3,
             total_tokens: 170,
         };
+        let content = vec![
+            Content::thinking_signed("Let me read it.", "sig-1"),
+            Content::Text {
+                text: "Reading \"a.txt\"\tnow.".into(),
+            },
+            Content::tool_call("call_1", "read_file", json!({"path": "a.txt", "n": [1, 2]})),
+        ];
+        let stop = StopReason::ToolUse;
+        session.append(assistant_at(content, stop, model, provider, usage.clone(), at(1)).into());
         session.append(
-            Message::assistant(
-                vec![
-                    Content::thinking_signed("Let me read it.", "sig-1"),
-                    Content::Text {
-                        text: "Reading \"a.txt\"\tnow.".into(),
-                    },
-                    Content::tool_call(
-                        "call_1",
-                        "read_file",
-                        json!({"path": "a.txt", "n": [1, 2]}),
-                    ),
-                ],
-                StopReason::ToolUse,
-                "model-x",
-                "provider-y",
-                usage.clone(),
-            )
-            .into(),
+            tool_result_at("call_1", "read_file", "line one\nline two", false, at(2)).into(),
         );
-        session.append(
-            Message::ToolResult {
-                tool_call_id: "call_1".into(),
-                tool_name: "read_file".into(),
-                content: vec![Content::Text {
-                    text: "line one\nline two".into(),
-                }],
-                is_error: false,
-                timestamp: 0,
-            }
-            .into(),
-        );
-        session.append(
-            Message::assistant(
-                vec![Content::Text {
-                    text: "Done.".into(),
-                }],
-                StopReason::Stop,
-                "model-x",
-                "provider-y",
-                usage.clone(),
-            )
-            .into(),
-        );
+        let content = vec![Content::Text {
+            text: "Done.".into(),
+        }];
+        session
+            .append(assistant_at(content, StopReason::Stop, model, provider, usage, at(3)).into());
         session.checkpoint("cp1").expect("the session has a head");
-        session.append(AgentMessage::Custom(CustomMessage::new(
-            "status_update",
-            json!({"step": 1, "note": "ok"}),
-        )));
+        session.append(custom("status_update", json!({"step": 1, "note": "ok"})));
         session.seek(&root).expect("the root exists");
-        session.append(
-            Message::User {
-                content: vec![
-                    Content::Text {
-                        text: "another try".into(),
-                    },
-                    Content::Image {
-                        data: "aGVsbG8=".into(),
-                        mime_type: "image/png".into(),
-                    },
-                ],
-                timestamp: 0,
-            }
-            .into(),
-        );
-        session.append(
-            Message::assistant(
-                vec![
-                    Content::thinking_redacted(ApiProtocol::AnthropicMessages, "EmwKAhgB"),
-                    Content::Text { text: "".into() },
-                ],
-                StopReason::Error,
-                "model-x",
-                "provider-y",
-                Usage::default(),
-            )
-            .with_error_message("overloaded")
-            .into(),
-        );
-        session.append(Message::user("ok é🚀").into());
+        session.append(user_at("another try", Some("aGVsbG8=".into()), at(5)).into());
+        let content = vec![
+            Content::thinking_redacted(ApiProtocol::AnthropicMessages, "EmwKAhgB"),
+            Content::Text { text: "".into() },
+        ];
+        let stop = StopReason::Error;
+        let failed = assistant_at(content, stop, model, provider, Usage::default(), at(6));
+        session.append(failed.with_error_message("overloaded").into());
+        session.append(user_at("ok é🚀", None, at(7)).into());
 
-        // Pin every timestamp, then let yoagent itself write the final text.
-        let mut text = Vec::new();
-        for (i, line) in session.to_jsonl().lines().enumerate() {
-            let mut entry: Value = serde_json::from_str(line).expect("yoagent writes JSON");
-            let ms = 1_760_000_000_000 + 1000 * i as u64;
-            entry["timestamp"] = json!(ms);
-            if entry["message"].get("timestamp").is_some() {
-                entry["message"]["timestamp"] = json!(ms - 1);
-            }
-            text.push(to_line(&entry));
-        }
-        let session = Session::from_jsonl(&text.join("\n")).expect("the base session loads");
-        let lines: Vec<String> = session.to_jsonl().lines().map(str::to_owned).collect();
+        let text = jsonl_at(&session, |i| T0 + 1000 * i as u64);
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
         let entries = lines
             .iter()
             .map(|l| serde_json::from_str(l).expect("yoagent writes JSON"))
@@ -2863,28 +2807,12 @@ fn several_problems(c: &mut Corpus, base: &Base) {
 // Seeded random byte edits
 // ---------------------------------------------------------------------------
 
-/// xorshift64: tiny, fixed seed, same sequence every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// One to three small byte edits (delete, duplicate, overwrite, insert) at
 /// random places of the base file: JSON punctuation, digits, quotes,
 /// backslashes, newlines and stray bytes land where no list would put them.
 fn random_edits(c: &mut Corpus, base: &Base) {
     const BYTES: &[u8] = b"{}[]\":,\\ \n\r\t0-1e.nu\x00\x7f\xc3\xa9\xff";
-    let mut rng = XorShift(0x5eed_1e55_c0ff_ee01);
+    let mut rng = Rng::new(0x5eed_1e55_c0ff_ee01);
     for round in 0..if c.full() { 200 } else { 20 } {
         let mut bytes = base.file();
         let edits = 1 + rng.below(3);

@@ -1,300 +1,53 @@
-//! A generator of large, realistic yoagent sessions.
+//! The benches' large, realistic session.
 //!
 //! Everything is written through yoagent's own `Session` API, so the JSONL
-//! (`Session::to_jsonl`) is exactly what an app using yoagent writes: user
-//! turns, agent rounds of assistant messages (thinking, text, tool calls) and
-//! tool results, forks made by `seek` + `append` (edit and re-run) and by
-//! `seek_checkpoint`, labels made by `checkpoint` (some names repeat), and a
-//! custom `status_update` record now and then.
+//! is exactly what an app using yoagent writes: user turns, agent rounds of
+//! assistant messages (thinking, text, tool calls) and tool results, forks
+//! made by `seek` + `append` (edit and re-run) and by `seek_checkpoint`,
+//! labels made by `checkpoint` (some names repeat), and a custom
+//! `status_update` record now and then.
 //!
-//! The output is a pure function of `(entries, seed)`, byte for byte.
-//! Message timestamps come from a fake clock via `with_timestamp`; the entry
-//! `timestamp`, which `Session::append` takes from the real clock, is then
-//! replaced by the fake clock's value in each serialized line (see
-//! [`generate_jsonl`]), so the file is what yoagent would have written had its
-//! clock read those times.
-//!
-//! Used by `benches/fsck.rs` (`#[path = "gen.rs"] mod sessgen;`) and usable
-//! from tests the same way.
-#![allow(dead_code)]
+//! The output is a pure function of `(entries, seed)`, byte for byte: message
+//! and entry times come from a fake clock (see [`jsonl_at`]), so the file is
+//! what yoagent would have written had its clock read those times.
 
 use serde_json::{Value, json};
 use yoagent::provider::ApiProtocol;
-use yoagent::{AgentMessage, Content, CustomMessage, Message, Session, StopReason, Usage};
+use yoagent::{AgentMessage, Content, Message, Session, StopReason, Usage};
 
-/// Bumped whenever the output for a given `(entries, seed)` changes, so a
-/// cached file from an older generator is not reused.
-pub const GEN_VERSION: u32 = 1;
+use super::{Rng, assistant_at, custom, jsonl_at, tool_result_at, user_at};
 
 /// The seed the benchmark uses.
 pub const DEFAULT_SEED: u64 = 0x5e55_10de_2026;
 
-/// Generate a session of exactly `entries` entries (`generate_jsonl` loaded
-/// back with `Session::from_jsonl`).
-pub fn generate(entries: usize, seed: u64) -> Session {
-    Session::from_jsonl(&generate_jsonl(entries, seed)).expect("generated sessions load")
-}
-
-/// Generate a session of exactly `entries` entries as the JSONL text
+/// A session of exactly `entries` entries, as the JSONL text
 /// `std::fs::write(path, session.to_jsonl())` would save.
 pub fn generate_jsonl(entries: usize, seed: u64) -> String {
     let mut g = Gen::new(seed);
     while g.len() < entries {
         g.turn(entries);
     }
-    // `Session::to_jsonl` is `serde_json::to_string` of each entry joined by
-    // "\n"; do the same, swapping the clock's entry timestamp for the fake
-    // one. `SessionEntry` serializes `..,"timestamp":N` then `,"label":..`
-    // when labeled, then `}`.
-    let mut out = String::with_capacity(entries * 1200);
-    for (i, (e, stamp)) in g.session.entries().iter().zip(&g.stamp).enumerate() {
-        let line = serde_json::to_string(e).expect("session entries serialize");
-        let tail = match &e.label {
-            Some(l) => format!(
-                ",\"label\":{}}}",
-                serde_json::to_string(l).expect("a string")
-            ),
-            None => "}".to_string(),
-        };
-        let clock = format!("\"timestamp\":{}", e.timestamp);
-        let head = line
-            .strip_suffix(&tail)
-            .and_then(|h| h.strip_suffix(&clock))
-            .expect("SessionEntry ends with timestamp, then label");
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(head);
-        out.push_str(&format!("\"timestamp\":{stamp}"));
-        out.push_str(&tail);
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------
-// PRNG
-// ---------------------------------------------------------------------------
-
-/// xorshift64* seeded through splitmix64: tiny, fast, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        Rng(if z == 0 { 0x2545_F491_4F6C_DD1D } else { z })
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-
-    /// True with probability `per_mille / 1000`.
-    fn chance(&mut self, per_mille: u32) -> bool {
-        self.below(1000) < per_mille as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn word(&mut self, items: &[&'static str]) -> &'static str {
-        items[self.below(items.len())]
-    }
-
-    /// Roughly log-uniform in `lo..=hi` (`lo >= 1`): small values common,
-    /// large ones present. A power of two is picked uniformly, then a value
-    /// within it (integers only, so every platform gives the same numbers).
-    fn log_range(&mut self, lo: usize, hi: usize) -> usize {
-        let (lo_bits, hi_bits) = (lo.ilog2() as usize, hi.ilog2() as usize);
-        let b = self.range(lo_bits, hi_bits);
-        self.range(1 << b, (2 << b) - 1).clamp(lo, hi)
-    }
-
-    fn alnum(&mut self, out: &mut String, n: usize) {
-        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        for _ in 0..n {
-            out.push(A[self.below(A.len())] as char);
-        }
-    }
-
-    fn base64(&mut self, out: &mut String, n: usize) {
-        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for _ in 0..n {
-            out.push(A[self.below(A.len())] as char);
-        }
-        while !out.len().is_multiple_of(4) {
-            out.push('=');
-        }
-    }
+    jsonl_at(&g.session, |i| g.stamp[i])
 }
 
 // ---------------------------------------------------------------------------
 // Vocabulary
 // ---------------------------------------------------------------------------
 
-const WORDS: &[&str] = &[
-    "the",
-    "the",
-    "the",
-    "a",
-    "a",
-    "to",
-    "to",
-    "of",
-    "of",
-    "and",
-    "and",
-    "in",
-    "is",
-    "is",
-    "it",
-    "that",
-    "this",
-    "we",
-    "we",
-    "should",
-    "can",
-    "will",
-    "not",
-    "for",
-    "on",
-    "with",
-    "when",
-    "then",
-    "so",
-    "but",
-    "if",
-    "instead",
-    "because",
-    "now",
-    "first",
-    "next",
-    "also",
-    "only",
-    "parser",
-    "session",
-    "entry",
-    "entries",
-    "branch",
-    "checkpoint",
-    "label",
-    "head",
-    "tree",
-    "file",
-    "line",
-    "lines",
-    "error",
-    "errors",
-    "test",
-    "tests",
-    "function",
-    "method",
-    "struct",
-    "field",
-    "value",
-    "index",
-    "offset",
-    "buffer",
-    "bytes",
-    "string",
-    "type",
-    "trait",
-    "module",
-    "crate",
-    "build",
-    "compile",
-    "run",
-    "fix",
-    "change",
-    "read",
-    "write",
-    "check",
-    "parse",
-    "return",
-    "returns",
-    "handle",
-    "handles",
-    "call",
-    "calls",
-    "look",
-    "see",
-    "try",
-    "keep",
-    "add",
-    "remove",
-    "rename",
-    "move",
-    "split",
-    "merge",
-    "fails",
-    "passes",
-    "works",
-    "broke",
-    "loop",
-    "iterator",
-    "allocation",
-    "memory",
-    "fast",
-    "slow",
-    "simple",
-    "correct",
-    "wrong",
-    "missing",
-    "unused",
-    "duplicate",
-    "parent",
-    "child",
-    "children",
-    "fork",
-    "revision",
-    "path",
-    "output",
-    "input",
-    "format",
-    "JSON",
-    "JSONL",
-    "UTF-8",
-    "serde",
-    "cargo",
-    "clippy",
-    "stdout",
-    "stderr",
-    "exit",
-    "code",
-    "flag",
-    "option",
-    "argument",
-    "config",
-    "benchmark",
-    "profile",
-    "latency",
-    "throughput",
-    "cache",
-    "hash",
-    "digest",
-    "stream",
-    "mmap",
-    "chunk",
-    "record",
-];
+/// Common words, as often as they should be picked (split on whitespace).
+const WORDS: &str = "\
+    the the the a a to to of of and and in is is it that this we we should \
+    can will not for on with when then so but if instead because now first \
+    next also only parser session entry entries branch checkpoint label head \
+    tree file line lines error errors test tests function method struct \
+    field value index offset buffer bytes string type trait module crate \
+    build compile run fix change read write check parse return returns \
+    handle handles call calls look see try keep add remove rename move split \
+    merge fails passes works broke loop iterator allocation memory fast slow \
+    simple correct wrong missing unused duplicate parent child children fork \
+    revision path output input format JSON JSONL UTF-8 serde cargo clippy \
+    stdout stderr exit code flag option argument config benchmark profile \
+    latency throughput cache hash digest stream mmap chunk record";
 
 /// Words that exercise escaping and unicode: quotes, backslashes, tabs,
 /// newlines, accents, CJK, emoji, a zero-width space, a right-to-left word.
@@ -406,22 +159,10 @@ const COMMANDS: &[&str] = &[
     "hyperfine --warmup 2 'ysess fsck big.jsonl'",
 ];
 
-const TOOLS: &[&str] = &[
-    "bash",
-    "bash",
-    "bash",
-    "read_file",
-    "read_file",
-    "read_file",
-    "edit",
-    "edit",
-    "grep",
-    "grep",
-    "write_file",
-    "list_files",
-    "web_fetch",
-    "todo_write",
-];
+/// Tool names, as often as they should be picked (split on whitespace).
+const TOOLS: &str = "\
+    bash bash bash read_file read_file read_file edit edit \
+    grep grep write_file list_files web_fetch todo_write";
 
 /// Label names: a few repeat across the session, the rest are unique.
 const LABELS: &[&str] = &[
@@ -460,6 +201,9 @@ enum Kind {
 
 struct Gen {
     rng: Rng,
+    /// [`WORDS`] and [`TOOLS`], split.
+    words: Vec<&'static str>,
+    tools: Vec<&'static str>,
     session: Session,
     /// Parent index (`usize::MAX` for the root) and kind of every entry, by
     /// index; ids are `e{index + 1}`, as `Session::append` assigns them.
@@ -483,6 +227,8 @@ impl Gen {
     fn new(seed: u64) -> Self {
         Gen {
             rng: Rng::new(seed),
+            words: WORDS.split_whitespace().collect(),
+            tools: TOOLS.split_whitespace().collect(),
             session: Session::new(),
             parent: Vec::new(),
             kind: Vec::new(),
@@ -558,7 +304,7 @@ impl Gen {
             let room = limit.saturating_sub(self.len());
             if self.rng.chance(12) && (room >= 3 || last && room >= 1) {
                 let status = self.status_update();
-                self.push(Kind::Custom, AgentMessage::Custom(status));
+                self.push(Kind::Custom, status);
             }
             if last {
                 break;
@@ -628,22 +374,15 @@ impl Gen {
             self.code(&mut text, n);
             text.push_str("```\n");
         }
-        if self.rng.chance(8) {
+        let image = if self.rng.chance(8) {
             let mut data = String::new();
             let n = self.rng.range(1_000, 12_000);
             self.rng.base64(&mut data, n);
-            return Message::User {
-                content: vec![
-                    Content::Text { text },
-                    Content::Image {
-                        data,
-                        mime_type: "image/png".into(),
-                    },
-                ],
-                timestamp: ts,
-            };
-        }
-        Message::user(text).with_timestamp(ts)
+            Some(data)
+        } else {
+            None
+        };
+        user_at(text, image, ts)
     }
 
     /// An assistant message; `calls` tool calls (returned as (id, name)).
@@ -692,7 +431,7 @@ impl Gen {
         for _ in 0..calls {
             let mut id = String::from("toolu_01");
             self.rng.alnum(&mut id, 22);
-            let name = self.rng.word(TOOLS);
+            let name = self.rng.word(&self.tools);
             let args = self.tool_args(name);
             content.push(Content::tool_call(id.clone(), name, args));
             names.push((id, name.to_string()));
@@ -733,7 +472,7 @@ impl Gen {
             },
             total_tokens: 0,
         };
-        let mut msg = Message::assistant(content, stop, model, provider, usage).with_timestamp(ts);
+        let mut msg = assistant_at(content, stop, model, provider, usage, ts);
         if let Some(e) = error {
             msg = msg.with_error_message(e);
         }
@@ -877,18 +616,12 @@ impl Gen {
                 _ => text.push_str("todos updated"),
             }
         }
-        Message::ToolResult {
-            tool_call_id: call_id.to_string(),
-            tool_name: name.to_string(),
-            content: vec![Content::Text { text }],
-            is_error,
-            timestamp: ts,
-        }
+        tool_result_at(call_id, name, text, is_error, ts)
     }
 
-    fn status_update(&mut self) -> CustomMessage {
+    fn status_update(&mut self) -> AgentMessage {
         let status = self.rng.word(STATUSES);
-        CustomMessage::new(
+        custom(
             "status_update",
             json!({
                 "status": status,
@@ -922,7 +655,7 @@ impl Gen {
             if self.rng.chance(60) {
                 out.push_str(self.rng.word(SPICE));
             } else {
-                out.push_str(self.rng.word(WORDS));
+                out.push_str(self.rng.word(&self.words));
             }
         }
         if words > 0 {
@@ -950,7 +683,7 @@ impl Gen {
                 ),
                 1 => {
                     out.push_str("test tests::");
-                    out.push_str(self.rng.word(WORDS));
+                    out.push_str(self.rng.word(&self.words));
                     out.push_str(" ... ok\n");
                 }
                 2 => out.push_str("warning: unused variable: `entry`\n  --> src/index.rs:42:13\n"),
