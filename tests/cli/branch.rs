@@ -288,8 +288,7 @@ fn branch_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
 #[test]
 fn branch_v_pads_wide_cjk_names_by_display_width() {
     use unicode_width::UnicodeWidthStr;
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = crate::support::demo();
     dir.run(&["branch", "図書館", "e13"]).status(0);
     dir.run(&["branch", "lib", "e6"]).status(0);
     let run = dir.run(&["branch", "-v"]);

@@ -1,7 +1,7 @@
 //! Errors that say what is wrong: exit codes by the README's table, hints a
 //! person can run as they are, a missing session file, odd names.
 
-use crate::support::{Dir, Run};
+use crate::support::{Dir, Run, demo};
 
 /// What a directory holds before the command runs.
 #[derive(Debug, Clone, Copy)]
@@ -17,21 +17,20 @@ enum Setup {
 }
 
 fn setup(setup: Setup) -> Dir {
-    let dir = Dir::new();
     match setup {
-        Setup::Demo => {
-            dir.fixture("demo.jsonl", "session.jsonl");
-        }
+        Setup::Demo => demo(),
         Setup::Lib => {
-            dir.fixture("demo.jsonl", "session.jsonl");
+            let dir = demo();
             dir.run(&["branch", "lib", "e6"]).status(0);
+            dir
         }
         Setup::Empty => {
+            let dir = Dir::new();
             dir.write("session.jsonl", "");
+            dir
         }
-        Setup::Missing => {}
+        Setup::Missing => Dir::new(),
     }
-    dir
 }
 
 /// The session file's bytes, or nothing when there is none.

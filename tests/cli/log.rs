@@ -995,8 +995,7 @@ fn an_empty_session_logs_nothing_and_exports_no_messages() {
 
 #[test]
 fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = crate::support::demo();
     let run = dir.run(&["log", "--all", "e6"]);
     run.status(2).stdout("");
     assert!(
@@ -1018,8 +1017,7 @@ fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
 
 #[test]
 fn log_n_lists_an_entrys_own_label_and_a_tag_record_in_the_order_log_does() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = crate::support::demo();
     // e8 carries `library` itself; `tag aaa e8` adds a record naming it.
     dir.run(&["tag", "-q", "aaa", "e8"]).status(0);
     let whole = dir.run(&["log", "--oneline"]);

@@ -64,9 +64,8 @@ fn show_diff_export_and_log_json_read_a_pipe_once_instead_of_failing_with_illega
 
 #[test]
 fn standard_input_is_read_once_for_show_and_export() {
-    let dir = Dir::new();
+    let dir = demo();
     let bytes = std::fs::read(fixture("demo.jsonl")).expect("the demo reads");
-    dir.fixture("demo.jsonl", "session.jsonl");
     for args in [&["show", "e3"][..], &["export"], &["log", "--json"]] {
         let mut with = vec!["-f", "-"];
         with.extend(args);

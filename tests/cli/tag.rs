@@ -175,8 +175,7 @@ fn tag_json_of_hostile_text_is_valid_json_that_carries_it_raw() {
 
 #[test]
 fn tag_n_pads_wide_cjk_names_by_display_width() {
-    let dir = Dir::new();
-    dir.fixture("demo.jsonl", "session.jsonl");
+    let dir = crate::support::demo();
     dir.run(&["tag", "計画", "e2"]).status(0);
     // 計画 takes four columns, as many as `plan`: both get the same padding.
     dir.run(&["tag", "plan", "e3"]).status(0);
