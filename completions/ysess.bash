@@ -83,7 +83,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --no-pager --help --version log show branch tag checkout append export diff fsck help"
+            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -105,6 +105,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -113,7 +117,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__append)
-            opts="-f -C -q -h -V --user --parent --label --create --file --color --quiet --no-pager --help --version"
+            opts="-f -C -q -h -V --user --parent --label --create --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +151,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -155,7 +163,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__branch)
-            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --file --color --quiet --no-pager --help --version"
+            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,6 +205,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -205,7 +217,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__checkout)
-            opts="-b -f -C -q -h -V --file --color --quiet --no-pager --help --version"
+            opts="-b -f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -231,6 +243,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -239,7 +255,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__diff)
-            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --file --color --quiet --no-pager --help --version"
+            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,6 +289,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -281,7 +301,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__export)
-            opts="-f -C -q -h -V --session --file --color --quiet --no-pager --help --version"
+            opts="-f -C -q -h -V --session --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,6 +323,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -311,7 +335,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__fsck)
-            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --file --color --quiet --no-pager --help --version"
+            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,6 +359,10 @@ _ysess() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -499,7 +527,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__log)
-            opts="-n -z -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --file --color --quiet --no-pager --help --version"
+            opts="-n -z -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,6 +561,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -541,7 +573,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__show)
-            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --help --version"
+            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -563,6 +595,10 @@ _ysess() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -571,7 +607,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__tag)
-            opts="-F -d -n -l -f -C -q -h -V --force --delete --list --json --file --color --quiet --no-pager --help --version"
+            opts="-F -d -n -l -f -C -q -h -V --force --delete --list --json --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -607,6 +643,10 @@ _ysess() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
                     return 0
                     ;;
                 *)

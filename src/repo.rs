@@ -101,10 +101,18 @@ impl Repo {
         Repo::load(&Source::new(path.as_ref()))
     }
 
-    /// Reads and checks a session; refuses one yoagent would refuse.
+    /// Reads and checks a session; refuses one its format's loader would
+    /// refuse.
     pub fn load(source: &Source) -> Result<Repo, LoadError> {
+        Repo::load_as(source, None)
+    }
+
+    /// [`Repo::load`], reading the file as `format` when one is given
+    /// (else as its first line shows).
+    pub fn load_as(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
         let options = Options {
             subjects: true,
+            format,
             ..Options::default()
         };
         let (report, tree, store) = match source {
@@ -132,7 +140,7 @@ impl Repo {
             return Err(LoadError::Invalid { first, errors });
         }
         let mut repo = Repo {
-            format: Format::Yoagent,
+            format: report.format,
             tree,
             refs: Refs::default(),
             store,
@@ -197,7 +205,11 @@ impl Repo {
         let text = std::str::from_utf8(&line)
             .map(str::trim)
             .unwrap_or_default();
-        Entry::parse(text.as_bytes()).map_err(|NotAnEntry(why)| {
+        let entry = match self.format {
+            Format::Yoagent => Entry::parse(text.as_bytes()),
+            Format::Pi => crate::format::pi::entry(text.as_bytes()),
+        };
+        entry.map_err(|NotAnEntry(why)| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(

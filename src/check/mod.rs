@@ -3,7 +3,7 @@
 //! exactly what yoagent's loader refuses; warnings are what loads but is
 //! likely a mistake.
 //!
-//! It consumes the format's reader ([`crate::format::yoagent::read`]), which
+//! It consumes the format's reader ([`crate::format::read`]), which
 //! judges each line on all cores, and links the entries into the tree in
 //! file order as the verdicts come back: one pass gives the report and, for
 //! the commands that show the session, the tree ([`check_tree`]).
@@ -15,8 +15,9 @@ mod warnings;
 use std::fmt;
 use std::io::{self, Read};
 
+use crate::format::Format;
+use crate::format::read::{Line, Verdict, Verdicts, read_blocks};
 use crate::format::yoagent::exact::FaultKind;
-use crate::format::yoagent::read::{Line, Verdict, Verdicts, read_blocks};
 use crate::tree::{Link, NewEntry, Tree, TreeBuilder};
 use digest::{Digest, Hasher};
 use warnings::{ToolFacts, warn};
@@ -80,6 +81,10 @@ codes! {
     UnansweredToolCall = "unansweredToolCall", Warning;
     LabelAddedInPlace = "labelAddedInPlace", Warning;
     InvalidRecord = "invalidRecord", Warning;
+    MissingHeader = "missingHeader", Error;
+    MisplacedHeader = "misplacedHeader", Warning;
+    UnknownEntryType = "unknownEntryType", Warning;
+    UnknownTarget = "unknownTarget", Warning;
 }
 
 impl fmt::Display for Code {
@@ -130,6 +135,8 @@ pub struct Torn {
 
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The file's format, as detected or as the caller forced it.
+    pub format: Format,
     pub findings: Vec<Finding>,
     pub summary: Summary,
     pub digest: Option<Digest>,
@@ -167,6 +174,8 @@ pub struct Options {
     pub subjects: bool,
     /// Look for warnings too, not just errors.
     pub warnings: bool,
+    /// Read the file as this format, whatever its first line shows.
+    pub format: Option<Format>,
 }
 /// Checks a whole session stream. Lines are checked on all cores, in blocks;
 /// the tree is built in file order as the verdicts come back.
@@ -189,8 +198,10 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
         }
     };
     let mut state = State::default();
-    let bytes = read_blocks(reader, tap, options.subjects, |v| state.take(v))?;
-    let (mut report, tree) = state.finish(options.warnings);
+    let (bytes, format) = read_blocks(reader, tap, options.format, options.subjects, |v| {
+        state.take(v)
+    })?;
+    let (mut report, tree) = state.finish(format, options.warnings);
     report.summary.bytes = bytes;
     if let Some(torn) = report.torn.as_mut() {
         torn.len = bytes - torn.offset;
@@ -230,6 +241,8 @@ struct State {
     /// The finding of the last non-blank line, when it stopped mid-value.
     last_eof_finding: Option<usize>,
     lines: u64,
+    /// Whether the first non-blank line is a header, once it is seen.
+    header_first: Option<bool>,
 }
 
 impl State {
@@ -251,8 +264,19 @@ impl State {
             self.last_nonblank = Some(line.offset);
             self.last_eof_finding = None;
         }
+        let first = self.header_first.is_none() && !matches!(v.line, Line::Blank);
+        if first {
+            self.header_first = Some(matches!(v.line, Line::Header));
+        }
         match v.line {
             Line::Blank => {}
+            Line::Header if first => {}
+            Line::Header => findings.push(line.finding(
+                Code::MisplacedHeader,
+                0,
+                None,
+                "a second session header: pi reads the first one and skips this line".to_string(),
+            )),
             Line::NotUtf8 { at, cut } => {
                 // A last line that stops inside a character is a torn write.
                 if cut {
@@ -315,7 +339,19 @@ impl State {
                     tag: facts.tag.map(|t| t.of(text)),
                     subject: facts.subject.map(|s| s.of(text)),
                     record: facts.record,
+                    target: facts.target.map(|t| t.of(text)),
                 };
+                if facts.unknown_type {
+                    findings.push(line.finding(
+                        Code::UnknownEntryType,
+                        indent,
+                        Some(id.to_string()),
+                        format!(
+                            "entry {id} has type `{}`, which pi does not know; pi keeps it in the tree but nothing reads it",
+                            entry.tag.unwrap_or_default()
+                        ),
+                    ));
+                }
                 if let Some(problem) = facts.record_problem {
                     findings.push(line.finding(
                         Code::InvalidRecord,
@@ -324,9 +360,22 @@ impl State {
                         problem.of(text).to_string(),
                     ));
                 }
+                let target = entry.target;
                 match self.builder.push(entry) {
                     Ok(ix) => {
                         self.tools.remember(ix, &facts, block);
+                        if let Some(target) = target
+                            && self.builder.line_of(target).is_none()
+                        {
+                            findings.push(line.finding(
+                                Code::UnknownTarget,
+                                indent,
+                                Some(id.to_string()),
+                                format!(
+                                    "entry {id} names entry {target}, which is not defined before it"
+                                ),
+                            ));
+                        }
                         // A checkout record resumes at the entry it hangs
                         // from in the user's tree; anything else is forged.
                         if let Some(target) = facts.checkout_target.map(|t| t.of(text))
@@ -370,7 +419,7 @@ impl State {
         }
     }
 
-    fn finish(self, warnings: bool) -> (Report, Tree) {
+    fn finish(self, format: Format, warnings: bool) -> (Report, Tree) {
         let State {
             mut report,
             builder,
@@ -378,8 +427,22 @@ impl State {
             unknown_parents,
             last_nonblank,
             last_eof_finding,
+            header_first,
             ..
         } = self;
+        report.format = format;
+        // pi starts a file afresh, every entry dropped, when its first line
+        // is not a header.
+        if format == Format::Pi && header_first == Some(false) {
+            report.findings.push(Finding {
+                code: Code::MissingHeader,
+                line: Some(1),
+                offset: Some(0),
+                id: None,
+                message: "the first line is not a session header: pi would start this file afresh, dropping every entry"
+                    .to_string(),
+            });
+        }
         // A parent defined after its child is a forward reference.
         for (at, parent) in unknown_parents {
             if let Some(line) = builder.line_of(&parent) {
@@ -401,7 +464,7 @@ impl State {
         }
         let tree = builder.finish();
         if warnings {
-            warn(&tree, &tools, &mut report.findings);
+            warn(&tree, &tools, format, &mut report.findings);
         }
         report.summary = summarize(&tree, 0);
         (report, tree)

@@ -2,8 +2,8 @@
 
 use std::hash::BuildHasher;
 
-use crate::format::MessageKind;
-use crate::format::yoagent::read::{Facts, Span, Verdicts};
+use crate::format::read::{Facts, Span, Verdicts};
+use crate::format::{Format, MessageKind};
 use crate::tree::{Ix, Tree};
 
 use super::{Code, Finding};
@@ -48,7 +48,7 @@ impl ToolFacts {
 }
 
 /// The warnings: what yoagent loads but a person likely did not mean.
-pub(super) fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
+pub(super) fn warn(tree: &Tree, tools: &ToolFacts, format: Format, out: &mut Vec<Finding>) {
     let finding = |ix: Ix, code: Code, message: String| {
         let node = tree.node(ix);
         Finding {
@@ -63,7 +63,12 @@ pub(super) fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
 
     // Labels: empty ones, and names on several entries.
     let mut by_label: hashbrown::HashMap<&str, Vec<Ix>> = hashbrown::HashMap::new();
-    for ix in all.clone() {
+    // (pi's label changes set one label per entry: moving one or clearing
+    // it with an empty label is what they are for.)
+    for ix in all.clone().filter(|&ix| tree.node(ix).label_on.is_none()) {
+        if tree.node(ix).unknown_target {
+            continue;
+        }
         if let Some(label) = tree.node(ix).label.as_deref() {
             if label.is_empty() {
                 out.push(finding(
@@ -98,6 +103,7 @@ pub(super) fn warn(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
     // Ids yoagent would not have made: one finding, with the count.
     let mut odd = all
         .clone()
+        .filter(|_| format == Format::Yoagent)
         .filter(|&ix| !crate::format::yoagent::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
         let more = odd.count();

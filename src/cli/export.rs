@@ -40,6 +40,12 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     let out = &mut ctx.streams.out;
     if args.session {
+        if repo.format != crate::format::Format::Yoagent {
+            return Err(Failure::refuse(format!(
+                "export --session writes a yoagent session; this is a {} session",
+                repo.format.name()
+            )));
+        }
         crate::write::export::path_session(
             &repo,
             target,

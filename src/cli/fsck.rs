@@ -118,6 +118,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             Some(Since::Digest(d)) => Some(*d),
             _ => None,
         },
+        format: ctx.global.format_of.map(Into::into),
     };
 
     let check_one = |source: &Source| -> io::Result<Outcome> {
@@ -271,6 +272,7 @@ fn print(
             &json::Summary {
                 r#type: "summary",
                 file: &file,
+                format: report.format.name(),
                 ok,
                 errors,
                 warnings,
@@ -312,14 +314,18 @@ fn print(
                 Some(h) => format!("HEAD {} at depth {}", escape(h), s.head_depth),
                 None => "no HEAD (empty)".to_string(),
             };
-            let records = match s.records {
-                0 => String::new(),
-                n => format!(" (and {n} ysess {})", plural(n as usize, "record")),
+            let records = match (s.records, report.format) {
+                (0, _) => String::new(),
+                (n, crate::format::Format::Yoagent) => {
+                    format!(" (and {n} ysess {})", plural(n as usize, "record"))
+                }
+                (n, _) => format!(" (and {n} label {})", plural(n as usize, "change")),
             };
             writeln!(
                 streams.out,
-                "{}: {verdict}; {} {}{records}, {} {}, {} branch {}, {} {}, {head}",
+                "{}: {verdict}; {} session, {} {}{records}, {} {}, {} branch {}, {} {}, {head}",
                 escape(&file),
+                report.format.name(),
                 s.entries,
                 plural(s.entries as usize, "entry").replace("entrys", "entries"),
                 s.roots,

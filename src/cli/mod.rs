@@ -80,9 +80,32 @@ pub struct Global {
     /// $PAGER, else `less -FRX`)
     #[arg(long, global = true)]
     pub no_pager: bool,
+    /// Read the session file as this format, whatever its first line shows
+    /// (by default: pi's when it opens with pi's session header, else
+    /// yoagent's)
+    #[arg(long, value_enum, value_name = "FORMAT", global = true)]
+    pub format_of: Option<FormatOf>,
     /// Where `file` came from, so that hints can repeat the command line.
     #[arg(skip)]
     pub file_from: FileFrom,
+}
+
+/// A format `--format-of` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatOf {
+    /// yoagent's session files
+    Yoagent,
+    /// pi's session files (`@mariozechner/pi-coding-agent`)
+    Pi,
+}
+
+impl From<FormatOf> for crate::format::Format {
+    fn from(f: FormatOf) -> Self {
+        match f {
+            FormatOf::Yoagent => crate::format::Format::Yoagent,
+            FormatOf::Pi => crate::format::Format::Pi,
+        }
+    }
 }
 
 /// Where the session file's name came from.
@@ -197,7 +220,8 @@ pub struct Context<'a> {
 /// Loads the session file for a command that shows it.
 fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
     let source = crate::input::Source::new(&ctx.global.file);
-    crate::repo::Repo::load(&source).map_err(|e| match e {
+    let format = ctx.global.format_of.map(Into::into);
+    crate::repo::Repo::load_as(&source, format).map_err(|e| match e {
         crate::repo::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
                 "{} lists every problem",

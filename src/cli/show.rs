@@ -112,6 +112,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             Message::User { .. } => {}
         }
         field(out, "Time:", &time(entry.timestamp, &tz, false))?;
+        field(out, "Format:", repo.format.name())?;
         if let Some(label) = &entry.label {
             let note = match tree.label(label) {
                 Some(winner) if winner != ix => {

@@ -97,26 +97,26 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    let names: Vec<&str> = tree
-        .label_names()
+    let names: Vec<(&str, crate::tree::Ix)> = tree
+        .label_pairs()
         .into_iter()
-        .filter(|n| args.pattern.as_deref().is_none_or(|p| glob(p, n)))
+        .filter(|(n, _)| args.pattern.as_deref().is_none_or(|p| glob(p, n)))
         .collect();
     let p = Paint {
         on: ctx.streams.color_out,
     };
     let out = &mut ctx.streams.out;
-    let width = names.iter().map(|n| escape(n).width()).max().unwrap_or(0);
-    let id_width = names
+    let width = names
         .iter()
-        .filter_map(|n| tree.label(n))
-        .map(|t| escape(tree.id(t)).width())
+        .map(|(n, _)| escape(n).width())
         .max()
         .unwrap_or(0);
-    for name in names {
-        let Some(target) = tree.label(name) else {
-            continue;
-        };
+    let id_width = names
+        .iter()
+        .map(|&(_, t)| escape(tree.id(t)).width())
+        .max()
+        .unwrap_or(0);
+    for (name, target) in names {
         if args.json {
             json_line(
                 *out,

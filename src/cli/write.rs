@@ -55,7 +55,7 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
             WriteError::Changed | WriteError::Shrank | WriteError::Lost { .. } => {
                 failure(&e).with_hint("run the command again once the other program is done")
             }
-            WriteError::NotAFile => failure(&e),
+            WriteError::NotAFile | WriteError::Format(_) => failure(&e),
             WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
                 super::unreadable(ctx.global, &io, "; nothing was written")
                     .with_hint("`ysess append --create` starts a new session in a new file")

@@ -7,6 +7,8 @@
 //! [`yoagent`] is the format ysess reads today.
 
 pub mod message;
+pub mod pi;
+pub mod read;
 pub mod yoagent;
 
 use std::borrow::Cow;
@@ -16,19 +18,108 @@ use self::yoagent::exact::LineFault;
 /// A session format ysess reads: how its files spell the one tree model.
 /// A new format is a variant here and a module beside [`yoagent`]; commands
 /// never branch on it, only the readers and writers do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
     /// yoagent 0.26.6's `Session::to_jsonl`.
+    #[default]
     Yoagent,
+    /// pi's session files (`@mariozechner/pi-coding-agent`, version 3, and
+    /// the versions 1 and 2 it migrates).
+    Pi,
 }
 
 impl Format {
+    /// Every format, in the order `--format-of` lists them.
+    pub const ALL: [Format; 2] = [Format::Yoagent, Format::Pi];
+
     /// The name ysess shows and takes for the format.
     pub fn name(self) -> &'static str {
         match self {
             Format::Yoagent => "yoagent",
+            Format::Pi => "pi",
         }
     }
+
+    /// The format a file is in, from its first line: pi's files open with a
+    /// `{"type":"session",…}` header; anything else is read as yoagent's
+    /// (whose first line is an entry).
+    pub fn detect(first_line: &[u8]) -> Format {
+        if pi::is_header(first_line) {
+            Format::Pi
+        } else {
+            Format::Yoagent
+        }
+    }
+
+    /// The format of an open file, from its first line (read at its start,
+    /// whatever the file's position): a first line longer than a header
+    /// can be is an entry, so at most 64 KiB are read.
+    pub fn detect_file(file: &std::fs::File) -> std::io::Result<Format> {
+        let len = file.metadata()?.len().min(64 << 10);
+        let head = crate::input::read_at(file, 0, len)?;
+        let first = head
+            .split(|&b| b == b'\n')
+            .find(|line| !line.iter().all(u8::is_ascii_whitespace));
+        Ok(first.map_or(Format::Yoagent, Format::detect))
+    }
+
+    /// Decides one line (without its `\n`) as the format's own loader does;
+    /// `subject` also makes the entry's subject line.
+    pub fn check_line(self, bytes: &[u8], subject: bool) -> Checked<'_> {
+        match self {
+            Format::Yoagent => yoagent::check_line(bytes, subject),
+            Format::Pi => pi::check_line(bytes, subject),
+        }
+    }
+
+    /// Whether an entry is bookkeeping that the user's tree folds out:
+    /// ysess's own records, and a format's own label changes.
+    pub fn is_record(self, facts: &LineFacts<'_>) -> bool {
+        match self {
+            Format::Yoagent => yoagent::records::is_record_entry(facts),
+            Format::Pi => pi::is_record(facts),
+        }
+    }
+}
+
+/// Why a line holds no text to read: what every format decides first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoText {
+    /// Empty or only white space.
+    Blank,
+    /// Not UTF-8 from byte `at`; `cut` when the bytes stop inside a
+    /// character (a write cut short).
+    NotUtf8 { at: usize, cut: bool },
+}
+
+impl From<NoText> for Checked<'static> {
+    fn from(no: NoText) -> Self {
+        match no {
+            NoText::Blank => Checked::Blank,
+            NoText::NotUtf8 { at, cut } => Checked::NotUtf8 { at, cut },
+        }
+    }
+}
+
+/// A line's text, trimmed of Unicode white space as yoagent trims it, and
+/// where that text starts.
+pub fn text_of(bytes: &[u8]) -> Result<(&str, usize), NoText> {
+    let text = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => {
+            let err = std::str::from_utf8(bytes).err();
+            let at = err.map_or(0, |e| e.valid_up_to());
+            // No error length: the bytes end inside a character.
+            let cut = err.is_some_and(|e| e.error_len().is_none());
+            return Err(NoText::NotUtf8 { at, cut });
+        }
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(NoText::Blank);
+    }
+    let indent = text.len() - text.trim_start().len();
+    Ok((trimmed, indent))
 }
 
 /// What kind of message an entry carries.
@@ -78,6 +169,12 @@ pub struct LineFacts<'a> {
     pub tool_name: Option<Cow<'a, str>>,
     /// One line saying what the message is about (see `Message::subject`).
     pub subject: Option<Cow<'a, str>>,
+    /// Another entry this one names: with a `label`, the entry the label is
+    /// set on, when the line is a format's label change rather than the
+    /// labelled entry itself (pi's `label` entries: one label per target, an
+    /// empty one clearing it); without, an entry it refers to (pi: a
+    /// compaction's first kept entry, a branch summary's origin).
+    pub target: Option<Cow<'a, str>>,
 }
 
 impl LineFacts<'_> {
@@ -97,15 +194,20 @@ impl LineFacts<'_> {
             tool_result_for: self.tool_result_for.map(own),
             tool_name: self.tool_name.map(own),
             subject: self.subject.map(own),
+            target: self.target.map(own),
         }
     }
 }
 
-/// The verdict on one raw line.
+/// The verdict on one raw line. (Verdicts are moved once per line, never
+/// stored: boxing the facts would cost an allocation per line.)
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Checked<'a> {
     /// Empty or only whitespace: yoagent skips it.
     Blank,
+    /// A format's header line (pi's `{"type":"session",…}`), not an entry.
+    Header,
     /// A loadable entry. `indent` is where the trimmed text starts.
     Entry { facts: LineFacts<'a>, indent: usize },
     /// Not loadable; `indent` as above.
@@ -124,6 +226,7 @@ impl Checked<'_> {
     pub fn into_owned(self) -> Checked<'static> {
         match self {
             Checked::Blank => Checked::Blank,
+            Checked::Header => Checked::Header,
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),
                 indent,

@@ -108,10 +108,8 @@ pub struct Names {
 impl Names {
     pub fn new(tree: &Tree, head: Option<Ix>, branches: &[(String, Ix)]) -> Names {
         let mut labels: HashMap<Ix, Vec<String>> = HashMap::new();
-        for name in tree.label_names() {
-            if let Some(ix) = tree.label(name) {
-                labels.entry(ix).or_default().push(name.to_string());
-            }
+        for (name, ix) in tree.label_pairs() {
+            labels.entry(ix).or_default().push(name.to_string());
         }
         let mut by_tip: HashMap<Ix, Vec<String>> = HashMap::new();
         for (name, ix) in branches {

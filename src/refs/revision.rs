@@ -547,6 +547,7 @@ mod tests {
                     tag: None,
                     subject: None,
                     record: false,
+                    target: None,
                 })
                 .expect("test trees are valid");
         }

@@ -55,6 +55,10 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
     let Ok(limit) = crate::input::max_line() else {
         return Ok(None);
     };
+    // The walk reads yoagent's lines; other formats are read whole.
+    if crate::format::Format::detect_file(&file)? != crate::format::Format::Yoagent {
+        return Ok(None);
+    }
     // Branch names decorate the entries their work grew to, which only the
     // whole tree tells: a file that names branches is read whole, so that
     // `log -n` decorates exactly as `log` does.
@@ -161,7 +165,9 @@ impl Walk {
         let facts = match check_line(bytes, head) {
             Checked::Blank => return Step::More,
             Checked::Entry { facts, .. } => facts,
-            Checked::Fault { .. } | Checked::NotUtf8 { .. } => return Step::Unsure,
+            Checked::Header | Checked::Fault { .. } | Checked::NotUtf8 { .. } => {
+                return Step::Unsure;
+            }
         };
         if !self.ids.insert(facts.id.to_string()) {
             return Step::Unsure;

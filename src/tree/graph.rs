@@ -366,6 +366,7 @@ mod tests {
                 tag: None,
                 subject: None,
                 record: false,
+                target: None,
             };
             builder.push(entry).expect("test trees are well formed");
         }

@@ -35,6 +35,13 @@ pub struct Node {
     /// out of the user's tree.
     pub record: bool,
     pub label: Option<Box<str>>,
+    /// For a format's label change (pi's `label` entries): the entry its
+    /// label is set on (an empty label clears it). `None` for a label the
+    /// entry carries itself (yoagent's).
+    pub label_on: Option<Ix>,
+    /// The line names another entry ([`crate::format::LineFacts::target`])
+    /// that is not defined before it.
+    pub unknown_target: bool,
     pub timestamp: u64,
     pub kind: MessageKind,
     /// 1-based line number.
@@ -73,6 +80,8 @@ pub struct NewEntry<'a> {
     pub subject: Option<&'a str>,
     /// The entry is one of ysess's own records.
     pub record: bool,
+    /// Another entry the line names ([`crate::format::LineFacts::target`]).
+    pub target: Option<&'a str>,
 }
 
 /// Why an entry could not join the tree. yoagent refuses the file for each.
@@ -157,6 +166,7 @@ impl TreeBuilder {
         let subject = e.subject.unwrap_or_default();
         self.text.push_str(tag);
         self.text.push_str(subject);
+        let target = e.target.map(|t| self.ids.get(&self.nodes, t));
         self.nodes.push(Node {
             id_at,
             id_len: e.id.len() as u32,
@@ -164,6 +174,8 @@ impl TreeBuilder {
             parent: folded,
             record: e.record,
             label: e.label.map(Box::from),
+            label_on: target.flatten().filter(|_| e.label.is_some()),
+            unknown_target: target.is_some_and(|t| t.is_none()),
             timestamp: e.timestamp,
             kind: e.kind,
             line: e.line,
@@ -223,14 +235,47 @@ impl TreeBuilder {
             fork_above.push(above);
         }
         let mut labels: hashbrown::HashMap<Box<str>, Ix> = hashbrown::HashMap::new();
+        // pi's rule: one label per entry, the newest change wins.
+        let mut on_entry: hashbrown::HashMap<Ix, (Ix, Box<str>)> = hashbrown::HashMap::new();
         for (ix, node) in self.nodes.iter().enumerate() {
-            if let Some(label) = &node.label {
-                // File order: the newest carrier wins.
-                match label_target(ix as Ix, node.record, node.parent) {
-                    Some(named) => labels.insert(label.clone(), named),
-                    None => labels.remove(label),
-                };
+            let Some(label) = &node.label else {
+                continue;
+            };
+            if node.unknown_target {
+                continue; // a label change for an entry that is not there
             }
+            if let Some(on) = node.label_on {
+                if label.is_empty() {
+                    on_entry.remove(&on);
+                } else {
+                    on_entry.insert(on, (ix as Ix, label.clone()));
+                }
+                continue;
+            }
+            // File order: the newest carrier wins.
+            match label_target(ix as Ix, node.record, node.parent) {
+                Some(named) => labels.insert(label.clone(), named),
+                None => labels.remove(label),
+            };
+        }
+        // A name on several entries names the one labelled last.
+        let mut set: Vec<(Ix, Ix, Box<str>)> = on_entry
+            .into_iter()
+            .map(|(on, (at, name))| (at, on, name))
+            .collect();
+        set.sort_unstable();
+        let mut by_entry: hashbrown::HashMap<Ix, Vec<Box<str>>> = hashbrown::HashMap::new();
+        for (_, on, name) in set {
+            by_entry.entry(on).or_default().push(name.clone());
+            labels.insert(name, on);
+        }
+        for (name, &on) in &labels {
+            if !by_entry.get(&on).is_some_and(|names| names.contains(name)) {
+                by_entry.entry(on).or_default().push(name.clone());
+            }
+        }
+        for names in by_entry.values_mut() {
+            names.sort_unstable();
         }
         let last = self.nodes.len().checked_sub(1).map(|i| i as Ix);
         let head = last.and_then(|l| {
@@ -245,6 +290,7 @@ impl TreeBuilder {
             user,
             fork_above,
             labels,
+            by_entry,
             last,
             head,
         }
@@ -307,6 +353,8 @@ pub struct Tree {
     user: Children,
     fork_above: Vec<Option<Ix>>,
     labels: hashbrown::HashMap<Box<str>, Ix>,
+    /// The labels that name each entry, sorted.
+    by_entry: hashbrown::HashMap<Ix, Vec<Box<str>>>,
     last: Option<Ix>,
     head: Option<Ix>,
 }
@@ -428,6 +476,24 @@ impl Tree {
         self.labels.get(name).copied()
     }
 
+    /// The labels that name an entry, sorted: yoagent's newest carrier of
+    /// each name, pi's one label per entry (a name pi set on several
+    /// entries names each of them here, and the last labelled in revisions).
+    pub fn labels_of(&self, ix: Ix) -> &[Box<str>] {
+        self.by_entry.get(&ix).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every (label, entry it names), sorted by label, then file order.
+    pub fn label_pairs(&self) -> Vec<(&str, Ix)> {
+        let mut pairs: Vec<(&str, Ix)> = self
+            .by_entry
+            .iter()
+            .flat_map(|(&ix, names)| names.iter().map(move |n| (&**n, ix)))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
     /// Label names, sorted.
     pub fn label_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.labels.keys().map(|k| &**k).collect();
@@ -539,6 +605,7 @@ mod tests {
             tag: None,
             subject: None,
             record,
+            target: None,
         }
     }
 

@@ -56,6 +56,8 @@ pub struct Finding<'a> {
 pub struct Summary<'a> {
     pub r#type: &'static str,
     pub file: &'a str,
+    /// The file's format: `yoagent` or `pi`.
+    pub format: &'static str,
     pub ok: bool,
     pub errors: usize,
     pub warnings: usize,

@@ -45,6 +45,8 @@ pub enum WriteError {
     },
     /// Not a regular file (a device, a directory, a pipe).
     NotAFile,
+    /// A format ysess reads but does not write yet.
+    Format(crate::format::Format),
     Io(io::Error),
 }
 
@@ -78,6 +80,11 @@ impl std::fmt::Display for WriteError {
                 }
             }
             WriteError::NotAFile => write!(f, "not a regular file"),
+            WriteError::Format(format) => write!(
+                f,
+                "a {} session: ysess reads it, but does not change it yet",
+                format.name()
+            ),
             WriteError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -214,6 +221,9 @@ impl Locked {
             }
             if session.tree.is_empty() && create == Create::No {
                 return Err(WriteError::Empty);
+            }
+            if session.format != crate::format::Format::Yoagent {
+                return Err(WriteError::Format(session.format));
             }
             return Ok(Locked {
                 file,

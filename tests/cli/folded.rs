@@ -100,7 +100,7 @@ fn fsck_verbose_after_checkout_names_the_head_and_tips_that_log_and_branch_show(
     let dir = demo();
     dir.run(&["checkout", "e8"]).status(0);
     dir.run(&["fsck", "-v"]).status(0).stdout(
-        "session.jsonl: ok; 15 entries (and 1 ysess record), 1 root, 3 branch tips, 2 labels, HEAD e8 at depth 6\n",
+        "session.jsonl: ok; yoagent session, 15 entries (and 1 ysess record), 1 root, 3 branch tips, 2 labels, HEAD e8 at depth 6\n",
     );
     let json = dir.run(&["fsck", "--json"]);
     let summary = &json.json_lines()[0];

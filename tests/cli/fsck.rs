@@ -57,8 +57,8 @@ fn verbose_adds_one_summary_line_per_file() {
     dir.fixture("small-forked.jsonl", "a.jsonl");
     dir.fixture("linear.jsonl", "b.jsonl");
     dir.run(&["fsck", "-v", "-q", "a.jsonl", "b.jsonl"]).status(0).stdout(
-        "a.jsonl: ok; 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n\
-         b.jsonl: 0 errors, 1 warning; 6 entries, 1 root, 1 branch tip, 2 labels, HEAD e6 at depth 6\n",
+        "a.jsonl: ok; yoagent session, 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n\
+         b.jsonl: 0 errors, 1 warning; yoagent session, 6 entries, 1 root, 1 branch tip, 2 labels, HEAD e6 at depth 6\n",
     );
 }
 
@@ -318,7 +318,7 @@ fn standard_input_is_read_for_a_dash() {
     let text = std::fs::read(fixture("small-forked.jsonl")).expect("fixture");
     dir.run_stdin(&["fsck", "-v", "-"], &text)
         .status(0)
-        .stdout("-: ok; 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n");
+        .stdout("-: ok; yoagent session, 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n");
 }
 
 #[test]
@@ -328,17 +328,17 @@ fn the_session_file_comes_from_dash_f_env_or_dash_c() {
     dir.fixture("small-forked.jsonl", "sub/session.jsonl");
     dir.fixture("small-forked.jsonl", "other.jsonl");
     dir.run(&["-C", "sub", "fsck", "-v"]).status(0).stdout(
-        "session.jsonl: ok; 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
+        "session.jsonl: ok; yoagent session, 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
     );
     dir.run(&["fsck", "-v", "-f", "other.jsonl"])
         .status(0)
         .stdout(
-            "other.jsonl: ok; 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
+            "other.jsonl: ok; yoagent session, 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
         );
     dir.run_with(&["fsck", "-v"], None, &[("YSESS_FILE", "other.jsonl")])
         .status(0)
         .stdout(
-            "other.jsonl: ok; 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
+            "other.jsonl: ok; yoagent session, 12 entries, 1 root, 3 branch tips, 4 labels, HEAD e12 at depth 7\n",
         );
 }
 

@@ -5,6 +5,7 @@ mod corpus;
 mod diff;
 mod errors;
 mod folded;
+mod formats;
 mod fsck;
 mod generated;
 mod limits;

@@ -14,6 +14,7 @@ fn show_of_a_user_message_prints_its_text_and_images() {
 entry e1
 Role:     user
 Time:     2025-10-09 08:53:20 +00:00
+Format:   yoagent
 Children: e2
 
     Plan a JSON parser
@@ -35,6 +36,7 @@ Model:    m (p)
 Stop:     toolUse
 Usage:    1200 in, 80 out, 1000 cache read, 7 cache write
 Time:     2025-10-09 08:56:23 +00:00
+Format:   yoagent
 Children: e5
 
     [thinking]
@@ -62,6 +64,7 @@ Role:     toolResult
 Tool:     bash [call_1]
 Result:   error
 Time:     2025-10-09 08:57:24 +00:00
+Format:   yoagent
 
     [error]
     1 test failed
@@ -79,6 +82,7 @@ Parent:   e9
 Role:     custom
 Kind:     status_update
 Time:     2025-10-09 09:02:29 +00:00
+Format:   yoagent
 
     {
       \"tokens\": 1234,
@@ -96,6 +100,7 @@ entry e3
 Parent:   e2
 Role:     user
 Time:     2025-10-09 08:55:22 +00:00
+Format:   yoagent
 Label:    review (shadowed: the label names e9)
 Children: e4
 
@@ -131,6 +136,7 @@ Stop:     error
 Usage:    0 in, 0 out, 0 cache read, 0 cache write
 Error:    overloaded
 Time:     2025-10-09 08:54:21 +00:00
+Format:   yoagent
 ",
     );
 }
@@ -146,6 +152,7 @@ entry e9 (review)
 Parent:   e2
 Role:     user
 Time:     2025-10-09 09:01:28 +00:00
+Format:   yoagent
 Label:    review
 Children: e10
 
@@ -293,6 +300,7 @@ Stop:     error
 Usage:    0 in, 0 out, 0 cache read, 0 cache write
 Error:    err{shown}
 Time:     2025-10-09 08:54:21 +00:00
+Format:   yoagent
 Label:    L{shown} (shadowed: the label names e3)
 Children: e3
 

@@ -6,7 +6,6 @@ pub mod canonical;
 pub mod entry;
 pub mod exact;
 pub mod fast;
-pub mod read;
 pub mod records;
 pub mod schema;
 
@@ -19,21 +18,10 @@ use fast::scan_line;
 /// `SessionEntry` parsed from the rest.
 /// `subject`: also make the entry's subject line (for commands that print it).
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
-    let text = match simdutf8::basic::from_utf8(bytes) {
+    let (trimmed, indent) = match crate::format::text_of(bytes) {
         Ok(text) => text,
-        Err(_) => {
-            let err = std::str::from_utf8(bytes).err();
-            let at = err.map_or(0, |e| e.valid_up_to());
-            // No error length: the bytes end inside a character.
-            let cut = err.is_some_and(|e| e.error_len().is_none());
-            return Checked::NotUtf8 { at, cut };
-        }
+        Err(no) => return no.into(),
     };
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Checked::Blank;
-    }
-    let indent = text.len() - text.trim_start().len();
     if let Some(facts) = scan_line(trimmed, subject) {
         return Checked::Entry { facts, indent };
     }

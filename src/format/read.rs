@@ -1,26 +1,27 @@
-//! Reading a yoagent session in parallel: blocks of lines are judged on
-//! every core (verdicts: each line blank, an entry with its facts, or a
-//! fault), and handed back in file order to whoever builds from them (the
-//! checker, which builds the tree as it checks).
+//! Reading a session in parallel, in any format: blocks of lines are judged
+//! on every core (verdicts: each line blank, a header, an entry with its
+//! facts, or a fault), and handed back in file order to whoever builds from
+//! them (the checker, which builds the tree as it checks).
 
 use std::io::{self, Read};
 
-use crate::format::{Checked, MessageKind};
+use super::yoagent::exact::LineFault;
+use super::yoagent::records;
+use crate::format::{Checked, Format, MessageKind};
 use crate::input::{Block, Blocks, LineTooLong};
-
-use super::exact::LineFault;
-use super::{check_line, records};
 
 /// Reads `reader` to its end in blocks, judges every line on all cores, and
 /// hands each block's verdicts to `take` in file order. `tap` sees every
-/// byte read, in order. Returns the number of bytes read. A line too long
+/// byte read, in order. The format is `format`, or the one the first line
+/// shows. Returns the number of bytes read and the format. A line too long
 /// to read is named by its number.
 pub(crate) fn read_blocks<R: Read + Send>(
     reader: R,
     tap: impl FnMut(&[u8]) + Send,
+    format: Option<Format>,
     subjects: bool,
     mut take: impl FnMut(Verdicts),
-) -> io::Result<u64> {
+) -> io::Result<(u64, Format)> {
     let mut blocks = Blocks::new(reader, tap, BLOCK);
     // Lines handed over so far: a line too long to read is named by its
     // number once the blocks before it are taken.
@@ -34,6 +35,14 @@ pub(crate) fn read_blocks<R: Read + Send>(
         _ => e,
     };
     let first = blocks.next_block().map_err(|e| numbered(e, 0))?;
+    let format = format.unwrap_or_else(|| {
+        let first_line = first.as_ref().and_then(|b| {
+            b.lines()
+                .map(|(_, bytes)| bytes)
+                .find(|bytes| !bytes.iter().all(u8::is_ascii_whitespace))
+        });
+        first_line.map_or(Format::Yoagent, Format::detect)
+    });
     let second = match first {
         Some(_) => blocks.next_block(),
         None => Ok(None),
@@ -41,13 +50,13 @@ pub(crate) fn read_blocks<R: Read + Send>(
     let second = match (second, first) {
         (Ok(second), first) => (first, second),
         (Err(e), Some(first)) if LineTooLong::of(&e).is_some() => {
-            let counted = verdicts(first, subjects).lines.len() as u64;
+            let counted = verdicts(first, format, subjects).lines.len() as u64;
             return Err(numbered(e, counted));
         }
         (Err(e), _) => return Err(e),
     };
     match second {
-        (Some(only), None) => take(verdicts(only, subjects)),
+        (Some(only), None) => take(verdicts(only, format, subjects)),
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
             let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -57,14 +66,14 @@ pub(crate) fn read_blocks<R: Read + Send>(
                     Some(block) => Ok(Some(block)),
                     None => blocks.next_block(),
                 },
-                |block| verdicts(block, subjects),
+                |block| verdicts(block, format, subjects),
                 &mut take,
             )
             .map_err(|e| numbered(e, lines.get()))?;
         }
         (None, _) => {}
     }
-    Ok(blocks.offset())
+    Ok((blocks.offset(), format))
 }
 
 /// A piece of text in a [`Verdicts`] string (or another string kept the
@@ -108,10 +117,15 @@ pub(crate) struct Facts {
     pub(crate) record_problem: Option<Span>,
     /// The entry a `ysess.checkout` record says it resumes at.
     pub(crate) checkout_target: Option<Span>,
+    /// Another entry the line names ([`crate::format::LineFacts::target`]).
+    pub(crate) target: Option<Span>,
+    /// The line's type is not one its format knows.
+    pub(crate) unknown_type: bool,
 }
 
 pub(crate) enum Line {
     Blank,
+    Header,
     Entry { facts: Facts, indent: usize },
     Fault { fault: LineFault, indent: usize },
     NotUtf8 { at: usize, cut: bool },
@@ -140,7 +154,7 @@ pub(crate) struct Verdicts {
 /// Bytes per block of lines handed to a worker thread.
 const BLOCK: usize = 4 << 20;
 
-fn verdicts(block: Block, subjects: bool) -> Verdicts {
+fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
     let mut out = Verdicts {
         offset: block.offset,
         text: String::new(),
@@ -148,14 +162,18 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
         lines: Vec::with_capacity(block.bytes().len() / 512),
     };
     for (at, bytes) in block.lines() {
-        let line = match check_line(bytes, subjects) {
+        let line = match format.check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
+            Checked::Header => Line::Header,
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { facts, indent } => {
                 let text = &mut out.text;
                 let first_call = out.calls.len() as u32;
-                let checked_record = records::check_line(bytes, &facts);
+                let checked_record = match format {
+                    Format::Yoagent => records::check_line(bytes, &facts),
+                    Format::Pi => Ok(None),
+                };
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
                 let facts = Facts {
@@ -176,9 +194,15 @@ fn verdicts(block: Block, subjects: bool) -> Verdicts {
                         .or(facts.custom_kind.as_deref())
                         .map(|t| Span::keep(text, t)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
-                    record: super::records::is_record_entry(&facts),
+                    record: format.is_record(&facts),
                     record_problem: None,
                     checkout_target: None,
+                    target: facts.target.as_deref().map(|t| Span::keep(text, t)),
+                    unknown_type: format == Format::Pi
+                        && facts
+                            .custom_role
+                            .as_deref()
+                            .is_some_and(|t| !super::pi::TYPES.contains(&t)),
                 };
                 let facts = match checked_record {
                     Ok(target) => Facts {

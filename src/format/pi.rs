@@ -1,0 +1,381 @@
+//! pi's session files (`@mariozechner/pi-coding-agent`, file version 3; the
+//! versions 1 and 2 it migrates on open read the same way here).
+//!
+//! A file opens with a header `{"type":"session","version":3,"id",…}`, then
+//! one entry per line: `{type, id, parentId, timestamp (ISO 8601), …}`. The
+//! types are `message` (a pi-ai message: `user`, `assistant`, `toolResult`,
+//! or an app's own role), `model_change`, `thinking_level_change`,
+//! `compaction` (`summary`, `firstKeptEntryId`, `tokensBefore`),
+//! `branch_summary` (`fromId`, `summary`), `custom` (`customType`, `data`:
+//! app state, never sent to the model), `custom_message`, `label`
+//! (`targetId`, `label`: one label per target, the newest wins, an empty one
+//! clears it) and `session_info` (`name`). pi's leaf (HEAD) is the last
+//! entry.
+//!
+//! pi itself validates nothing: it skips lines that are not JSON, keeps
+//! duplicate ids, and starts a file without a header afresh. ysess reads
+//! every line the way pi's `SessionManager` would use it, and says what pi
+//! would silently get wrong.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
+use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::{Checked, LineFacts, MessageKind, text_of};
+
+/// The entry types pi 0.73 writes.
+pub const TYPES: [&str; 9] = [
+    "message",
+    "model_change",
+    "thinking_level_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+];
+
+/// Whether a line is pi's session header.
+pub fn is_header(line: &[u8]) -> bool {
+    let Ok((text, _)) = text_of(line) else {
+        return false;
+    };
+    // The header is small; a long first line is an entry of another format.
+    text.len() < 64 << 10
+        && serde_json::from_str::<Value>(text)
+            .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("session"))
+}
+
+/// Whether an entry is bookkeeping the user's tree folds out: pi's label
+/// changes, and ysess's own records (`custom` entries of a `ysess.` type).
+pub fn is_record(facts: &LineFacts<'_>) -> bool {
+    match facts.custom_role.as_deref() {
+        Some("label") => true,
+        Some("custom") => facts
+            .custom_kind
+            .as_deref()
+            .is_some_and(|k| k.starts_with("ysess.")),
+        _ => false,
+    }
+}
+
+/// A syntax error's message without serde's `at line 1 column N`.
+fn bare(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// A timestamp pi writes (`2025-10-09T08:53:20.000Z`) in milliseconds since
+/// the epoch; 0 when there is none that reads.
+fn millis(value: Option<&Value>) -> u64 {
+    match value {
+        Some(Value::String(s)) => s
+            .parse::<jiff::Timestamp>()
+            .map_or(0, |t| u64::try_from(t.as_millisecond()).unwrap_or(0)),
+        Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+fn shape(message: String, id: Option<&str>) -> LineFault {
+    LineFault {
+        kind: FaultKind::Shape,
+        at: None,
+        message,
+        id: id.map(str::to_string),
+    }
+}
+
+/// Checks one line (without its `\n`) as pi reads it: JSON, then an entry
+/// with a `type` and an `id`. `subject`: also make its subject line.
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
+    let (text, indent) = match text_of(bytes) {
+        Ok(text) => text,
+        Err(no) => return no.into(),
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let kind = if e.is_eof() {
+                FaultKind::Eof
+            } else {
+                FaultKind::Syntax
+            };
+            let fault = LineFault {
+                kind,
+                at: Some(e.column().saturating_sub(1)),
+                message: bare(&e),
+                id: None,
+            };
+            return Checked::Fault { fault, indent };
+        }
+    };
+    match facts(&value, subject) {
+        Ok(Some(facts)) => Checked::Entry { facts, indent },
+        Ok(None) => Checked::Header,
+        Err(fault) => Checked::Fault { fault, indent },
+    }
+}
+
+/// The facts of one entry; `None` for a header.
+fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, LineFault> {
+    let Some(map) = value.as_object() else {
+        return Err(shape("a pi entry must be a JSON object".to_string(), None));
+    };
+    let Some(kind) = string(map, "type") else {
+        return Err(shape(
+            "missing field `type` (pi reads an entry by its type)".to_string(),
+            string(map, "id"),
+        ));
+    };
+    if kind == "session" {
+        return Ok(None);
+    }
+    let Some(id) = string(map, "id") else {
+        return Err(shape(
+            format!("a `{kind}` entry without a string `id`: pi cannot find it or its children"),
+            None,
+        ));
+    };
+    let parent = match map.get("parentId") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(p)) => Some(Cow::Owned(p.clone())),
+        Some(_) => {
+            return Err(shape(
+                "`parentId` must be a string or null".to_string(),
+                Some(id),
+            ));
+        }
+    };
+    let own = |s: &str| Cow::Owned(s.to_string());
+    let mut facts = LineFacts {
+        id: own(id),
+        parent,
+        timestamp: millis(map.get("timestamp")),
+        kind: MessageKind::Custom,
+        custom_role: Some(own(kind)),
+        ..LineFacts::default()
+    };
+    match kind {
+        "message" => {
+            let Some(message) = map.get("message").and_then(Value::as_object) else {
+                return Err(shape(
+                    "a `message` entry without a `message` object".to_string(),
+                    Some(id),
+                ));
+            };
+            let role = string(message, "role").unwrap_or_default();
+            match role {
+                "user" => facts.kind = MessageKind::User,
+                "assistant" => {
+                    facts.kind = MessageKind::Assistant;
+                    facts.model = string(message, "model").map(own);
+                    facts.tool_calls = blocks(message)
+                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                        .filter_map(|b| b.get("id").and_then(Value::as_str))
+                        .map(own)
+                        .collect();
+                }
+                "toolResult" => {
+                    facts.kind = MessageKind::ToolResult;
+                    facts.tool_result_for = string(message, "toolCallId").map(own);
+                    facts.tool_name = string(message, "toolName").map(own);
+                }
+                other => {
+                    facts.custom_role = Some(own("message"));
+                    facts.custom_kind = Some(own(other));
+                }
+            }
+            if facts.kind != MessageKind::Custom {
+                facts.custom_role = None;
+            }
+        }
+        "custom" | "custom_message" => {
+            facts.custom_kind = Some(own(string(map, "customType").unwrap_or_default()));
+        }
+        "label" => {
+            facts.custom_kind = Some(own(kind));
+            facts.label = Some(own(string(map, "label").unwrap_or_default()));
+            facts.target = string(map, "targetId").map(own);
+        }
+        "compaction" => {
+            facts.custom_kind = Some(own(kind));
+            facts.target = string(map, "firstKeptEntryId").map(own);
+        }
+        "branch_summary" => {
+            facts.custom_kind = Some(own(kind));
+            // `root`: the summary of a branch abandoned back to the start.
+            facts.target = string(map, "fromId").filter(|&f| f != "root").map(own);
+        }
+        other => facts.custom_kind = Some(own(other)),
+    }
+    if subject {
+        facts.subject = Some(Cow::Owned(subject_of(map, kind)));
+    }
+    Ok(Some(facts))
+}
+
+/// The content blocks of a message (a plain string has none).
+fn blocks(message: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+}
+
+/// One line saying what an entry is about.
+fn subject_of(map: &Map<String, Value>, kind: &str) -> String {
+    let line = |t: &str| {
+        t.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect::<String>()
+    };
+    let text = |key: &str| line(string(map, key).unwrap_or_default());
+    match kind {
+        "message" => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
+        "compaction" | "branch_summary" => text("summary"),
+        "model_change" => format!(
+            "{}/{}",
+            string(map, "provider").unwrap_or_default(),
+            string(map, "modelId").unwrap_or_default()
+        ),
+        "thinking_level_change" => text("thinkingLevel"),
+        "session_info" => text("name"),
+        "label" => match string(map, "label").filter(|l| !l.is_empty()) {
+            Some(label) => format!("label {} on {}", line(label), text("targetId")),
+            None => format!("label cleared on {}", text("targetId")),
+        },
+        "custom_message" => match map.get("content") {
+            Some(Value::String(s)) => line(s),
+            _ => text("customType"),
+        },
+        _ => text("customType"),
+    }
+}
+
+/// An entry read in full, for the commands that print it.
+pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
+    let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
+    let value: Value =
+        serde_json::from_str(text.trim()).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
+    let map = value
+        .as_object()
+        .ok_or_else(|| NotAnEntry("not an object".to_string()))?;
+    entry_of(map)
+}
+
+fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
+    let kind = string(map, "type").unwrap_or_default();
+    let id = string(map, "id").ok_or_else(|| NotAnEntry("no `id`".to_string()))?;
+    let (message, message_value) = match (kind, map.get("message")) {
+        ("message", Some(Value::Object(m))) => (message(m), Value::Object(m.clone())),
+        _ => {
+            // Everything but the entry's own bookkeeping is its data.
+            let data: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "type" | "id" | "parentId" | "timestamp"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let kind = match kind {
+                "custom" | "custom_message" => string(map, "customType").unwrap_or(kind),
+                _ => kind,
+            };
+            let message = Message::Custom {
+                role: "pi".to_string(),
+                kind: kind.to_string(),
+                data: Value::Object(data),
+            };
+            (message, Value::Object(map.clone()))
+        }
+    };
+    Ok(Entry {
+        id: id.to_string(),
+        parent_id: string(map, "parentId").map(str::to_string),
+        timestamp: millis(map.get("timestamp")),
+        // pi's labels live in `label` entries; decorations show them.
+        label: None,
+        message,
+        message_value,
+    })
+}
+
+/// A pi-ai message as the one message model.
+fn message(m: &Map<String, Value>) -> Message {
+    let text = |key: &str| string(m, key).unwrap_or_default().to_string();
+    let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let content = || -> Vec<Block> {
+        if let Some(Value::String(s)) = m.get("content") {
+            return vec![Block::Text(s.clone())];
+        }
+        blocks(m)
+            .filter_map(|b| {
+                let field = |key: &str| string(b, key).unwrap_or_default().to_string();
+                match string(b, "type")? {
+                    "text" => Some(Block::Text(field("text"))),
+                    "image" => Some(Block::Image {
+                        mime_type: field("mimeType"),
+                        bytes: string(b, "data")
+                            .map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4),
+                    }),
+                    "thinking" => Some(Block::Thinking {
+                        text: field("thinking"),
+                        redacted: b.get("redacted").is_some_and(|r| r.as_bool() == Some(true)),
+                    }),
+                    "toolCall" => Some(Block::ToolCall {
+                        id: field("id"),
+                        name: field("name"),
+                        arguments: b.get("arguments").cloned().unwrap_or(Value::Null),
+                    }),
+                    _ => None,
+                }
+            })
+            .collect()
+    };
+    match string(m, "role").unwrap_or_default() {
+        "user" => Message::User { content: content() },
+        "assistant" => {
+            let usage = m.get("usage").cloned().unwrap_or(Value::Null);
+            Message::Assistant {
+                content: content(),
+                stop_reason: text("stopReason"),
+                model: text("model"),
+                provider: text("provider"),
+                usage: Usage {
+                    input: number(&usage, "input"),
+                    output: number(&usage, "output"),
+                    cache_read: number(&usage, "cacheRead"),
+                    cache_write: number(&usage, "cacheWrite"),
+                    total_tokens: number(&usage, "totalTokens"),
+                },
+                error_message: string(m, "errorMessage").map(str::to_string),
+            }
+        }
+        "toolResult" => Message::ToolResult {
+            tool_call_id: text("toolCallId"),
+            tool_name: text("toolName"),
+            content: content(),
+            is_error: m.get("isError").and_then(Value::as_bool).unwrap_or(false),
+        },
+        role => Message::Custom {
+            role: "pi".to_string(),
+            kind: role.to_string(),
+            data: Value::Object(m.clone()),
+        },
+    }
+}

@@ -1,0 +1,287 @@
+//! Formats other than yoagent's, read from files written by hand to pi's
+//! shapes (`tests/fixtures/pi/handmade.jsonl`: a fork, a tool call and its
+//! result, two labels, a model change and a compaction). The comparison
+//! with pi itself is in `pi.rs`.
+
+use crate::support::Dir;
+
+/// A directory whose `session.jsonl` is the hand-made pi session.
+fn pi() -> Dir {
+    let dir = Dir::new();
+    dir.fixture("pi/handmade.jsonl", "session.jsonl");
+    dir
+}
+
+/// One pi entry line.
+fn entry(kind: &str, id: &str, parent: Option<&str>, rest: &str) -> String {
+    let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+    format!(
+        r#"{{"type":"{kind}","id":"{id}","parentId":{parent},"timestamp":"2025-10-09T08:53:2{}.000Z"{rest}}}"#,
+        id.len() % 10
+    )
+}
+
+const HEADER: &str = r#"{"type":"session","version":3,"id":"0193f0a0-0000-7000-8000-000000000001","timestamp":"2025-10-09T08:53:20.000Z","cwd":"/work"}"#;
+
+fn user(id: &str, parent: Option<&str>, text: &str) -> String {
+    entry(
+        "message",
+        id,
+        parent,
+        &format!(r#","message":{{"role":"user","content":"{text}","timestamp":1}}"#),
+    )
+}
+
+fn label(id: &str, parent: &str, target: &str, name: &str) -> String {
+    entry(
+        "label",
+        id,
+        Some(parent),
+        &format!(r#","targetId":"{target}","label":"{name}""#),
+    )
+}
+
+#[test]
+fn a_pi_session_is_recognised_by_its_header_and_logged_with_its_labels() {
+    let dir = pi();
+    dir.run(&["fsck", "-v"]).status(0).stderr("").stdout(
+        "session.jsonl: ok; pi session, 7 entries (and 2 label changes), 1 root, 2 branch tips, \
+         2 labels, HEAD 1a2b3c4d at depth 4\n",
+    );
+    dir.run(&["log", "--oneline"]).status(0).stderr("").stdout(
+        "\
+1a2b3c4d (HEAD) custom compaction: The user asked for a plan.
+0a1b2c3d (retry) user: Try again
+b2c3d4e5 assistant claude-sonnet-4-5: bash {\"command\":\"ls\"}
+a1b2c3d4 user: Draft a plan
+",
+    );
+    dir.run(&["tag"])
+        .status(0)
+        .stdout("first-draft  d4e5f6a7\nretry        0a1b2c3d\n");
+}
+
+#[test]
+fn show_says_the_format_and_reads_pi_messages_and_compactions() {
+    let dir = pi();
+    dir.run(&["show", "first-draft"])
+        .status(0)
+        .stderr("")
+        .stdout(
+            "\
+entry d4e5f6a7 (first-draft)
+Parent:   c3d4e5f6
+Role:     assistant
+Model:    claude-sonnet-4-5 (anthropic)
+Stop:     stop
+Usage:    20 in, 7 out, 0 cache read, 0 cache write
+Time:     2025-10-09 08:53:24 +00:00
+Format:   pi
+Children: f6a7b8c9
+
+    Plan: read a.txt
+",
+        );
+    let run = dir.run(&["show"]);
+    run.status(0);
+    assert!(
+        run.stdout.starts_with(
+            "entry 1a2b3c4d (HEAD)\nParent:   0a1b2c3d\nRole:     custom\nKind:     compaction\n"
+        ),
+        "{run}"
+    );
+    assert!(
+        run.stdout.contains("\"firstKeptEntryId\": \"0a1b2c3d\""),
+        "{run}"
+    );
+}
+
+#[test]
+fn the_graph_branches_and_diff_of_a_pi_session() {
+    let dir = pi();
+    let run = dir.run(&["log", "--graph"]);
+    run.status(0);
+    let ids: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| {
+            l.split_whitespace()
+                .find(|w| w.len() == 8 && w.chars().all(|c| c.is_ascii_hexdigit()))
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "1a2b3c4d", "0a1b2c3d", "f6a7b8c9", "d4e5f6a7", "c3d4e5f6", "b2c3d4e5", "a1b2c3d4"
+        ],
+        "{run}"
+    );
+    let run = dir.run(&["branch", "--json"]);
+    let tips: Vec<String> = run
+        .json_lines()
+        .iter()
+        .map(|b| b["tip"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(tips, ["1a2b3c4d", "f6a7b8c9"], "{run}");
+    let run = dir.run(&["diff", "first-draft", "retry", "--summary"]);
+    run.status(0).stdout(
+        "\
+fork point b2c3d4e5 assistant claude-sonnet-4-5: bash {\"command\":\"ls\"}
+--- d4e5f6a7 (2 turns after the fork)
++++ 0a1b2c3d (1 turn after the fork)
+- c3d4e5f6 toolResult bash: a.txt
+- d4e5f6a7 assistant claude-sonnet-4-5: Plan: read a.txt
++ 0a1b2c3d user: Try again
+",
+    );
+}
+
+#[test]
+fn export_gives_pi_s_own_messages_and_log_json_its_lines() {
+    let dir = pi();
+    let run = dir.run(&["export", "first-draft"]);
+    run.status(0);
+    let messages: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let roles: Vec<&str> = messages
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|m| m["role"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "toolResult", "assistant"],
+        "{run}"
+    );
+    assert_eq!(messages[0]["content"], "Draft a plan");
+    let run = dir.run(&["log", "--json", "-n", "1"]);
+    let lines = run.json_lines();
+    assert_eq!(lines[0]["type"], "compaction", "{run}");
+    assert_eq!(lines[0]["tokensBefore"], 1234, "{run}");
+}
+
+#[test]
+fn ysess_refuses_to_change_a_pi_session_and_leaves_it_as_it_was() {
+    let dir = pi();
+    let before = dir.read("session.jsonl");
+    for args in [
+        &["tag", "x", "a1b2c3d4"][..],
+        &["checkout", "a1b2c3d4"],
+        &["branch", "lib"],
+        &["append", "--user", "hi"],
+    ] {
+        let run = dir.run(args);
+        run.status(128);
+        assert!(
+            run.stderr.contains(
+                "a pi session: ysess reads it, but does not change it yet; nothing was written"
+            ),
+            "{run}"
+        );
+    }
+    dir.run(&["export", "--session"]).status(128);
+    assert_eq!(dir.read("session.jsonl"), before);
+}
+
+#[test]
+fn pi_labels_are_one_per_entry_the_newest_wins_and_an_empty_one_clears() {
+    let dir = Dir::new();
+    let lines = [
+        HEADER.to_string(),
+        user("a0000001", None, "one"),
+        user("a0000002", Some("a0000001"), "two"),
+        user("a0000003", Some("a0000002"), "three"),
+        // `old` then `new` on the first entry: only `new` is left on it.
+        label("b0000001", "a0000003", "a0000001", "old"),
+        label("b0000002", "b0000001", "a0000001", "new"),
+        // `keep` on two entries: pi shows it on both.
+        label("b0000003", "b0000002", "a0000002", "keep"),
+        label("b0000004", "b0000003", "a0000003", "keep"),
+        // `gone` set, then cleared.
+        label("b0000005", "b0000004", "a0000002", "gone"),
+        label("b0000006", "b0000005", "a0000002", ""),
+    ];
+    dir.write("session.jsonl", lines.join("\n") + "\n");
+    dir.run(&["tag"])
+        .status(0)
+        .stderr("")
+        .stdout("keep  a0000003\nnew   a0000001\n");
+    // The clear removed `gone` and with it the second entry's label, as pi's
+    // `getLabel` has it: one label per entry.
+    dir.run(&["log", "--oneline"]).status(0).stdout(
+        "\
+a0000003 (HEAD, keep) user: three
+a0000002 user: two
+a0000001 (new) user: one
+",
+    );
+    // The newest label change decides what a name resolves to.
+    dir.run(&["log", "--format", "{id}", "-n", "1", "keep"])
+        .status(0)
+        .stdout("a0000003\n");
+    dir.run(&["fsck"]).status(0).stderr("");
+}
+
+#[test]
+fn fsck_says_what_pi_would_silently_get_wrong() {
+    let dir = Dir::new();
+    let lines = [
+        HEADER.to_string(),
+        user("a0000001", None, "one"),
+        entry("weird", "a0000002", Some("a0000001"), ""),
+        label("a0000003", "a0000002", "nowhere1", "x"),
+        user("a0000001", Some("a0000001"), "again"),
+        user("a0000004", Some("a0000009"), "lost"),
+        HEADER.to_string(),
+        "{\"type\":\"message\",\"id\":\"a00".to_string(),
+    ];
+    dir.write("session.jsonl", lines.join("\n"));
+    let run = dir.run(&["fsck"]);
+    run.status(1).stdout("");
+    let codes: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter_map(|l| l.split(": ").nth(2))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "unknownEntryType",
+            "unknownTarget",
+            "duplicateId",
+            "unknownParent",
+            "misplacedHeader",
+            "truncatedLastLine"
+        ],
+        "{run}"
+    );
+    // Without a header pi starts the file afresh: every entry is lost.
+    let dir = Dir::new();
+    dir.write("session.jsonl", user("a0000001", None, "one") + "\n");
+    let run = dir.run(&["--format-of", "pi", "fsck"]);
+    run.status(1);
+    assert!(
+        run.stderr.starts_with(
+            "error: session.jsonl:1: missingHeader: the first line is not a session header"
+        ),
+        "{run}"
+    );
+}
+
+#[test]
+fn format_of_forces_the_format_and_fsck_json_names_it() {
+    let dir = pi();
+    let run = dir.run(&["fsck", "--json"]);
+    let summary = run.json_lines().pop().expect("a summary");
+    assert_eq!(summary["format"], "pi", "{run}");
+    // Read as yoagent's, the same file is not a session at all.
+    let run = dir.run(&["--format-of", "yoagent", "fsck", "--json"]);
+    run.status(1);
+    let summary = run.json_lines().pop().expect("a summary");
+    assert_eq!(summary["format"], "yoagent", "{run}");
+    let run = crate::support::demo().run(&["fsck", "--json"]);
+    assert_eq!(
+        run.json_lines().pop().expect("a summary")["format"],
+        "yoagent"
+    );
+}
