@@ -62,6 +62,14 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Create::No
     };
     let (locked, refs) = open_locked_with(ctx, create)?;
+    if locked.repo.format != crate::format::Format::Yoagent {
+        return Err(Failure::refuse(format!(
+            "{}: a {} session: ysess appends messages to yoagent sessions only; nothing was written",
+            crate::ui::output::escape(&ctx.global.file.display().to_string()),
+            locked.repo.format.name()
+        ))
+        .with_hint("the agent that owns the file appends its own messages"));
+    }
     let tree = &locked.repo.tree;
     let mut parent = match &args.parent {
         Some(rev) => {

@@ -319,7 +319,11 @@ fn print(
                 (n, crate::format::Format::Yoagent) => {
                     format!(" (and {n} ysess {})", plural(n as usize, "record"))
                 }
-                (n, _) => format!(" (and {n} label {})", plural(n as usize, "change")),
+                (n, _) => format!(
+                    " (and {n} {})",
+                    plural(n as usize, "label change or ysess record")
+                        .replace("change or ysess records", "changes and ysess records")
+                ),
             };
             writeln!(
                 streams.out,

@@ -7,7 +7,7 @@ use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
 use super::write::{append_records, describe, open_locked, status};
 use super::{Context, Exit, Failure, open_repo, resolve};
-use crate::format::yoagent::records::{Kind, Record, check_name};
+use crate::format::yoagent::records::check_name;
 use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -83,6 +83,10 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 crate::ui::output::escape(name)
             )));
         }
+        if crate::write::plan::untag(&repo, name).is_some() {
+            drop(repo);
+            return delete(name, ctx);
+        }
         return Err(Failure::refuse(format!(
             "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
              off would rewrite history"
@@ -149,6 +153,31 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     Ok(Exit::Success)
 }
 
+/// Takes NAME off the entries it names, where the format has a way to say
+/// so by appending (pi's empty label change).
+fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let (locked, refs) = open_locked(ctx)?;
+    let records = crate::write::plan::untag(&locked.repo, name).unwrap_or_default();
+    let Some(first) = records.first() else {
+        return Err(Failure::refuse(format!(
+            "no label named '{}'",
+            escape(name)
+        )));
+    };
+    let paint = Paint {
+        on: ctx.streams.color_err,
+    };
+    let on = locked.repo.tree.find(&first.parent);
+    let what = on.map(|ix| describe(&locked.repo, &refs, ix, paint));
+    append_records(locked, &records)?;
+    let text = match what {
+        Some(what) => format!("Deleted label '{}' (was on {what})", escape(name)),
+        None => format!("Deleted label '{}'", escape(name)),
+    };
+    status(ctx, &text)?;
+    Ok(Exit::Success)
+}
+
 /// Labels REV with NAME by appending records: the label on a record below
 /// REV, then, when REV is not HEAD, a checkout record that puts yoagent's
 /// head back where it was, in the same write.
@@ -189,19 +218,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
         )?;
         return Ok(Exit::Success);
     }
-    let target_id = tree.id(target).to_string();
-    let mut records = vec![Record {
-        kind: Kind::Tag {
-            name: name.to_string(),
-            target: target_id.clone(),
-        },
-        parent: target_id,
-    }];
-    // The label record is now the last line; unless it hangs right below
-    // the last line as it was, put yoagent's head back.
-    if tree.last() != Some(target) {
-        records.push(crate::write::plan::stay(tree, head));
-    }
+    let records = crate::write::plan::tag(&locked.repo, name, target, head);
     let paint = Paint {
         on: ctx.streams.color_err,
     };

@@ -84,12 +84,7 @@ pub fn check_free(tree: &Tree, refs: &Refs, name: &str, for_branch: bool) -> Res
 /// Appends records (and nothing else) and returns their ids.
 pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
     let ids = new_ids(&locked.repo, records.len())?;
-    let now = now_ms();
-    let lines: Vec<String> = records
-        .iter()
-        .zip(&ids)
-        .map(|(r, id)| r.line(id, now))
-        .collect();
+    let lines = crate::write::plan::lines(&locked.repo, records, &ids, now_ms());
     append_lines(locked, &lines)?;
     Ok(ids)
 }

@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::yoagent::records::{Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
 /// The entry types pi 0.73 writes.
@@ -292,14 +293,23 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                 .filter(|(k, _)| !matches!(k.as_str(), "type" | "id" | "parentId" | "timestamp"))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let kind = match kind {
-                "custom" | "custom_message" => string(map, "customType").unwrap_or(kind),
-                _ => kind,
+            let (kind, data) = match kind {
+                // An app's state: its type and its data, as pi hands them
+                // back to the extension.
+                "custom" => (
+                    string(map, "customType").unwrap_or(kind),
+                    map.get("data").cloned().unwrap_or(Value::Null),
+                ),
+                "custom_message" => (
+                    string(map, "customType").unwrap_or(kind),
+                    Value::Object(data),
+                ),
+                _ => (kind, Value::Object(data)),
             };
             let message = Message::Custom {
                 role: "pi".to_string(),
                 kind: kind.to_string(),
-                data: Value::Object(data),
+                data,
             };
             (message, Value::Object(map.clone()))
         }
@@ -378,4 +388,59 @@ fn message(m: &Map<String, Value>) -> Message {
             data: Value::Object(m.clone()),
         },
     }
+}
+
+/// `count` new ids as pi makes them: 8 hex digits, none that `taken` says
+/// the file has, none twice.
+pub fn new_ids(taken: impl Fn(&str) -> bool, count: usize) -> Vec<String> {
+    use std::hash::{BuildHasher, Hasher};
+    let seed = std::collections::hash_map::RandomState::new();
+    let mut out: Vec<String> = Vec::with_capacity(count);
+    let mut n: u64 = 0;
+    while out.len() < count {
+        let mut h = seed.build_hasher();
+        h.write_u64(n);
+        n += 1;
+        let id = format!("{:08x}", h.finish() as u32);
+        if !taken(&id) && !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// A time as pi writes it (JavaScript's `toISOString()`):
+/// `2025-10-09T08:53:20.000Z`.
+pub fn iso(ms: u64) -> String {
+    let t = jiff::Timestamp::from_millisecond(i64::try_from(ms).unwrap_or(i64::MAX))
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// The line of one of ysess's records in a pi session, as pi's own
+/// `SessionManager` would write the entry: a label change is pi's `label`
+/// entry, hung from `leaf` (the entry pi would append after) so that HEAD
+/// stays where it is, with an empty label clearing the target's; every
+/// other record is a `custom` entry of type `ysess.<op>` (pi never sends
+/// those to the model) hung where the record says.
+pub fn record_line(record: &Record, id: &str, leaf: Option<&str>, now_ms: u64) -> String {
+    let value = match &record.kind {
+        Kind::Tag { name, target } => serde_json::json!({
+            "type": "label",
+            "id": id,
+            "parentId": leaf,
+            "timestamp": iso(now_ms),
+            "targetId": target,
+            "label": name,
+        }),
+        kind => serde_json::json!({
+            "type": "custom",
+            "customType": kind.name(),
+            "data": kind.data(),
+            "id": id,
+            "parentId": record.parent,
+            "timestamp": iso(now_ms),
+        }),
+    };
+    value.to_string()
 }

@@ -222,9 +222,6 @@ impl Locked {
             if session.tree.is_empty() && create == Create::No {
                 return Err(WriteError::Empty);
             }
-            if session.format != crate::format::Format::Yoagent {
-                return Err(WriteError::Format(session.format));
-            }
             return Ok(Locked {
                 file,
                 path: path.to_path_buf(),

@@ -1,20 +1,100 @@
 //! What to append for a change: the ids new entries get, where they hang,
 //! and the records that keep HEAD where it was.
 
+use crate::format::Format;
 use crate::format::yoagent::records::{Kind, Record};
 use crate::refs::{Refs, newest_below};
 use crate::repo::Repo;
 use crate::tree::{Ix, Tree};
 
-/// Ids for `count` new entries, as yoagent's `append` would number them;
-/// `None` when the session already has an id `e<N>` with the largest N
-/// there is.
+/// Ids for `count` new entries, as the file's own app makes them: yoagent's
+/// `append` numbers them `e<N+1>`…, pi draws 8 hex digits not in the file.
+/// `None` when a yoagent session already has an id `e<N>` with the largest
+/// N there is.
 pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
+    if repo.format == Format::Pi {
+        return Some(crate::format::pi::new_ids(
+            |id| repo.tree.find(id).is_some(),
+            count,
+        ));
+    }
     let first = repo.next_number()?;
     first.checked_add(count.saturating_sub(1) as u64)?;
     Some(
         (0..count as u64)
             .map(|k| format!("e{}", first + k))
+            .collect(),
+    )
+}
+
+/// The lines that write `records` (with `ids`) into the session, in its
+/// format, timed `now_ms`.
+pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Vec<String> {
+    let tree = &repo.tree;
+    match repo.format {
+        Format::Yoagent => records
+            .iter()
+            .zip(ids)
+            .map(|(r, id)| r.line(id, now_ms))
+            .collect(),
+        Format::Pi => {
+            // pi appends each entry after the one before: its leaf.
+            let mut leaf = tree.last().map(|ix| tree.id(ix).to_string());
+            records
+                .iter()
+                .zip(ids)
+                .map(|(r, id)| {
+                    let line = crate::format::pi::record_line(r, id, leaf.as_deref(), now_ms);
+                    leaf = Some(id.clone());
+                    line
+                })
+                .collect()
+        }
+    }
+}
+
+/// The records that label `target` as `name` while HEAD stays where it is.
+/// yoagent: a tag record hung below the target (which `seek_checkpoint`
+/// finds), then, unless it hangs below the last line, a checkout record
+/// that puts the head back. pi: one label change (pi's `label` entry), which
+/// never moves what pi resumes with.
+pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
+    let tree = &repo.tree;
+    let target_id = tree.id(target).to_string();
+    let tag = Record {
+        kind: Kind::Tag {
+            name: name.to_string(),
+            target: target_id.clone(),
+        },
+        parent: target_id,
+    };
+    match repo.format {
+        Format::Pi => vec![tag],
+        Format::Yoagent if tree.last() == Some(target) => vec![tag],
+        Format::Yoagent => vec![tag, stay(tree, head)],
+    }
+}
+
+/// The records that take label `name` off every entry it names, where the
+/// format allows it (pi: a label change with an empty label); `None` for
+/// yoagent, whose labels live on the entries that carry them.
+pub fn untag(repo: &Repo, name: &str) -> Option<Vec<Record>> {
+    if repo.format != Format::Pi {
+        return None;
+    }
+    let tree = &repo.tree;
+    Some(
+        tree.label_pairs()
+            .into_iter()
+            .filter(|&(n, _)| n == name)
+            .map(|(_, on)| Record {
+                // No name: the entry's label cleared.
+                kind: Kind::Tag {
+                    name: String::new(),
+                    target: tree.id(on).to_string(),
+                },
+                parent: tree.id(on).to_string(),
+            })
             .collect(),
     )
 }

@@ -45,7 +45,7 @@ fn label(id: &str, parent: &str, target: &str, name: &str) -> String {
 fn a_pi_session_is_recognised_by_its_header_and_logged_with_its_labels() {
     let dir = pi();
     dir.run(&["fsck", "-v"]).status(0).stderr("").stdout(
-        "session.jsonl: ok; pi session, 7 entries (and 2 label changes), 1 root, 2 branch tips, \
+        "session.jsonl: ok; pi session, 7 entries (and 2 label changes and ysess records), 1 root, 2 branch tips, \
          2 labels, HEAD 1a2b3c4d at depth 4\n",
     );
     dir.run(&["log", "--oneline"]).status(0).stderr("").stdout(
@@ -161,26 +161,89 @@ fn export_gives_pi_s_own_messages_and_log_json_its_lines() {
 }
 
 #[test]
-fn ysess_refuses_to_change_a_pi_session_and_leaves_it_as_it_was() {
+fn ysess_appends_no_messages_to_a_pi_session_and_exports_it_as_no_yoagent_session() {
     let dir = pi();
     let before = dir.read("session.jsonl");
-    for args in [
-        &["tag", "x", "a1b2c3d4"][..],
-        &["checkout", "a1b2c3d4"],
-        &["branch", "lib"],
-        &["append", "--user", "hi"],
-    ] {
-        let run = dir.run(args);
-        run.status(128);
-        assert!(
-            run.stderr.contains(
-                "a pi session: ysess reads it, but does not change it yet; nothing was written"
-            ),
-            "{run}"
-        );
-    }
+    let run = dir.run(&["append", "--user", "hi"]);
+    run.status(128);
+    assert!(
+        run.stderr.contains(
+            "a pi session: ysess appends messages to yoagent sessions only; nothing was written"
+        ),
+        "{run}"
+    );
     dir.run(&["export", "--session"]).status(128);
     assert_eq!(dir.read("session.jsonl"), before);
+}
+
+#[test]
+fn tag_checkout_and_branch_append_entries_pi_writes_and_ysess_reads_back() {
+    let dir = pi();
+    dir.run(&["tag", "-q", "mark", "a1b2c3d4"]).status(0);
+    dir.run(&["checkout", "-q", "first-draft"]).status(0);
+    dir.run(&["branch", "-q", "lib", "0a1b2c3d"]).status(0);
+    dir.run(&["tag", "-q", "-d", "retry"]).status(0);
+    let text = String::from_utf8(dir.read("session.jsonl")).expect("UTF-8");
+    let added: Vec<serde_json::Value> = text
+        .lines()
+        .skip(10)
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let kinds: Vec<String> = added
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["type"].as_str().unwrap_or_default(),
+                e["customType"]
+                    .as_str()
+                    .or(e["label"].as_str())
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "label mark",
+            "custom ysess.checkout",
+            "custom ysess.branch",
+            "custom ysess.checkout",
+            "label "
+        ]
+    );
+    for e in &added {
+        let id = e["id"].as_str().unwrap_or_default();
+        assert!(
+            id.len() == 8 && id.chars().all(|c| c.is_ascii_hexdigit()),
+            "{e}"
+        );
+        assert!(
+            e["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+            "{e}"
+        );
+    }
+    // A label change hangs from pi's leaf; the checkout from its target.
+    assert_eq!(added[0]["parentId"], "2a3b4c5d");
+    assert_eq!(added[0]["targetId"], "a1b2c3d4");
+    assert_eq!(added[1]["parentId"], "d4e5f6a7");
+    dir.run(&["log", "--oneline", "-n", "1"]).status(0).stdout(
+        "d4e5f6a7 (HEAD, first-draft) assistant claude-sonnet-4-5: Plan: read a.txt
+",
+    );
+    dir.run(&["tag"]).status(0).stdout(
+        "first-draft  d4e5f6a7
+mark         a1b2c3d4
+",
+    );
+    let run = dir.run(&["branch", "--json"]);
+    assert!(
+        run.json_lines()
+            .iter()
+            .any(|b| b["name"] == "lib" && b["tip"] == "0a1b2c3d"),
+        "{run}"
+    );
+    dir.run(&["fsck"]).status(0).stderr("");
 }
 
 #[test]

@@ -78,7 +78,8 @@ impl Kind {
         }
     }
 
-    fn data(&self) -> Value {
+    /// The record's data, as written.
+    pub fn data(&self) -> Value {
         match self {
             Kind::Checkout { target } => json!({ "target": target }),
             Kind::Tag { name, target } | Kind::Branch { name, target } => {
