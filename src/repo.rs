@@ -208,6 +208,7 @@ impl Repo {
         let entry = match self.format {
             Format::Yoagent => Entry::parse(text.as_bytes()),
             Format::Pi => crate::format::pi::entry(text.as_bytes()),
+            Format::Claude => crate::format::claude::entry(text.as_bytes()),
         };
         entry.map_err(|NotAnEntry(why)| {
             io::Error::new(

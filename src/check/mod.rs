@@ -269,7 +269,7 @@ impl State {
             self.header_first = Some(matches!(v.line, Line::Header));
         }
         match v.line {
-            Line::Blank => {}
+            Line::Blank | Line::Aside => {}
             Line::Header if first => {}
             Line::Header => findings.push(line.finding(
                 Code::MisplacedHeader,

@@ -81,8 +81,8 @@ pub struct Global {
     #[arg(long, global = true)]
     pub no_pager: bool,
     /// Read the session file as this format, whatever its first line shows
-    /// (by default: pi's when it opens with pi's session header, else
-    /// yoagent's)
+    /// (by default: pi's or Claude Code's when its first line is theirs,
+    /// else yoagent's)
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
     pub format_of: Option<FormatOf>,
     /// Where `file` came from, so that hints can repeat the command line.
@@ -97,6 +97,8 @@ pub enum FormatOf {
     Yoagent,
     /// pi's session files (`@mariozechner/pi-coding-agent`)
     Pi,
+    /// Claude Code's session files (read only)
+    Claude,
 }
 
 impl From<FormatOf> for crate::format::Format {
@@ -104,6 +106,7 @@ impl From<FormatOf> for crate::format::Format {
         match f {
             FormatOf::Yoagent => crate::format::Format::Yoagent,
             FormatOf::Pi => crate::format::Format::Pi,
+            FormatOf::Claude => crate::format::Format::Claude,
         }
     }
 }

@@ -84,7 +84,9 @@ pub fn check_free(tree: &Tree, refs: &Refs, name: &str, for_branch: bool) -> Res
 /// Appends records (and nothing else) and returns their ids.
 pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
     let ids = new_ids(&locked.repo, records.len())?;
-    let lines = crate::write::plan::lines(&locked.repo, records, &ids, now_ms());
+    let format = locked.repo.format;
+    let lines = crate::write::plan::lines(&locked.repo, records, &ids, now_ms())
+        .ok_or_else(|| Failure::from(WriteError::Format(format)))?;
     append_lines(locked, &lines)?;
     Ok(ids)
 }

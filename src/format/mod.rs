@@ -6,6 +6,7 @@
 //! reads an entry whole as a [`message::Entry`] when a command prints it.
 //! [`yoagent`] is the format ysess reads today.
 
+pub mod claude;
 pub mod message;
 pub mod pi;
 pub mod read;
@@ -26,26 +27,38 @@ pub enum Format {
     /// pi's session files (`@mariozechner/pi-coding-agent`, version 3, and
     /// the versions 1 and 2 it migrates).
     Pi,
+    /// Claude Code's session files, read only.
+    Claude,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 2] = [Format::Yoagent, Format::Pi];
+    pub const ALL: [Format; 3] = [Format::Yoagent, Format::Pi, Format::Claude];
 
     /// The name ysess shows and takes for the format.
     pub fn name(self) -> &'static str {
         match self {
             Format::Yoagent => "yoagent",
             Format::Pi => "pi",
+            Format::Claude => "claude",
         }
     }
 
+    /// Whether ysess appends to files of the format (Claude Code's are its
+    /// own to write).
+    pub fn writable(self) -> bool {
+        self != Format::Claude
+    }
+
     /// The format a file is in, from its first line: pi's files open with a
-    /// `{"type":"session",…}` header; anything else is read as yoagent's
-    /// (whose first line is an entry).
+    /// `{"type":"session",…}` header, Claude Code's with a line holding a
+    /// `uuid` and a `sessionId` (or a summary or snapshot of its own);
+    /// anything else is read as yoagent's (whose first line is an entry).
     pub fn detect(first_line: &[u8]) -> Format {
         if pi::is_header(first_line) {
             Format::Pi
+        } else if claude::is_first_line(first_line) {
+            Format::Claude
         } else {
             Format::Yoagent
         }
@@ -69,6 +82,7 @@ impl Format {
         match self {
             Format::Yoagent => yoagent::check_line(bytes, subject),
             Format::Pi => pi::check_line(bytes, subject),
+            Format::Claude => claude::check_line(bytes, subject),
         }
     }
 
@@ -78,6 +92,7 @@ impl Format {
         match self {
             Format::Yoagent => yoagent::records::is_record_entry(facts),
             Format::Pi => pi::is_record(facts),
+            Format::Claude => claude::is_record(facts),
         }
     }
 }
@@ -208,6 +223,9 @@ pub enum Checked<'a> {
     Blank,
     /// A format's header line (pi's `{"type":"session",…}`), not an entry.
     Header,
+    /// A line of the app's own that holds no entry (Claude Code's summaries
+    /// and housekeeping).
+    Aside,
     /// A loadable entry. `indent` is where the trimmed text starts.
     Entry { facts: LineFacts<'a>, indent: usize },
     /// Not loadable; `indent` as above.
@@ -227,6 +245,7 @@ impl Checked<'_> {
         match self {
             Checked::Blank => Checked::Blank,
             Checked::Header => Checked::Header,
+            Checked::Aside => Checked::Aside,
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),
                 indent,

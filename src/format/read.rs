@@ -126,6 +126,8 @@ pub(crate) struct Facts {
 pub(crate) enum Line {
     Blank,
     Header,
+    /// A line of the format's own with no entry in it.
+    Aside,
     Entry { facts: Facts, indent: usize },
     Fault { fault: LineFault, indent: usize },
     NotUtf8 { at: usize, cut: bool },
@@ -165,6 +167,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
         let line = match format.check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
             Checked::Header => Line::Header,
+            Checked::Aside => Line::Aside,
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { facts, indent } => {
@@ -172,7 +175,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                 let first_call = out.calls.len() as u32;
                 let checked_record = match format {
                     Format::Yoagent => records::check_line(bytes, &facts),
-                    Format::Pi => Ok(None),
+                    Format::Pi | Format::Claude => Ok(None),
                 };
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));

@@ -82,7 +82,7 @@ impl std::fmt::Display for WriteError {
             WriteError::NotAFile => write!(f, "not a regular file"),
             WriteError::Format(format) => write!(
                 f,
-                "a {} session: ysess reads it, but does not change it yet",
+                "a {} session: ysess reads it, and leaves writing it to the app that owns it",
                 format.name()
             ),
             WriteError::Io(e) => write!(f, "{e}"),
@@ -221,6 +221,9 @@ impl Locked {
             }
             if session.tree.is_empty() && create == Create::No {
                 return Err(WriteError::Empty);
+            }
+            if !session.format.writable() {
+                return Err(WriteError::Format(session.format));
             }
             return Ok(Locked {
                 file,

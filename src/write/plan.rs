@@ -28,10 +28,11 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
 }
 
 /// The lines that write `records` (with `ids`) into the session, in its
-/// format, timed `now_ms`.
-pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Vec<String> {
+/// format, timed `now_ms`; `None` for a format ysess does not write.
+pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Option<Vec<String>> {
     let tree = &repo.tree;
-    match repo.format {
+    Some(match repo.format {
+        Format::Claude => return None,
         Format::Yoagent => records
             .iter()
             .zip(ids)
@@ -50,7 +51,7 @@ pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Ve
                 })
                 .collect()
         }
-    }
+    })
 }
 
 /// The records that label `target` as `name` while HEAD stays where it is.
@@ -69,7 +70,7 @@ pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
         parent: target_id,
     };
     match repo.format {
-        Format::Pi => vec![tag],
+        Format::Pi | Format::Claude => vec![tag],
         Format::Yoagent if tree.last() == Some(target) => vec![tag],
         Format::Yoagent => vec![tag, stay(tree, head)],
     }

@@ -1,0 +1,308 @@
+//! Claude Code's session files (`~/.claude/projects/<project>/<session>.jsonl`),
+//! read only: Claude Code owns them, and resumes inside itself (`/resume`).
+//!
+//! Each line is an object with a `type`. Lines of type `user`, `assistant`
+//! and `system` are the tree: `uuid`, `parentUuid`, `sessionId`,
+//! `timestamp` (ISO 8601), `isSidechain`, and a `message` in the shape of
+//! Anthropic's Messages API. Other lines are the app's own and hold no
+//! entry: `summary` (a title for the conversation ending at `leafUuid`) and
+//! housekeeping such as `file-history-snapshot`; they have no `uuid`.
+//!
+//! Wrinkles, read as Claude Code means them:
+//! - one model response is written as several `assistant` lines, one per
+//!   content block, sharing `message.id` (and repeating its usage);
+//! - a compaction starts a `system` line (`subtype: compact_boundary`) with
+//!   `parentUuid: null` and the entry it continues in `logicalParentUuid`:
+//!   ysess hangs it there, so the conversation stays one tree;
+//! - a subagent's thread (`isSidechain: true`) is bookkeeping of the call
+//!   that started it: folded out of the user's tree like ysess's records
+//!   (`log --markers` shows it).
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
+use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::{Checked, LineFacts, MessageKind, text_of};
+
+/// The line types that are entries of the tree.
+pub const ENTRY_TYPES: [&str; 3] = ["user", "assistant", "system"];
+
+/// Whether a first line is Claude Code's: an entry with a `uuid` and a
+/// `sessionId`, or one of the lines without an entry it starts files with.
+pub fn is_first_line(line: &[u8]) -> bool {
+    let Ok((text, _)) = text_of(line) else {
+        return false;
+    };
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    (map.contains_key("uuid") && map.contains_key("sessionId"))
+        || (string(&map, "type") == Some("summary") && map.contains_key("leafUuid"))
+        || (string(&map, "type").is_some()
+            && map.contains_key("messageId")
+            && map.contains_key("snapshot"))
+}
+
+/// Whether an entry is folded out of the user's tree: a subagent's thread.
+pub fn is_record(facts: &LineFacts<'_>) -> bool {
+    facts.custom_role.as_deref() == Some("sidechain")
+}
+
+fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+fn millis(value: Option<&Value>) -> u64 {
+    value
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<jiff::Timestamp>().ok())
+        .map_or(0, |t| u64::try_from(t.as_millisecond()).unwrap_or(0))
+}
+
+fn bare(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// The content blocks of a message (a plain string has none).
+fn blocks(message: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+}
+
+/// Checks one line as Claude Code's files hold it. `subject`: also make the
+/// entry's subject line.
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
+    let (text, indent) = match text_of(bytes) {
+        Ok(text) => text,
+        Err(no) => return no.into(),
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let kind = if e.is_eof() {
+                FaultKind::Eof
+            } else {
+                FaultKind::Syntax
+            };
+            let fault = LineFault {
+                kind,
+                at: Some(e.column().saturating_sub(1)),
+                message: bare(&e),
+                id: None,
+            };
+            return Checked::Fault { fault, indent };
+        }
+    };
+    let Some(map) = value.as_object() else {
+        let fault = LineFault {
+            kind: FaultKind::Shape,
+            at: None,
+            message: "a Claude Code line must be a JSON object".to_string(),
+            id: None,
+        };
+        return Checked::Fault { fault, indent };
+    };
+    let kind = string(map, "type").unwrap_or_default();
+    let Some(id) = string(map, "uuid") else {
+        // A summary, or the app's housekeeping: no entry.
+        return Checked::Aside;
+    };
+    let own = |s: &str| Cow::Owned(s.to_string());
+    // A compaction continues the entry it names as its logical parent.
+    let parent = string(map, "parentUuid")
+        .or_else(|| string(map, "logicalParentUuid"))
+        .map(own);
+    let mut facts = LineFacts {
+        id: own(id),
+        parent,
+        timestamp: millis(map.get("timestamp")),
+        kind: MessageKind::Custom,
+        custom_role: Some(own(kind)),
+        ..LineFacts::default()
+    };
+    let message = map.get("message").and_then(Value::as_object);
+    match (kind, message) {
+        ("user", Some(m)) => {
+            let result = blocks(m).find(|b| string(b, "type") == Some("tool_result"));
+            match result {
+                Some(r) => {
+                    facts.kind = MessageKind::ToolResult;
+                    facts.tool_result_for = string(r, "tool_use_id").map(own);
+                }
+                None => facts.kind = MessageKind::User,
+            }
+        }
+        ("assistant", Some(m)) => {
+            facts.kind = MessageKind::Assistant;
+            facts.model = string(m, "model").map(own);
+            facts.tool_calls = blocks(m)
+                .filter(|b| string(b, "type") == Some("tool_use"))
+                .filter_map(|b| string(b, "id"))
+                .map(own)
+                .collect();
+        }
+        _ => {
+            facts.custom_kind = Some(own(string(map, "subtype").unwrap_or(kind)));
+        }
+    }
+    if facts.kind != MessageKind::Custom {
+        facts.custom_role = None;
+    }
+    if map.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        facts.custom_role = Some(own("sidechain"));
+    }
+    if subject {
+        facts.subject = Some(Cow::Owned(
+            entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
+        ));
+    }
+    Checked::Entry { facts, indent }
+}
+
+/// An entry read in full, for the commands that print it.
+pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
+    let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
+    let value: Value =
+        serde_json::from_str(text.trim()).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
+    let map = value
+        .as_object()
+        .ok_or_else(|| NotAnEntry("not an object".to_string()))?;
+    entry_of(map)
+}
+
+fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
+    let id = string(map, "uuid").ok_or_else(|| NotAnEntry("no `uuid`".to_string()))?;
+    let kind = string(map, "type").unwrap_or_default();
+    let message_value = map.get("message").cloned().unwrap_or(Value::Null);
+    let message = match (kind, message_value.as_object()) {
+        ("user", Some(m)) => user(m),
+        ("assistant", Some(m)) => assistant(m),
+        _ => {
+            let data: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(
+                        k.as_str(),
+                        "type" | "uuid" | "parentUuid" | "timestamp" | "sessionId"
+                    )
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            Message::Custom {
+                role: "claude".to_string(),
+                kind: string(map, "subtype").unwrap_or(kind).to_string(),
+                data: Value::Object(data),
+            }
+        }
+    };
+    Ok(Entry {
+        id: id.to_string(),
+        parent_id: string(map, "parentUuid")
+            .or_else(|| string(map, "logicalParentUuid"))
+            .map(str::to_string),
+        timestamp: millis(map.get("timestamp")),
+        label: None,
+        message,
+        message_value,
+    })
+}
+
+/// Blocks of Anthropic's Messages API as the one message model.
+fn content(m: &Map<String, Value>) -> Vec<Block> {
+    if let Some(Value::String(s)) = m.get("content") {
+        return vec![Block::Text(s.clone())];
+    }
+    blocks(m)
+        .filter_map(|b| {
+            let field = |key: &str| string(b, key).unwrap_or_default().to_string();
+            match string(b, "type")? {
+                "text" => Some(Block::Text(field("text"))),
+                "thinking" => Some(Block::Thinking {
+                    text: field("thinking"),
+                    redacted: false,
+                }),
+                "redacted_thinking" => Some(Block::Thinking {
+                    text: String::new(),
+                    redacted: true,
+                }),
+                "tool_use" => Some(Block::ToolCall {
+                    id: field("id"),
+                    name: field("name"),
+                    arguments: b.get("input").cloned().unwrap_or(Value::Null),
+                }),
+                "image" => {
+                    let source = b.get("source").and_then(Value::as_object);
+                    let text = |key: &str| {
+                        source
+                            .and_then(|s| string(s, key))
+                            .unwrap_or_default()
+                            .to_string()
+                    };
+                    Some(Block::Image {
+                        mime_type: text("media_type"),
+                        bytes: text("data").trim_end_matches('=').len() * 3 / 4,
+                    })
+                }
+                // A tool result's own content: its text.
+                "tool_result" => Some(Block::Text(match b.get("content") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Array(parts)) => parts
+                        .iter()
+                        .filter_map(|p| p.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    _ => String::new(),
+                })),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn user(m: &Map<String, Value>) -> Message {
+    match blocks(m).find(|b| string(b, "type") == Some("tool_result")) {
+        Some(r) => Message::ToolResult {
+            tool_call_id: string(r, "tool_use_id").unwrap_or_default().to_string(),
+            tool_name: String::new(),
+            content: content(m),
+            is_error: r.get("is_error").and_then(Value::as_bool).unwrap_or(false),
+        },
+        None => Message::User {
+            content: content(m),
+        },
+    }
+}
+
+fn assistant(m: &Map<String, Value>) -> Message {
+    let usage = m.get("usage").cloned().unwrap_or(Value::Null);
+    let number = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let (input, output) = (number("input_tokens"), number("output_tokens"));
+    let (cache_read, cache_write) = (
+        number("cache_read_input_tokens"),
+        number("cache_creation_input_tokens"),
+    );
+    Message::Assistant {
+        content: content(m),
+        stop_reason: string(m, "stop_reason").unwrap_or_default().to_string(),
+        model: string(m, "model").unwrap_or_default().to_string(),
+        provider: "anthropic".to_string(),
+        usage: Usage {
+            input,
+            output,
+            cache_read,
+            cache_write,
+            total_tokens: input + output + cache_read + cache_write,
+        },
+        error_message: None,
+    }
+}
