@@ -106,7 +106,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -152,7 +152,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -206,7 +206,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -244,7 +244,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -290,7 +290,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -324,7 +324,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -362,7 +362,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -562,7 +562,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -596,7 +596,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -646,7 +646,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
                     return 0
                     ;;
                 *)

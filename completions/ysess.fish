@@ -29,8 +29,9 @@ complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in 
 complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_needs_command" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_needs_command" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -52,8 +53,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if star
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l oneline -d 'One line per entry: id, decorations, role and subject'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l reverse -d 'Oldest first'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path (so no REV)'
@@ -71,8 +73,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand show" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'The entry as stored, as one JSON object'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -86,8 +89,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'Start the branch again even if the name exists'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
@@ -102,8 +106,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s C -d 'Run as if star
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand tag" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set the label even if it names another entry already'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
@@ -117,8 +122,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s C -d 'Run as if
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -131,8 +137,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand append" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l create -d 'Start a new session when the file is missing or empty (otherwise an empty file is refused: an app saving it whole empties it first)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -143,8 +150,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -157,8 +165,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l stat -d 'Per side: turns by role, tokens in and out, tool calls by name'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l summary -d 'One line per turn: `+ e42 assistant: …`'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show changed words inline ([-old-]{+new+}) instead of lines'
@@ -175,8 +184,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s when it opens with pi\'s session header, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
-pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'"
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l strict -d 'Treat warnings as errors for the exit status'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s v -l verbose -d 'Print a summary line per file: entries, roots, tips, labels, HEAD'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print findings and summaries as JSON Lines on stdout'

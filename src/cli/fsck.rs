@@ -130,6 +130,9 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             )?);
         }
         let repaired = match (args.repair, report.torn, source) {
+            (true, Some(_), Source::Path(_)) if !report.format.writable() => {
+                Some(Err(RepairError::Format(report.format)))
+            }
             (true, Some(torn), Source::Path(path)) => {
                 let result = cut_torn(path, torn, report.summary.bytes);
                 if result.is_ok() {
@@ -241,6 +244,10 @@ fn print(
                             escape(&p.display().to_string())
                         )
                     }
+                    RepairError::Format(format) => format!(
+                        "a {} session is left to the app that owns it",
+                        format.name()
+                    ),
                     RepairError::Io(e) => e.to_string(),
                 };
                 streams.diag(
@@ -318,6 +325,9 @@ fn print(
                 (0, _) => String::new(),
                 (n, crate::format::Format::Yoagent) => {
                     format!(" (and {n} ysess {})", plural(n as usize, "record"))
+                }
+                (n, crate::format::Format::Claude) => {
+                    format!(" (and {n} subagent {})", plural(n as usize, "line"))
                 }
                 (n, _) => format!(
                     " (and {n} {})",

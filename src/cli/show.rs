@@ -80,7 +80,11 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     "Model:",
                     &format!("{} ({})", escape(model), escape(provider)),
                 )?;
-                field(out, "Stop:", &escape(stop_reason))?;
+                // A response written over several lines has its stop reason
+                // on the last.
+                if !stop_reason.is_empty() {
+                    field(out, "Stop:", &escape(stop_reason))?;
+                }
                 field(
                     out,
                     "Usage:",
@@ -99,11 +103,12 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 is_error,
                 ..
             } => {
-                field(
-                    out,
-                    "Tool:",
-                    &format!("{} [{}]", escape(tool_name), escape(tool_call_id)),
-                )?;
+                // Claude Code's results name the call, not the tool.
+                let tool = match tool_name.as_str() {
+                    "" => format!("[{}]", escape(tool_call_id)),
+                    name => format!("{} [{}]", escape(name), escape(tool_call_id)),
+                };
+                field(out, "Tool:", &tool)?;
                 if *is_error {
                     field(out, "Result:", &p.error("error"))?;
                 }

@@ -150,8 +150,12 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// A model response written over several entries (Claude Code writes
+    /// one line per content block, each with the response's `id` and its
+    /// usage) counts its usage once.
     pub fn of<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Stats {
         let mut stats = Stats::default();
+        let mut responses: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for entry in entries {
             stats.turns += 1;
             *stats
@@ -159,8 +163,11 @@ impl Stats {
                 .entry(entry.message.role().to_string())
                 .or_default() += 1;
             if let Message::Assistant { usage, content, .. } = &entry.message {
-                stats.tokens_in = stats.tokens_in.saturating_add(usage.input);
-                stats.tokens_out = stats.tokens_out.saturating_add(usage.output);
+                let response = entry.message_value.get("id").and_then(|v| v.as_str());
+                if response.is_none_or(|id| responses.insert(id)) {
+                    stats.tokens_in = stats.tokens_in.saturating_add(usage.input);
+                    stats.tokens_out = stats.tokens_out.saturating_add(usage.output);
+                }
                 for block in content {
                     if let Block::ToolCall { name, .. } = block {
                         *stats.tool_calls.entry(name.clone()).or_default() += 1;

@@ -61,6 +61,16 @@ fn millis(value: Option<&Value>) -> u64 {
         .map_or(0, |t| u64::try_from(t.as_millisecond()).unwrap_or(0))
 }
 
+fn first_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect()
+}
+
 fn bare(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
@@ -162,9 +172,13 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         facts.custom_role = Some(own("sidechain"));
     }
     if subject {
-        facts.subject = Some(Cow::Owned(
-            entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
-        ));
+        let said = match (facts.kind, map.get("content")) {
+            // A system line says what happened in its own words.
+            (MessageKind::Custom, Some(Value::String(s))) => first_line(s),
+            (MessageKind::Custom, _) => string(map, "subtype").unwrap_or(kind).to_string(),
+            _ => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
+        };
+        facts.subject = Some(Cow::Owned(said));
     }
     Checked::Entry { facts, indent }
 }

@@ -128,9 +128,18 @@ pub(crate) enum Line {
     Header,
     /// A line of the format's own with no entry in it.
     Aside,
-    Entry { facts: Facts, indent: usize },
-    Fault { fault: LineFault, indent: usize },
-    NotUtf8 { at: usize, cut: bool },
+    Entry {
+        facts: Facts,
+        indent: usize,
+    },
+    Fault {
+        fault: LineFault,
+        indent: usize,
+    },
+    NotUtf8 {
+        at: usize,
+        cut: bool,
+    },
 }
 
 /// One line's verdict.

@@ -15,6 +15,8 @@ pub enum RepairError {
     Changed,
     /// The backup path exists with other contents.
     BackupExists(PathBuf),
+    /// A format ysess leaves to the app that owns it.
+    Format(crate::format::Format),
     Io(io::Error),
 }
 

@@ -348,3 +348,238 @@ fn format_of_forces_the_format_and_fsck_json_names_it() {
         "yoagent"
     );
 }
+
+/// A directory whose `session.jsonl` is the hand-built Claude Code session
+/// (`tests/fixtures/claude/`, with its FORMAT.md and EXPECTED.md).
+fn claude() -> Dir {
+    let dir = Dir::new();
+    dir.fixture("claude/session.jsonl", "session.jsonl");
+    dir
+}
+
+/// EXPECTED.md's main-thread path, root first: through the compaction's
+/// `logicalParentUuid`, sidechains and lines without a uuid left out.
+const CLAUDE_PATH: [&str; 20] = [
+    "e8d79f49-af6d-414c-8a6f-188a424e617b",
+    "e3d6e4b9-d96e-482d-8d50-2d42af1ffe0d",
+    "aa8b230f-3b05-4392-a6ea-1c0d2f8b9e9d",
+    "a415c4c8-39a4-4721-9e85-eb9025ac45a0",
+    "1221b5a2-2155-441c-aff7-c0fcbbe8f88d",
+    "bea4256e-36c2-44c7-9885-bbac88043e5f",
+    "2054fa81-6e7c-4c6a-87ac-5fed4b6ea010",
+    "ff7d5ec0-9bc0-4e20-af25-29cad670a838",
+    "432ff218-ce59-45e6-a36b-0753cf4b1858",
+    "6fcfd73d-bea7-4239-b379-0dfbd38cadcd",
+    "a37e3728-6e08-4514-a37d-37395d3c6201",
+    "58921843-1e0b-4ee5-a7be-99ae5052aa32",
+    "a23fb787-cc5a-4d8f-983c-a1bed1d42a63",
+    "72c8dd98-b0e0-4e90-834c-bf26fc559a25",
+    "fcb627af-bf97-4520-9c76-df528de1c743",
+    "ba9c678a-ad44-4d8b-b0bc-b8e32285c6af",
+    "4b1634e1-2d37-4e81-8935-b8267182a8d0",
+    "5b331999-85cf-4a6b-aded-f12233df56d4",
+    "4302da54-759f-4b43-9f01-3c8240d90a1e",
+    "e3a707d6-6550-4ac4-87b7-097b9b01f7cc",
+];
+
+#[test]
+fn a_claude_code_session_logs_its_main_thread_through_the_compaction() {
+    let dir = claude();
+    dir.run(&["fsck", "-v"]).status(0).stderr("").stdout(
+        "session.jsonl: ok; claude session, 22 entries (and 4 subagent lines), 1 root, \
+         2 branch tips, 0 labels, HEAD e3a707d6-6550-4ac4-87b7-097b9b01f7cc at depth 20\n",
+    );
+    let run = dir.run(&["log", "--reverse", "--format", "{id}"]);
+    run.status(0);
+    assert_eq!(run.stdout.lines().collect::<Vec<_>>(), CLAUDE_PATH, "{run}");
+    // The compaction continues its logical parent: one root, no extra tip.
+    let run = dir.run(&["branch", "--json"]);
+    let tips: Vec<String> = run
+        .json_lines()
+        .iter()
+        .map(|b| b["tip"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        tips,
+        [
+            "e3a707d6-6550-4ac4-87b7-097b9b01f7cc",
+            "cb4ac8b4-df0c-441f-95bf-54df258ececb"
+        ],
+        "{run}"
+    );
+    dir.run(&["log", "--oneline", "-n", "3"]).status(0).stdout(
+        "\
+e3a707d6-6550-4ac4-87b7-097b9b01f7cc (HEAD) assistant claude-sonnet-4-5-20250929: `ystats stats --json` now prints the stats as one JSON object; all 42 tests pass.
+4302da54-759f-4b43-9f01-3c8240d90a1e toolResult: running 42 tests
+5b331999-85cf-4a6b-aded-f12233df56d4 assistant claude-sonnet-4-5-20250929: Bash {\"command\":\"cargo test\",\"description\":\"Run all tests\"}
+",
+    );
+}
+
+#[test]
+fn claude_code_sidechains_are_folded_and_markers_show_them() {
+    let dir = claude();
+    let task = "6fcfd73d-bea7-4239-b379-0dfbd38cadcd";
+    let run = dir.run(&["show", task]);
+    run.status(0);
+    // The subagent's thread hangs from the Task call, but is not its child
+    // in the user's tree.
+    assert!(
+        run.stdout
+            .contains("Children: a37e3728-6e08-4514-a37d-37395d3c6201\n"),
+        "{run}"
+    );
+    let run = dir.run(&["log", "--all", "--format", "{id}"]);
+    assert_eq!(run.stdout.lines().count(), 22, "{run}");
+    let run = dir.run(&["log", "--all", "--markers", "--format", "{id}"]);
+    assert_eq!(run.stdout.lines().count(), 26, "{run}");
+    assert!(
+        run.stdout
+            .contains("abb4da1c-6df8-4cf6-bb3e-7196906b630c\n"),
+        "{run}"
+    );
+}
+
+#[test]
+fn claude_code_lines_show_as_messages_and_the_compaction_as_such() {
+    let dir = claude();
+    dir.run(&["show", "2054fa81"]).status(0).stdout(
+        "\
+entry 2054fa81-6e7c-4c6a-87ac-5fed4b6ea010
+Parent:   bea4256e-36c2-44c7-9885-bbac88043e5f
+Role:     toolResult
+Tool:     [toolu_01XqUEgDIp2OWjwAl9GRhqsD]
+Result:   error
+Time:     2025-10-14 09:12:18 +00:00
+Format:   claude
+Children: ff7d5ec0-9bc0-4e20-af25-29cad670a838
+
+    [error]
+    Exit code 101
+    error[E0425]: cannot find function `collect_stats` in this scope
+      --> tests/stats.rs:7:13
+",
+    );
+    let run = dir.run(&["log", "--oneline", "-n", "6"]);
+    assert!(
+        run.stdout.ends_with(
+            "fcb627af-bf97-4520-9c76-df528de1c743 custom compact_boundary: Conversation compacted\n"
+        ),
+        "{run}"
+    );
+}
+
+#[test]
+fn a_claude_code_response_over_several_lines_counts_its_usage_once() {
+    let dir = claude();
+    // After the first user line to A3: one response (msg_018a…) over
+    // three lines.
+    let run = dir.run(&["diff", "--stat", "e8d79f49", "a415c4c8"]);
+    run.status(0);
+    let b = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(" b: "))
+        .unwrap_or_default()
+        .to_string();
+    // Its usage (EXPECTED.md): 4 in, 312 out, once, not three times.
+    assert!(b.contains("4 tokens in, 312 out"), "{run}");
+}
+
+#[test]
+fn claude_code_files_are_checked_and_never_written() {
+    let dir = Dir::new();
+    dir.fixture("claude/broken.jsonl", "session.jsonl");
+    let run = dir.run(&["fsck"]);
+    run.status(1);
+    let codes: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter_map(|l| l.split(": ").nth(2))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "invalidJson",
+            "duplicateId",
+            "unknownParent",
+            "truncatedLastLine"
+        ],
+        "{run}"
+    );
+    let before = dir.read("session.jsonl");
+    let run = dir.run(&["fsck", "--repair"]);
+    assert!(
+        run.stderr
+            .contains("not repaired: a claude session is left to the app that owns it"),
+        "{run}"
+    );
+    let dir = claude();
+    for args in [
+        &["tag", "x", "HEAD"][..],
+        &["checkout", "e8d79f49"],
+        &["branch", "lib"],
+        &["append", "--user", "hi"],
+    ] {
+        let run = dir.run(args);
+        run.status(128);
+        assert!(
+            run.stderr.contains(
+                "a claude session: ysess reads it, and leaves writing it to the app that owns it"
+            ),
+            "{run}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(crate::support::fixture("claude/broken.jsonl")).expect("reads"),
+        before
+    );
+}
+
+#[test]
+fn claude_code_graph_and_export_follow_the_main_thread() {
+    let dir = claude();
+    let run = dir.run(&["log", "--graph", "--ascii", "--format", "{id}"]);
+    run.status(0);
+    let short: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| l.split('-').next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        short,
+        [
+            "@  e3a707d6",
+            "o  4302da54",
+            "o  5b331999",
+            "o  4b1634e1",
+            "o  ba9c678a",
+            "o  fcb627af",
+            "o  72c8dd98",
+            "o  a23fb787",
+            "o  58921843",
+            "o  a37e3728",
+            "o  6fcfd73d",
+            "o  432ff218",
+            "| o  cb4ac8b4",
+            "| o  d59a0625",
+            "|/",
+            "o  ff7d5ec0",
+            "o  2054fa81",
+            "o  bea4256e",
+            "o  1221b5a2",
+            "o  a415c4c8",
+            "o  aa8b230f",
+            "o  e3d6e4b9",
+            "#  e8d79f49",
+        ],
+        "{run}"
+    );
+    // Anthropic's messages of the path, the compaction's line left out.
+    let run = dir.run(&["export"]);
+    let messages: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let messages = messages.as_array().expect("an array");
+    assert_eq!(messages.len(), 19, "{run}");
+    assert_eq!(messages[0]["role"], "user");
+    assert_eq!(messages[1]["id"], "msg_018aVZFaFuCiN84RfezTO0kR");
+}
