@@ -11,6 +11,7 @@ mod limits;
 mod log;
 #[cfg(unix)]
 mod pager;
+mod pi;
 mod pipe;
 mod race;
 mod readme;
