@@ -109,11 +109,16 @@ fn parse_inspect(line: &str) -> Inspect {
         .unwrap_or_else(|e| panic!("harness printed no inspect ({e}): {line}"))
 }
 
+/// A session pi wrote, and pi's reading of it.
+pub struct PiSession {
+    pub seed: u32,
+    pub path: PathBuf,
+    pub pi: Inspect,
+}
+
 /// pi writes the session of each seed into one directory, as `SEED.jsonl`,
 /// and reopens it: one node start for all of them.
-pub fn pi_sessions(
-    seeds: impl IntoIterator<Item = u32>,
-) -> Option<(Dir, Vec<(u32, PathBuf, Inspect)>)> {
+pub fn pi_sessions(seeds: impl IntoIterator<Item = u32>) -> Option<(Dir, Vec<PiSession>)> {
     let dir = Dir::new();
     let seeds: Vec<String> = seeds.into_iter().map(|s| s.to_string()).collect();
     let mut args = vec!["sessions", dir.path().to_str().expect("temp dir is UTF-8")];
@@ -124,9 +129,10 @@ pub fn pi_sessions(
     let sessions = seeds
         .iter()
         .zip(lines)
-        .map(|(seed, line)| {
-            let path = dir.join(&format!("{seed}.jsonl"));
-            (seed.parse().expect("a seed"), path, parse_inspect(line))
+        .map(|(seed, line)| PiSession {
+            seed: seed.parse().expect("a seed"),
+            path: dir.join(&format!("{seed}.jsonl")),
+            pi: parse_inspect(line),
         })
         .collect();
     Some((dir, sessions))
@@ -135,8 +141,7 @@ pub fn pi_sessions(
 /// One seeded session that pi wrote, at `DIR/SEED.jsonl`, and pi's reading of it.
 pub fn pi_session(seed: u32) -> Option<(Dir, Inspect)> {
     let (dir, mut sessions) = pi_sessions([seed])?;
-    let (_, _, inspect) = sessions.pop().expect("one session");
-    Some((dir, inspect))
+    Some((dir, sessions.pop().expect("one session").pi))
 }
 
 fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
@@ -176,7 +181,7 @@ fn pi_sessions_have_forks_labels_and_every_entry_type_the_harness_writes() {
         return;
     };
     let mut kinds = BTreeSet::new();
-    for (seed, path, pi) in &sessions {
+    for PiSession { seed, path, pi } in &sessions {
         let text = std::fs::read_to_string(path).expect("pi wrote the file");
         assert_eq!(
             text.lines().count(),
@@ -229,17 +234,14 @@ fn pi_sessions_have_forks_labels_and_every_entry_type_the_harness_writes() {
         every.iter().map(|k| k.to_string()).collect(),
         "entry types across the seeds"
     );
-    let labelled = sessions
-        .iter()
-        .filter(|(_, _, pi)| !pi.labels.is_empty())
-        .count();
+    let labelled = sessions.iter().filter(|s| !s.pi.labels.is_empty()).count();
     assert!(
         labelled >= SEEDS.count() * 2 / 3,
         "only {labelled} sessions keep a label"
     );
     let leaf_is_label = sessions
         .iter()
-        .filter(|(_, _, pi)| pi.branch_types.last().map(String::as_str) == Some("label"));
+        .filter(|s| s.pi.branch_types.last().map(String::as_str) == Some("label"));
     assert!(
         leaf_is_label.count() > 0,
         "no session whose leaf is a label entry"
@@ -255,7 +257,7 @@ fn log_is_the_path_pi_get_branch_returns_without_label_entries() {
     let Some((dir, sessions)) = pi_sessions(SEEDS) else {
         return;
     };
-    for (seed, path, pi) in &sessions {
+    for PiSession { seed, path, pi } in &sessions {
         let run = ysess(&dir, path, &["log", "--format", "{id}"]);
         run.status(0);
         let mut log: Vec<&str> = run.stdout.lines().collect();
@@ -273,7 +275,7 @@ fn tag_json_lists_the_labels_pi_get_label_reports() {
     let Some((dir, sessions)) = pi_sessions(SEEDS) else {
         return;
     };
-    for (seed, path, pi) in &sessions {
+    for PiSession { seed, path, pi } in &sessions {
         let run = ysess(&dir, path, &["tag", "--json"]);
         run.status(0);
         let tags: BTreeSet<Tag> = run
@@ -303,7 +305,7 @@ fn fsck_passes_every_session_pi_wrote() {
     let Some((dir, sessions)) = pi_sessions(SEEDS) else {
         return;
     };
-    for (seed, path, _) in &sessions {
+    for PiSession { seed, path, .. } in &sessions {
         let run = ysess(&dir, path, &["fsck"]);
         assert_eq!(
             run.status,
@@ -318,7 +320,7 @@ fn fsck_v_names_the_pi_format() {
     let Some((dir, sessions)) = pi_sessions(SEEDS) else {
         return;
     };
-    for (seed, path, _) in &sessions {
+    for PiSession { seed, path, .. } in &sessions {
         let run = ysess(&dir, path, &["fsck", "-v"]);
         run.status(0);
         // the word `pi`, not part of the file's path or another word

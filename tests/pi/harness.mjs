@@ -16,7 +16,13 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
+
+// The module the package's index re-exports SessionManager from, loaded
+// alone: the index also loads every provider SDK and the TUI, 1.3 s a start
+// against 0.04 s, and the tests start node several times.
+const { SessionManager } = await import(
+  new URL("./core/session-manager.js", import.meta.resolve("@mariozechner/pi-coding-agent"))
+);
 
 // mulberry32: the session's shape depends on SEED alone; pi picks the ids and
 // entry timestamps itself, so those differ from run to run.
