@@ -175,8 +175,8 @@ function gen(seed, out) {
       sm.appendModelChange(model[0], model[2]);
     },
     thinking: () => sm.appendThinkingLevelChange(r.pick(["off", "minimal", "low", "medium", "high", "xhigh"])),
-    custom: () => sm.appendCustomEntry("ysess-test.state", { step: r.int(1000), note: words(2) }),
-    customMessage: () => sm.appendCustomMessageEntry("ysess-test.note", words(4), r.chance(0.5)),
+    custom: () => sm.appendCustomEntry("harness.state", { step: r.int(1000), note: words(2) }),
+    customMessage: () => sm.appendCustomMessageEntry("harness.note", words(4), r.chance(0.5)),
     sessionInfo: () => sm.appendSessionInfo(words(2)),
     compaction: () => {
       const path = onPath();
