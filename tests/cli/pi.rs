@@ -372,3 +372,113 @@ fn log_follows_pi_when_pi_resumes_after_a_label_entry() {
     );
     ysess(&dir, &path, &["fsck"]).status(0);
 }
+
+// ---------------------------------------------------------------------------
+// pi reads what ysess wrote
+// ---------------------------------------------------------------------------
+
+fn pi_inspect(path: &Path) -> Inspect {
+    let file = path.to_str().expect("UTF-8 path");
+    parse_inspect(&node_harness(&["inspect", file]).expect("the harness ran a moment ago"))
+}
+
+#[test]
+fn pi_reads_the_label_ysess_tag_wrote_and_stays_where_it_was() {
+    let Some((dir, sessions)) = pi_sessions(1..=5) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        let path_before = pi.branch_without_labels();
+        let target = path_before[path_before.len() / 2];
+        ysess(&dir, path, &["tag", "from-ysess", target]).status(0);
+        let after = pi_inspect(path);
+        let mut want = pi.labels.clone();
+        want.insert(target.to_string(), "from-ysess".to_string());
+        assert_eq!(
+            after.labels, want,
+            "seed {seed}: pi's getLabel() after ysess tag"
+        );
+        assert_eq!(
+            after.branch_without_labels(),
+            path_before,
+            "seed {seed}: tag moved pi's leaf"
+        );
+        let new: Vec<&PiEntry> = after.entries[pi.entries.len()..].iter().collect();
+        assert_eq!(new.len(), 1, "seed {seed}: one entry appended: {new:?}");
+        assert_eq!(new[0].kind, "label", "seed {seed}");
+        assert_eq!(
+            new[0].parent_id, pi.leaf_id,
+            "seed {seed}: hung from pi's leaf, as pi's appendLabelChange does"
+        );
+
+        ysess(&dir, path, &["tag", "-d", "from-ysess"]).status(0);
+        assert_eq!(
+            pi_inspect(path).labels,
+            pi.labels,
+            "seed {seed}: pi's labels after ysess tag -d"
+        );
+        ysess(&dir, path, &["fsck"]).status(0);
+    }
+}
+
+#[test]
+fn pi_resumes_where_ysess_checkout_left_it_and_keeps_appending() {
+    let Some((dir, sessions)) = pi_sessions(1..=5) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        // a message on another branch than pi's
+        let target = pi
+            .entries
+            .iter()
+            .find(|e| e.kind == "message" && !pi.branch.contains(&e.id))
+            .unwrap_or_else(|| panic!("seed {seed}: no entry off pi's branch"))
+            .id
+            .clone();
+        ysess(&dir, path, &["checkout", &target]).status(0);
+        let after = pi_inspect(path);
+        let new = &after.entries[pi.entries.len()..];
+        assert_eq!(new.len(), 1, "seed {seed}: one entry appended: {new:?}");
+        assert_eq!(
+            new[0].kind, "custom",
+            "seed {seed}: checkout is a custom entry, out of the model's context"
+        );
+        assert_eq!(
+            new[0].parent_id.as_deref(),
+            Some(target.as_str()),
+            "seed {seed}"
+        );
+        let record = new[0].id.clone();
+        let target_path = after.branch_without_labels();
+        assert_eq!(
+            target_path.last(),
+            Some(&record.as_str()),
+            "seed {seed}: pi resumes below the checkout"
+        );
+        assert_eq!(target_path[target_path.len() - 2], target, "seed {seed}");
+
+        let file = path.to_str().expect("UTF-8 path");
+        node_harness(&["append", file, "carry on from here"])
+            .expect("the harness ran a moment ago");
+        let resumed = pi_inspect(path);
+        let run = ysess(&dir, path, &["log", "--format", "{id}"]);
+        run.status(0);
+        let mut log: Vec<&str> = run.stdout.lines().collect();
+        log.reverse();
+        let want: Vec<&str> = resumed
+            .branch_without_labels()
+            .into_iter()
+            .filter(|id| *id != record)
+            .collect();
+        assert_eq!(
+            log, want,
+            "seed {seed}: log after pi resumed at {target}, ysess's record folded out\n{run}"
+        );
+        assert_eq!(
+            want[want.len() - 3],
+            target,
+            "seed {seed}: pi appended below {target}"
+        );
+        ysess(&dir, path, &["fsck"]).status(0);
+    }
+}
