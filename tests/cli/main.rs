@@ -12,6 +12,7 @@ mod limits;
 mod log;
 #[cfg(unix)]
 mod pager;
+mod pi;
 mod pipe;
 mod race;
 mod readme;

@@ -1,0 +1,484 @@
+//! pi's own sessions: pi (pinned in tests/pi, driven by tests/pi/harness.mjs)
+//! writes seeded sessions with forks and labels and says what it reads in
+//! them, and ysess must read the same.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Deserialize;
+
+use crate::support::{Dir, Run};
+
+/// The seeds every comparison with pi runs on.
+const SEEDS: std::ops::RangeInclusive<u32> = 1..=30;
+
+fn harness_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pi")
+}
+
+/// Why pi's harness cannot run on this machine, if it cannot.
+fn harness_missing() -> Option<String> {
+    let pi = harness_dir().join("node_modules/@mariozechner/pi-coding-agent/package.json");
+    if !pi.is_file() {
+        return Some(format!(
+            "{} is missing; install it with `npm ci --prefix tests/pi --omit=optional`",
+            pi.display()
+        ));
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!("`node --version` failed ({})", out.status)),
+        Err(e) => Some(format!(
+            "node cannot start ({e}); install Node.js 20 or newer"
+        )),
+    }
+}
+
+/// Runs `node tests/pi/harness.mjs ARGS` and returns what it printed, or
+/// None, loudly, where node or pi is not installed. A harness that runs and
+/// fails fails the test.
+pub fn node_harness(args: &[&str]) -> Option<String> {
+    if let Some(why) = harness_missing() {
+        // straight to stderr: libtest hides what eprintln! says in a test that passes
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n********************************************************************\n\
+             SKIPPED: a test comparing ysess with pi checked NOTHING:\n\
+             {why}\n\
+             ********************************************************************\n"
+        );
+        return None;
+    }
+    let out = Command::new("node")
+        .arg(harness_dir().join("harness.mjs"))
+        .args(args)
+        .output()
+        .expect("node starts");
+    assert!(
+        out.status.success(),
+        "node harness.mjs {args:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8(out.stdout).expect("the harness prints UTF-8"))
+}
+
+/// What pi reads in a session file (`harness.mjs inspect`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Inspect {
+    /// `getLeafId()`: the last entry of the file.
+    pub leaf_id: Option<String>,
+    /// `getBranch()`: root to leaf, every entry type, labels included.
+    pub branch: Vec<String>,
+    pub branch_types: Vec<String>,
+    /// `getEntries()`, in file order.
+    pub entries: Vec<PiEntry>,
+    /// Entries that no entry names as parent, in file order.
+    pub tips: Vec<String>,
+    /// `getLabel(id)` of every entry that has one.
+    pub labels: BTreeMap<String, String>,
+    /// `buildSessionContext().messages.length`.
+    pub context: usize,
+    pub header: serde_json::Value,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PiEntry {
+    pub id: String,
+    pub parent_id: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+impl Inspect {
+    /// pi's branch as ysess's `log` walks it: ysess folds label entries out
+    /// of the tree, as it folds its own records, and shows labels as names.
+    fn branch_without_labels(&self) -> Vec<&str> {
+        self.branch
+            .iter()
+            .zip(&self.branch_types)
+            .filter(|(_, kind)| *kind != "label")
+            .map(|(id, _)| id.as_str())
+            .collect()
+    }
+}
+
+fn parse_inspect(line: &str) -> Inspect {
+    serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("harness printed no inspect ({e}): {line}"))
+}
+
+/// A session pi wrote, and pi's reading of it.
+pub struct PiSession {
+    pub seed: u32,
+    pub path: PathBuf,
+    pub pi: Inspect,
+}
+
+/// pi writes the session of each seed into one directory, as `SEED.jsonl`,
+/// and reopens it: one node start for all of them.
+pub fn pi_sessions(seeds: impl IntoIterator<Item = u32>) -> Option<(Dir, Vec<PiSession>)> {
+    let dir = Dir::new();
+    let seeds: Vec<String> = seeds.into_iter().map(|s| s.to_string()).collect();
+    let mut args = vec!["sessions", dir.path().to_str().expect("temp dir is UTF-8")];
+    args.extend(seeds.iter().map(String::as_str));
+    let out = node_harness(&args)?;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), seeds.len(), "one inspect per seed:\n{out}");
+    let sessions = seeds
+        .iter()
+        .zip(lines)
+        .map(|(seed, line)| PiSession {
+            seed: seed.parse().expect("a seed"),
+            path: dir.join(&format!("{seed}.jsonl")),
+            pi: parse_inspect(line),
+        })
+        .collect();
+    Some((dir, sessions))
+}
+
+/// One seeded session that pi wrote, at `DIR/SEED.jsonl`, and pi's reading of it.
+pub fn pi_session(seed: u32) -> Option<(Dir, Inspect)> {
+    let (dir, mut sessions) = pi_sessions([seed])?;
+    Some((dir, sessions.pop().expect("one session").pi))
+}
+
+fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["-f", file.to_str().expect("temp path is UTF-8")];
+    all.extend_from_slice(args);
+    dir.run(&all)
+}
+
+/// One line of `tag --json`.
+#[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(deny_unknown_fields)]
+struct Tag {
+    name: String,
+    target: String,
+}
+
+// ---------------------------------------------------------------------------
+// The harness itself
+// ---------------------------------------------------------------------------
+
+#[test]
+fn ci_fails_rather_than_skip_the_pi_tests_when_pi_is_not_installed() {
+    let ci = std::env::var("CI").unwrap_or_default();
+    if ci.is_empty() {
+        return;
+    }
+    if let Some(why) = harness_missing() {
+        panic!(
+            "CI={ci}, yet pi's harness cannot run, so every comparison with pi would be skipped: {why}"
+        );
+    }
+}
+
+#[test]
+fn pi_sessions_have_forks_labels_and_every_entry_type_the_harness_writes() {
+    let Some((_dir, sessions)) = pi_sessions(SEEDS) else {
+        return;
+    };
+    let mut kinds = BTreeSet::new();
+    for PiSession { seed, path, pi } in &sessions {
+        let text = std::fs::read_to_string(path).expect("pi wrote the file");
+        assert_eq!(
+            text.lines().count(),
+            pi.entries.len() + 1,
+            "seed {seed}: a header and the entries"
+        );
+        assert_eq!(pi.header["type"], "session", "seed {seed}");
+        assert_eq!(pi.header["version"], 3, "seed {seed}");
+        assert!(
+            (10..=60).contains(&pi.entries.len()),
+            "seed {seed}: {} entries",
+            pi.entries.len()
+        );
+        for e in &pi.entries {
+            assert!(
+                e.id.len() == 8 && e.id.bytes().all(|b| b.is_ascii_hexdigit()),
+                "seed {seed}: pi's ids are 8 hex digits, not {:?}",
+                e.id
+            );
+        }
+        assert_eq!(
+            pi.leaf_id.as_deref(),
+            pi.entries.last().map(|e| e.id.as_str()),
+            "seed {seed}: the leaf is the last entry"
+        );
+        assert_eq!(pi.branch.last(), pi.leaf_id.as_ref(), "seed {seed}");
+        let roots = pi.entries.iter().filter(|e| e.parent_id.is_none()).count();
+        assert_eq!(roots, 1, "seed {seed}: one root");
+        assert!(
+            pi.tips.len() >= 2,
+            "seed {seed}: forked, yet tips {:?}",
+            pi.tips
+        );
+        assert!(pi.context > 0, "seed {seed}: pi's context is empty");
+        kinds.extend(pi.entries.iter().map(|e| e.kind.clone()));
+    }
+    let every = [
+        "message",
+        "label",
+        "model_change",
+        "thinking_level_change",
+        "custom",
+        "custom_message",
+        "session_info",
+        "compaction",
+        "branch_summary",
+    ];
+    assert_eq!(
+        kinds,
+        every.iter().map(|k| k.to_string()).collect(),
+        "entry types across the seeds"
+    );
+    let labelled = sessions.iter().filter(|s| !s.pi.labels.is_empty()).count();
+    assert!(
+        labelled >= SEEDS.count() * 2 / 3,
+        "only {labelled} sessions keep a label"
+    );
+    let leaf_is_label = sessions
+        .iter()
+        .filter(|s| s.pi.branch_types.last().map(String::as_str) == Some("label"));
+    assert!(
+        leaf_is_label.count() > 0,
+        "no session whose leaf is a label entry"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// ysess reads what pi wrote as pi does
+// ---------------------------------------------------------------------------
+
+#[test]
+fn log_is_the_path_pi_get_branch_returns_without_label_entries() {
+    let Some((dir, sessions)) = pi_sessions(SEEDS) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        let run = ysess(&dir, path, &["log", "--format", "{id}"]);
+        run.status(0);
+        let mut log: Vec<&str> = run.stdout.lines().collect();
+        log.reverse();
+        assert_eq!(
+            log,
+            pi.branch_without_labels(),
+            "seed {seed}: log, oldest first, against pi's getBranch()\n{run}"
+        );
+    }
+}
+
+#[test]
+fn tag_json_lists_the_labels_pi_get_label_reports() {
+    let Some((dir, sessions)) = pi_sessions(SEEDS) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        let run = ysess(&dir, path, &["tag", "--json"]);
+        run.status(0);
+        let tags: BTreeSet<Tag> = run
+            .stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("seed {seed}: {e}: {l:?}\n{run}"))
+            })
+            .collect();
+        let labels: BTreeSet<Tag> = pi
+            .labels
+            .iter()
+            .map(|(target, name)| Tag {
+                name: name.clone(),
+                target: target.clone(),
+            })
+            .collect();
+        assert_eq!(
+            tags, labels,
+            "seed {seed}: tags against pi's getLabel()\n{run}"
+        );
+    }
+}
+
+#[test]
+fn fsck_passes_every_session_pi_wrote() {
+    let Some((dir, sessions)) = pi_sessions(SEEDS) else {
+        return;
+    };
+    for PiSession { seed, path, .. } in &sessions {
+        let run = ysess(&dir, path, &["fsck"]);
+        assert_eq!(
+            run.status,
+            Some(0),
+            "seed {seed}: fsck of a file pi wrote\n{run}"
+        );
+    }
+}
+
+#[test]
+fn fsck_v_names_the_pi_format() {
+    let Some((dir, sessions)) = pi_sessions(SEEDS) else {
+        return;
+    };
+    for PiSession { seed, path, .. } in &sessions {
+        let run = ysess(&dir, path, &["fsck", "-v"]);
+        run.status(0);
+        // the word `pi`, not part of the file's path or another word
+        let said = format!("{}\n{}", run.stdout, run.stderr)
+            .replace(path.to_str().expect("UTF-8 path"), "FILE");
+        let words: Vec<&str> = said.split(|c: char| !c.is_alphanumeric()).collect();
+        assert!(
+            words.contains(&"pi"),
+            "seed {seed}: fsck -v does not say the format is pi\n{run}"
+        );
+    }
+}
+
+#[test]
+fn log_follows_pi_when_pi_resumes_after_a_label_entry() {
+    // seed 3's last entry is a label, so pi's resumed user message hangs
+    // below the label entry, which ysess folds away.
+    let Some((dir, before)) = pi_session(3) else {
+        return;
+    };
+    assert_eq!(
+        before.branch_types.last().map(String::as_str),
+        Some("label"),
+        "seed 3 no longer ends on a label"
+    );
+    let path = dir.join("3.jsonl");
+    let file = path.to_str().expect("UTF-8 path");
+    let leaf = node_harness(&["append", file, "carry on"]).expect("the harness ran a moment ago");
+    let after =
+        parse_inspect(&node_harness(&["inspect", file]).expect("the harness ran a moment ago"));
+    assert_eq!(after.leaf_id.as_deref(), Some(leaf.trim()));
+    let resumed = &after.entries[before.entries.len()];
+    assert_eq!(
+        resumed.parent_id, before.leaf_id,
+        "pi resumes below its leaf, the label entry"
+    );
+
+    let run = ysess(&dir, &path, &["log", "--format", "{id}"]);
+    run.status(0);
+    let mut log: Vec<&str> = run.stdout.lines().collect();
+    log.reverse();
+    assert_eq!(
+        log,
+        after.branch_without_labels(),
+        "log against pi's getBranch() after pi resumed\n{run}"
+    );
+    ysess(&dir, &path, &["fsck"]).status(0);
+}
+
+// ---------------------------------------------------------------------------
+// pi reads what ysess wrote
+// ---------------------------------------------------------------------------
+
+fn pi_inspect(path: &Path) -> Inspect {
+    let file = path.to_str().expect("UTF-8 path");
+    parse_inspect(&node_harness(&["inspect", file]).expect("the harness ran a moment ago"))
+}
+
+#[test]
+fn pi_reads_the_label_ysess_tag_wrote_and_stays_where_it_was() {
+    let Some((dir, sessions)) = pi_sessions(1..=5) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        let path_before = pi.branch_without_labels();
+        let target = path_before[path_before.len() / 2];
+        ysess(&dir, path, &["tag", "from-ysess", target]).status(0);
+        let after = pi_inspect(path);
+        let mut want = pi.labels.clone();
+        want.insert(target.to_string(), "from-ysess".to_string());
+        assert_eq!(
+            after.labels, want,
+            "seed {seed}: pi's getLabel() after ysess tag"
+        );
+        assert_eq!(
+            after.branch_without_labels(),
+            path_before,
+            "seed {seed}: tag moved pi's leaf"
+        );
+        let new: Vec<&PiEntry> = after.entries[pi.entries.len()..].iter().collect();
+        assert_eq!(new.len(), 1, "seed {seed}: one entry appended: {new:?}");
+        assert_eq!(new[0].kind, "label", "seed {seed}");
+        assert_eq!(
+            new[0].parent_id, pi.leaf_id,
+            "seed {seed}: hung from pi's leaf, as pi's appendLabelChange does"
+        );
+
+        ysess(&dir, path, &["tag", "-d", "from-ysess"]).status(0);
+        assert_eq!(
+            pi_inspect(path).labels,
+            pi.labels,
+            "seed {seed}: pi's labels after ysess tag -d"
+        );
+        ysess(&dir, path, &["fsck"]).status(0);
+    }
+}
+
+#[test]
+fn pi_resumes_where_ysess_checkout_left_it_and_keeps_appending() {
+    let Some((dir, sessions)) = pi_sessions(1..=5) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        // a message on another branch than pi's
+        let target = pi
+            .entries
+            .iter()
+            .find(|e| e.kind == "message" && !pi.branch.contains(&e.id))
+            .unwrap_or_else(|| panic!("seed {seed}: no entry off pi's branch"))
+            .id
+            .clone();
+        ysess(&dir, path, &["checkout", &target]).status(0);
+        let after = pi_inspect(path);
+        let new = &after.entries[pi.entries.len()..];
+        assert_eq!(new.len(), 1, "seed {seed}: one entry appended: {new:?}");
+        assert_eq!(
+            new[0].kind, "custom",
+            "seed {seed}: checkout is a custom entry, out of the model's context"
+        );
+        assert_eq!(
+            new[0].parent_id.as_deref(),
+            Some(target.as_str()),
+            "seed {seed}"
+        );
+        let record = new[0].id.clone();
+        let target_path = after.branch_without_labels();
+        assert_eq!(
+            target_path.last(),
+            Some(&record.as_str()),
+            "seed {seed}: pi resumes below the checkout"
+        );
+        assert_eq!(target_path[target_path.len() - 2], target, "seed {seed}");
+
+        let file = path.to_str().expect("UTF-8 path");
+        node_harness(&["append", file, "carry on from here"])
+            .expect("the harness ran a moment ago");
+        let resumed = pi_inspect(path);
+        let run = ysess(&dir, path, &["log", "--format", "{id}"]);
+        run.status(0);
+        let mut log: Vec<&str> = run.stdout.lines().collect();
+        log.reverse();
+        let want: Vec<&str> = resumed
+            .branch_without_labels()
+            .into_iter()
+            .filter(|id| *id != record)
+            .collect();
+        assert_eq!(
+            log, want,
+            "seed {seed}: log after pi resumed at {target}, ysess's record folded out\n{run}"
+        );
+        assert_eq!(
+            want[want.len() - 3],
+            target,
+            "seed {seed}: pi appended below {target}"
+        );
+        ysess(&dir, path, &["fsck"]).status(0);
+    }
+}
