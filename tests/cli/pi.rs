@@ -482,3 +482,46 @@ fn pi_resumes_where_ysess_checkout_left_it_and_keeps_appending() {
         ysess(&dir, path, &["fsck"]).status(0);
     }
 }
+
+#[test]
+fn pi_keeps_its_place_after_ysess_branch_and_resumes_on_the_branch_after_checkout() {
+    let Some((dir, sessions)) = pi_sessions(6..=10) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        let messages = |view: &Inspect| -> Vec<String> {
+            let ids: Vec<&str> = view.branch_without_labels();
+            view.entries
+                .iter()
+                .filter(|e| e.kind == "message" && ids.contains(&e.id.as_str()))
+                .map(|e| e.id.clone())
+                .collect()
+        };
+        let base = pi
+            .entries
+            .iter()
+            .filter(|e| e.kind == "message")
+            .nth(1)
+            .unwrap_or_else(|| panic!("seed {seed}: two messages"))
+            .id
+            .clone();
+        ysess(&dir, path, &["branch", "lib", &base]).status(0);
+        let after = pi_inspect(path);
+        assert_eq!(
+            messages(&after),
+            messages(pi),
+            "seed {seed}: branch moved what pi resumes with"
+        );
+        assert_eq!(after.context, pi.context, "seed {seed}");
+        ysess(&dir, path, &["checkout", "lib"]).status(0);
+        let on_branch = pi_inspect(path);
+        assert_eq!(
+            messages(&on_branch).last(),
+            Some(&base),
+            "seed {seed}: pi resumes at the branch's base"
+        );
+        let run = ysess(&dir, path, &["branch"]);
+        assert!(run.stdout.contains("* lib"), "seed {seed}: {run}");
+        ysess(&dir, path, &["fsck"]).status(0);
+    }
+}
