@@ -76,12 +76,77 @@ fn bare(e: &serde_json::Error) -> String {
 /// the epoch; 0 when there is none that reads.
 fn millis(value: Option<&Value>) -> u64 {
     match value {
-        Some(Value::String(s)) => s
-            .parse::<jiff::Timestamp>()
-            .map_or(0, |t| u64::try_from(t.as_millisecond()).unwrap_or(0)),
+        Some(Value::String(s)) => iso_millis(s).unwrap_or(0),
         Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
         _ => 0,
     }
+}
+
+/// An ISO 8601 time in milliseconds since the epoch. The shape JavaScript's
+/// `toISOString()` writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, is read by hand (it
+/// is on every line); any other goes through jiff.
+pub fn iso_millis(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    let digits = |from: usize, to: usize| -> Option<u64> {
+        b[from..to].iter().try_fold(0u64, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u64::from(c - b'0'))
+        })
+    };
+    let plain = b.len() == 24
+        && [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'.'),
+            (23, b'Z'),
+        ]
+        .iter()
+        .all(|&(at, c)| b[at] == c);
+    if plain {
+        let (y, m, d) = (digits(0, 4)?, digits(5, 7)?, digits(8, 10)?);
+        let (h, min, sec, ms) = (
+            digits(11, 13)?,
+            digits(14, 16)?,
+            digits(17, 19)?,
+            digits(20, 23)?,
+        );
+        if (1970..=9999).contains(&y)
+            && (1..=12).contains(&m)
+            && (1..=31).contains(&d)
+            && h < 24
+            && min < 60
+            && sec < 60
+        {
+            // Days since 1970-01-01 of a civil date (Howard Hinnant's
+            // algorithm), in March-based years.
+            let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+            let era = y / 400;
+            let yoe = y - era * 400;
+            let doy = (153 * m + 2) / 5 + d - 1;
+            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+            let days = (era * 146_097 + doe).checked_sub(719_468)?;
+            let in_month = match m {
+                // March-based: months 0..=11 are March..February.
+                // (February counts in the March-based year before its own.)
+                11 => {
+                    let year = y + 1;
+                    let leap = year.is_multiple_of(4)
+                        && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+                    28 + u64::from(leap)
+                }
+                1 | 3 | 6 | 8 => 30,
+                _ => 31,
+            };
+            if d <= in_month {
+                return Some(((days * 24 + h) * 60 + min) * 60_000 + sec * 1000 + ms);
+            }
+        }
+    }
+    text.parse::<jiff::Timestamp>()
+        .ok()
+        .and_then(|t| u64::try_from(t.as_millisecond()).ok())
 }
 
 fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
@@ -99,11 +164,17 @@ fn shape(message: String, id: Option<&str>) -> LineFault {
 
 /// Checks one line (without its `\n`) as pi reads it: JSON, then an entry
 /// with a `type` and an `id`. `subject`: also make its subject line.
-pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     let (text, indent) = match text_of(bytes) {
         Ok(text) => text,
         Err(no) => return no.into(),
     };
+    // Most lines are messages of the three model roles: read those with
+    // typed, borrowing serde; anything else (or anything odd) the slow way,
+    // which also explains faults.
+    if let Some(facts) = fast::facts(text, subject) {
+        return Checked::Entry { facts, indent };
+    }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -125,6 +196,174 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         Ok(Some(facts)) => Checked::Entry { facts, indent },
         Ok(None) => Checked::Header,
         Err(fault) => Checked::Fault { fault, indent },
+    }
+}
+
+/// The fast path: a `message` entry of a model role, read into borrowed
+/// fields; `None` for anything else, which the slow path decides.
+mod fast {
+    use std::borrow::Cow;
+
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+
+    use crate::format::{LineFacts, MessageKind};
+
+    #[derive(Deserialize)]
+    struct Line<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(borrow)]
+        id: Cow<'a, str>,
+        #[serde(rename = "parentId", borrow)]
+        parent: Option<Cow<'a, str>>,
+        #[serde(borrow)]
+        timestamp: Cow<'a, str>,
+        #[serde(borrow)]
+        message: Message<'a>,
+    }
+
+    #[derive(Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        role: Cow<'a, str>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        content: Option<&'a RawValue>,
+        #[serde(rename = "toolCallId", default, borrow)]
+        tool_call_id: Option<Cow<'a, str>>,
+        #[serde(rename = "toolName", default, borrow)]
+        tool_name: Option<Cow<'a, str>>,
+    }
+
+    #[derive(Deserialize)]
+    struct Block<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        text: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        thinking: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        arguments: Option<&'a RawValue>,
+        #[serde(rename = "mimeType", default, borrow)]
+        mime_type: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        data: Option<Cow<'a, str>>,
+    }
+
+    fn line(text: &str) -> String {
+        text.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .chars()
+            .take(200)
+            .collect()
+    }
+
+    /// The subject as `Message::subject` makes it: the first text block's
+    /// first line, else the first tool call, thinking or image.
+    fn subject(blocks: &[Block<'_>]) -> Option<String> {
+        let text = blocks
+            .iter()
+            .find(|b| b.kind == "text")
+            .map(|b| line(b.text.as_deref().unwrap_or_default()));
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
+            return Some(text);
+        }
+        if let Some(call) = blocks.iter().find(|b| b.kind == "toolCall") {
+            let arguments: serde_json::Value = match call.arguments {
+                Some(raw) => serde_json::from_str(raw.get()).ok()?,
+                None => serde_json::Value::Null,
+            };
+            return Some(line(&format!(
+                "{} {arguments}",
+                call.name.as_deref().unwrap_or_default()
+            )));
+        }
+        if let Some(t) = blocks
+            .iter()
+            .filter(|b| b.kind == "thinking")
+            .map(|b| line(b.thinking.as_deref().unwrap_or_default()))
+            .find(|t| !t.is_empty())
+        {
+            return Some(t);
+        }
+        Some(
+            blocks
+                .iter()
+                .find(|b| b.kind == "image")
+                .map(|b| {
+                    let bytes = b
+                        .data
+                        .as_deref()
+                        .map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4);
+                    format!(
+                        "[{}, {}]",
+                        b.mime_type.as_deref().unwrap_or_default(),
+                        crate::format::message::human_size(bytes)
+                    )
+                })
+                .unwrap_or_default(),
+        )
+    }
+
+    pub(super) fn facts(text: &str, subject: bool) -> Option<LineFacts<'_>> {
+        let entry: Line<'_> = serde_json::from_str(text).ok()?;
+        if entry.kind != "message" {
+            return None;
+        }
+        let kind = match &*entry.message.role {
+            "user" => MessageKind::User,
+            "assistant" => MessageKind::Assistant,
+            "toolResult" => MessageKind::ToolResult,
+            _ => return None,
+        };
+        let timestamp = super::iso_millis(&entry.timestamp)?;
+        let content = entry.message.content.map(RawValue::get).unwrap_or("null");
+        let blocks: Vec<Block<'_>> = if content.starts_with('[') {
+            serde_json::from_str(content).ok()?
+        } else {
+            Vec::new()
+        };
+        let subject = if !subject {
+            None
+        } else if content.starts_with('"') {
+            let text: Cow<'_, str> = serde_json::from_str(content).ok()?;
+            Some(line(&text))
+        } else {
+            Some(self::subject(&blocks)?)
+        };
+        let mut facts = LineFacts {
+            id: entry.id,
+            parent: entry.parent,
+            timestamp,
+            kind,
+            subject: subject.map(Cow::Owned),
+            ..LineFacts::default()
+        };
+        match kind {
+            MessageKind::Assistant => {
+                facts.model = entry.message.model;
+                facts.tool_calls = blocks
+                    .into_iter()
+                    .filter(|b| b.kind == "toolCall")
+                    .filter_map(|b| b.id)
+                    .collect();
+            }
+            MessageKind::ToolResult => {
+                facts.tool_result_for = entry.message.tool_call_id;
+                facts.tool_name = entry.message.tool_name;
+            }
+            _ => {}
+        }
+        Some(facts)
     }
 }
 
@@ -443,4 +682,97 @@ pub fn record_line(record: &Record, id: &str, leaf: Option<&str>, now_ms: u64) -
         }),
     };
     value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slow path alone: the facts of a line read as a `Value`.
+    fn slow(line: &str, subject: bool) -> Option<LineFacts<'static>> {
+        let value: Value = serde_json::from_str(line).ok()?;
+        facts(&value, subject).ok().flatten()
+    }
+
+    #[test]
+    fn the_fast_path_reads_every_message_as_the_slow_path_does() {
+        let fixture = include_str!("../../tests/fixtures/pi/handmade.jsonl");
+        let odd = [
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"text","text":""},{"type":"text","text":"second"}]}}"#,
+            r#"{"type":"message","id":"a2","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"  \n "},{"type":"thinking","thinking":"\n plan\nmore"}]}}"#,
+            r#"{"type":"message","id":"a3","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"image","data":"aGVsbG8=","mimeType":"image/png"}]}}"#,
+            r#"{"type":"message","id":"a4","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{ "b" : 1, "a": [2] }}],"model":"m"}}"#,
+            r#"{"type":"message","id":"a5","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":"line one\nline two"}}"#,
+            r#"{"type":"message","id":"a6","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user"}}"#,
+            r#"{"type":"message","id":"a\u00e97","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"caf\u00e9"}}"#,
+        ];
+        let lines: Vec<&str> = fixture.lines().chain(odd).collect();
+        let mut fast_read = 0;
+        for line in lines {
+            for subject in [false, true] {
+                let Some(fast) = fast::facts(line, subject) else {
+                    continue;
+                };
+                fast_read += 1;
+                assert_eq!(
+                    Some(fast.into_owned()),
+                    slow(line, subject),
+                    "{line} (subject: {subject})"
+                );
+            }
+        }
+        assert!(fast_read >= 20, "the fast path read {fast_read} lines");
+    }
+
+    #[test]
+    fn times_read_by_hand_agree_with_jiff() {
+        let jiff = |t: &str| {
+            t.parse::<jiff::Timestamp>()
+                .ok()
+                .and_then(|t| u64::try_from(t.as_millisecond()).ok())
+        };
+        let mut t: u64 = 0;
+        // Every day from 1970 to 2100, at a time that moves through the day.
+        while t < 4_102_444_800_000 {
+            let text = iso(t);
+            assert_eq!(iso_millis(&text), Some(t), "{text}");
+            t += 86_400_000 + 3_723_456;
+        }
+        for odd in [
+            "2024-02-29T23:59:59.999Z",
+            "2000-02-29T00:00:00.001Z",
+            "2100-02-29T00:00:00.000Z",
+            "2023-02-29T00:00:00.000Z",
+            "2000-02-29T12:00:00.000Z",
+            "1900-02-29T12:00:00.000Z",
+            "2025-04-31T00:00:00.000Z",
+            "2025-10-09T08:53:20Z",
+            "2025-10-09T08:53:20.5+02:00",
+            "2025-13-01T00:00:00.000Z",
+            "1969-12-31T23:59:59.999Z",
+        ] {
+            assert_eq!(iso_millis(odd), jiff(odd), "{odd}");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_leaves_odd_lines_to_the_slow_path() {
+        for line in [
+            // A parent that is neither a string nor null.
+            r#"{"type":"message","id":"a1","parentId":7,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"x"}}"#,
+            // A number for a time, and a key twice (the last one counts).
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":5,"message":{"role":"user","content":"x"}}"#,
+            r#"{"type":"message","id":"a1","id":"a2","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"x"}}"#,
+            // An app's own role, and an entry that is not a message.
+            r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"custom","content":"x"}}"#,
+            r#"{"type":"model_change","id":"a1","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","provider":"p","modelId":"m"}"#,
+        ] {
+            assert!(fast::facts(line, true).is_none(), "{line}");
+        }
+        let dup = r#"{"type":"message","id":"a1","id":"a2","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"x"}}"#;
+        assert_eq!(
+            slow(dup, false).map(|f| f.id.into_owned()),
+            Some("a2".to_string())
+        );
+    }
 }

@@ -525,3 +525,62 @@ fn pi_keeps_its_place_after_ysess_branch_and_resumes_on_the_branch_after_checkou
         ysess(&dir, path, &["fsck"]).status(0);
     }
 }
+
+#[test]
+fn branch_tips_are_pi_s_leaves_with_label_entries_folded_out() {
+    let Some((dir, sessions)) = pi_sessions(1..=30) else {
+        return;
+    };
+    for PiSession { seed, path, pi } in &sessions {
+        // pi's tree with its label entries folded out: each entry hangs
+        // from the nearest ancestor that is not a label entry.
+        let kind: BTreeMap<&str, &str> = pi
+            .entries
+            .iter()
+            .map(|e| (e.id.as_str(), e.kind.as_str()))
+            .collect();
+        let parent: BTreeMap<&str, Option<&str>> = pi
+            .entries
+            .iter()
+            .map(|e| (e.id.as_str(), e.parent_id.as_deref()))
+            .collect();
+        let folded = |id: &str| {
+            let mut up = parent.get(id).copied().flatten();
+            while let Some(p) = up.filter(|p| kind.get(p) == Some(&"label")) {
+                up = parent.get(p).copied().flatten();
+            }
+            up
+        };
+        let entries: Vec<&str> = pi
+            .entries
+            .iter()
+            .filter(|e| e.kind != "label")
+            .map(|e| e.id.as_str())
+            .collect();
+        let parents: std::collections::BTreeSet<&str> =
+            entries.iter().filter_map(|id| folded(id)).collect();
+        let mut want: Vec<&str> = entries
+            .iter()
+            .copied()
+            .filter(|id| !parents.contains(id))
+            .collect();
+        want.sort_unstable();
+        let run = ysess(&dir, path, &["branch", "--json"]);
+        run.status(0);
+        let lines = run.json_lines();
+        let mut tips: Vec<&str> = lines
+            .iter()
+            .map(|b| b["tip"].as_str().unwrap_or_default())
+            .collect();
+        tips.sort_unstable();
+        assert_eq!(tips, want, "seed {seed}: tips\n{run}");
+        // Every tip pi itself reports that is not a label entry is one.
+        for tip in pi
+            .tips
+            .iter()
+            .filter(|t| kind.get(t.as_str()) != Some(&"label"))
+        {
+            assert!(want.contains(&tip.as_str()), "seed {seed}: pi's leaf {tip}");
+        }
+    }
+}

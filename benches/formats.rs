@@ -1,0 +1,262 @@
+//! `cargo bench --bench formats`: `ysess fsck` and `ysess log --graph` on a
+//! pi session against the same on the yoagent session it is made from, in
+//! one run: reading a pi file should cost no more per byte.
+//!
+//! Environment:
+//! - `YSESS_BENCH_ENTRIES` (default 200000): entries in the session.
+//! - `YSESS_BENCH_RUNS` (default 3): runs per measurement; the best is shown.
+//!
+//! The pi session is made once from the yoagent bench file
+//! (`target/bench/session-<entries>.jsonl`) and cached as
+//! `target/bench/pi-<entries>.jsonl` (with a `.meta` marker naming the
+//! source's size). It holds the same tree in pi's shapes: pi's header, each
+//! entry a `message` entry (its message as stored: yoagent's messages have
+//! pi-ai's shapes) with an 8-hex id, its `parentId` and an ISO timestamp,
+//! each custom record a `custom` entry, and each label a `label` entry hung
+//! from the file's last entry, as pi's `appendLabelChange` hangs it. Before
+//! it is cached, `ysess fsck` must find it a sound pi session with as many
+//! entries as the source.
+
+#[path = "support.rs"]
+mod support;
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+use support::{
+    Out, Table, bench_file, check_run, env_usize, kib, list_ms, mb, ms, secs, time_child,
+};
+
+const TABLE: Table = Table { what: 44 };
+
+/// pi's timestamp for milliseconds since the epoch.
+fn iso(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms % 1000
+    )
+}
+
+/// An 8-hex id for the entry on line `k`, unique in the file.
+fn pi_id(k: usize) -> String {
+    format!("{:08x}", (k as u32).wrapping_mul(0x9E37_79B1))
+}
+
+/// Makes (or reuses) the pi session with the tree of `source`.
+fn pi_file(source: &Path, entries: usize) -> std::io::Result<PathBuf> {
+    let dir = source.parent().unwrap_or(Path::new("."));
+    let file = dir.join(format!("pi-{entries}.jsonl"));
+    let meta = dir.join(format!("pi-{entries}.jsonl.meta"));
+    let want = format!(
+        "from {} bytes={}",
+        source.display(),
+        std::fs::metadata(source)?.len()
+    );
+    if std::fs::read_to_string(&meta).is_ok_and(|m| m.trim() == want) && file.exists() {
+        println!("reusing {}", file.display());
+        return Ok(file);
+    }
+    println!("making {} from {} ...", file.display(), source.display());
+    let input = std::io::BufReader::new(std::fs::File::open(source)?);
+    let tmp = dir.join(format!("pi-{entries}.jsonl.tmp"));
+    let mut out = BufWriter::new(std::fs::File::create(&tmp)?);
+    writeln!(
+        out,
+        "{}",
+        json!({"type": "session", "version": 3, "id": "0193f0a0-0000-7000-8000-00000000b5e5",
+               "timestamp": iso(1_760_000_000_000), "cwd": "/bench"})
+    )?;
+    let mut ids: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut labels: Vec<(String, String, u64)> = Vec::new();
+    let mut last = String::new();
+    let mut next = 0usize;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry: Value = serde_json::from_str(&line).map_err(std::io::Error::other)?;
+        let id = pi_id(next);
+        next += 1;
+        let old = entry["id"].as_str().unwrap_or_default().to_string();
+        let parent = entry["parent_id"]
+            .as_str()
+            .and_then(|p| ids.get(p))
+            .cloned();
+        let ms = entry["timestamp"].as_u64().unwrap_or(0);
+        let message = &entry["message"];
+        let converted = if message.get("kind").is_some() {
+            json!({"type": "custom", "customType": message["kind"], "data": message["data"],
+                   "id": id, "parentId": parent, "timestamp": iso(ms)})
+        } else {
+            json!({"type": "message", "id": id, "parentId": parent, "timestamp": iso(ms),
+                   "message": message})
+        };
+        writeln!(out, "{converted}")?;
+        if let Some(label) = entry["label"].as_str() {
+            labels.push((id.clone(), label.to_string(), ms));
+        }
+        ids.insert(old, id.clone());
+        last = id;
+    }
+    // The labels, as pi appends label changes: each hung from the leaf.
+    for (target, label, ms) in labels {
+        let id = pi_id(next);
+        next += 1;
+        writeln!(
+            out,
+            "{}",
+            json!({"type": "label", "id": id, "parentId": last, "timestamp": iso(ms),
+                   "targetId": target, "label": label})
+        )?;
+        last = id;
+    }
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&tmp, &file)?;
+    std::fs::write(&meta, format!("{want}\n"))?;
+    Ok(file)
+}
+
+fn main() -> ExitCode {
+    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
+    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
+    let yoagent = match bench_file(entries) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: preparing the bench file: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pi = match pi_file(&yoagent, entries) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: making the pi session: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
+    let args = |file: &Path, rest: &[&str]| -> Vec<OsString> {
+        let mut v: Vec<OsString> = vec!["-f".into(), file.as_os_str().to_owned()];
+        v.extend(rest.iter().map(OsString::from));
+        v
+    };
+    // Both files are sound, in their formats, with the same entries.
+    let mut counts = Vec::new();
+    for (file, format) in [(&yoagent, "yoagent"), (&pi, "pi")] {
+        match check_run(ysess, &args(file, &["fsck", "--json"])) {
+            Ok(out) => {
+                let summary: Value = out
+                    .stdout
+                    .lines()
+                    .last()
+                    .and_then(|l| serde_json::from_str(l).ok())
+                    .unwrap_or(Value::Null);
+                if summary["format"] != format || summary["errors"] != 0 {
+                    eprintln!(
+                        "error: {} is not a sound {format} session: {summary}",
+                        file.display()
+                    );
+                    return ExitCode::FAILURE;
+                }
+                counts.push(summary["entries"].as_u64().unwrap_or(0));
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if counts[0] != counts[1] {
+        eprintln!(
+            "error: the pi session has {} entries, the yoagent one {}",
+            counts[1], counts[0]
+        );
+        return ExitCode::FAILURE;
+    }
+    let size = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
+    let (y_bytes, p_bytes) = (size(&yoagent), size(&pi));
+    let per_entry = |bytes: u64| kib(bytes / counts[0].max(1));
+    println!(
+        "{} entries | yoagent {} ({} an entry) | pi {} ({} an entry)",
+        counts[0],
+        mb(y_bytes),
+        per_entry(y_bytes),
+        mb(p_bytes),
+        per_entry(p_bytes)
+    );
+    println!();
+    TABLE.header();
+    let mut all = Vec::new();
+    let mut details = Vec::new();
+    for what in [&["fsck"][..], &["log", "--graph"]] {
+        let mut per_byte = Vec::new();
+        for (file, bytes, format) in [(&yoagent, y_bytes, "yoagent"), (&pi, p_bytes, "pi")] {
+            let timed = match time_child(ysess, &args(file, what), runs, Out::Null) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let rate = bytes as f64 / secs(timed.best) / 1e6;
+            TABLE.row(
+                &format!("{} ({format})", what.join(" ")),
+                &ms(timed.best),
+                &format!("{rate:.0} MB/s"),
+                "",
+            );
+            if what == ["fsck"] {
+                match support::peak_rss(ysess, &args(file, what), 1) {
+                    Ok(rss) => {
+                        TABLE.rss_rows(
+                            &format!("fsck peak RSS ({format}, {})", rss.method),
+                            "  / file size",
+                            rss.kib,
+                            bytes,
+                            None,
+                        );
+                        details.push(format!("{format}: {}", rss.detail));
+                    }
+                    Err(e) => eprintln!("warning: peak RSS: {e}"),
+                }
+            }
+            per_byte.push(timed.best.as_secs_f64() / bytes as f64);
+            all.push((format!("{} ({format})", what.join(" ")), timed.all));
+        }
+        let ratio = per_byte[1] / per_byte[0];
+        TABLE.row(
+            &format!("{}: pi / yoagent, per byte", what.join(" ")),
+            &format!("{ratio:.2}x"),
+            "<= 1x",
+            support::pass(ratio <= 1.0),
+        );
+    }
+    println!();
+    for detail in details {
+        println!("peak RSS detail, {detail}");
+    }
+    println!("best of {runs}; all runs:");
+    for (what, times) in all {
+        println!("  {what:<24} {}", list_ms(&times));
+    }
+    ExitCode::SUCCESS
+}
