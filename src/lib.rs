@@ -11,7 +11,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | [`input`] | bytes: files streamed as lines or blocks, the line limit, reading at an offset |
-//! | [`format`](mod@format) | a session format: one line → [`format::LineFacts`] (the one entry model), an entry read whole → [`format::message::Entry`]; [`format::yoagent`] today |
+//! | [`format`](mod@format) | a session format: one line → [`format::LineFacts`] (the one entry model), an entry read whole → [`format::message::Entry`]; [`format::yoagent`], [`format::pi`] and [`format::claude`] (read only), and the parallel reader every format shares ([`format::read`]) |
 //! | [`tree`] | the index of every entry and the user's tree with ysess's records folded out: parents, children, depth, tips, fork points, branch lengths; the graph layout |
 //! | [`check`] | the validator behind `fsck`: findings with stable codes, warnings, digests, `--since` |
 //! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, and `log -n`'s read from the end of the file |

@@ -26,12 +26,13 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use crate::ui::output::{self, ColorWhen, Level, Streams};
 use crate::ui::pager;
 
-/// A git-style tool for yoagent session trees
+/// A git-style tool for agent session trees (yoagent, pi, Claude Code)
 ///
-/// A yoagent session is a JSONL file of entries, each with an `id` and a
-/// `parent_id`: a tree of conversation turns that only ever grows. ysess
-/// shows, compares and checks those trees, and moves HEAD, labels and
-/// branches by appending, never by rewriting history.
+/// A session is a JSONL file of entries, each with an id and a parent: a
+/// tree of conversation turns that only ever grows. ysess shows, compares
+/// and checks those trees, and moves HEAD, labels and branches by
+/// appending, never by rewriting history. It reads yoagent's, pi's and
+/// Claude Code's files, and writes yoagent's and pi's.
 ///
 /// Examples:
 ///   ysess log --graph                  the whole tree, forks and all
