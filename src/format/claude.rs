@@ -31,18 +31,34 @@ pub const ENTRY_TYPES: [&str; 3] = ["user", "assistant", "system"];
 
 /// Whether a first line is Claude Code's: an entry with a `uuid` and a
 /// `sessionId`, or one of the lines without an entry it starts files with.
+/// Only the top-level keys are looked at (a first line may be very long).
 pub fn is_first_line(line: &[u8]) -> bool {
+    use serde::de::IgnoredAny;
+
+    #[derive(serde::Deserialize)]
+    struct Keys<'a> {
+        #[serde(rename = "type", default, borrow)]
+        kind: Option<Cow<'a, str>>,
+        #[serde(default)]
+        uuid: Option<IgnoredAny>,
+        #[serde(rename = "sessionId", default)]
+        session: Option<IgnoredAny>,
+        #[serde(rename = "leafUuid", default)]
+        leaf: Option<IgnoredAny>,
+        #[serde(rename = "messageId", default)]
+        message_id: Option<IgnoredAny>,
+        #[serde(default)]
+        snapshot: Option<IgnoredAny>,
+    }
     let Ok((text, _)) = text_of(line) else {
         return false;
     };
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else {
+    let Ok(keys) = serde_json::from_str::<Keys<'_>>(text) else {
         return false;
     };
-    (map.contains_key("uuid") && map.contains_key("sessionId"))
-        || (string(&map, "type") == Some("summary") && map.contains_key("leafUuid"))
-        || (string(&map, "type").is_some()
-            && map.contains_key("messageId")
-            && map.contains_key("snapshot"))
+    (keys.uuid.is_some() && keys.session.is_some())
+        || (keys.kind.as_deref() == Some("summary") && keys.leaf.is_some())
+        || (keys.kind.is_some() && keys.message_id.is_some() && keys.snapshot.is_some())
 }
 
 /// Whether an entry is folded out of the user's tree: a subagent's thread.
