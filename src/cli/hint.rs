@@ -43,6 +43,11 @@ fn line(global: &Global, with_file: bool, words: &[&str]) -> String {
         line.push_str(" -f ");
         line.push_str(&quote(&global.file.to_string_lossy()));
     }
+    // The format the command read the file as, so the hint reads it so too.
+    if let Some(format) = global.format_of {
+        line.push_str(" --format-of ");
+        line.push_str(crate::format::Format::from(format).name());
+    }
     for word in words {
         line.push(' ');
         line.push_str(&quote(word));

@@ -168,9 +168,14 @@ fn from_the_end(
 ) -> Option<Vec<Item>> {
     let head_only = matches!(args.rev.as_deref(), None | Some("HEAD" | "@"));
     let needs_whole = template.is_some_and(Template::needs_whole_file);
-    let n = args
-        .max_count
-        .filter(|_| head_only && !args.all && !args.graph && !needs_whole && !args.markers)?;
+    // The read from the end knows yoagent's lines only.
+    let yoagent = ctx
+        .global
+        .format_of
+        .is_none_or(|f| crate::format::Format::from(f) == crate::format::Format::Yoagent);
+    let n = args.max_count.filter(|_| {
+        yoagent && head_only && !args.all && !args.graph && !needs_whole && !args.markers
+    })?;
     let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file) else {
         return None;
     };

@@ -583,3 +583,21 @@ fn claude_code_graph_and_export_follow_the_main_thread() {
     assert_eq!(messages[0]["role"], "user");
     assert_eq!(messages[1]["id"], "msg_018aVZFaFuCiN84RfezTO0kR");
 }
+
+#[test]
+fn format_of_is_honoured_by_log_n_and_repeated_in_hints() {
+    // Read as pi's, a yoagent session is not a session: `log -n` must not
+    // take its fast road through yoagent's lines.
+    let run = crate::support::demo().run(&["--format-of", "pi", "log", "-n", "2"]);
+    run.status(128).stdout("");
+    assert!(
+        run.stderr
+            .contains("missing field `type` (pi reads an entry by its type)"),
+        "{run}"
+    );
+    assert!(
+        run.stderr
+            .contains("hint: `ysess --format-of pi fsck session.jsonl` lists every problem"),
+        "{run}"
+    );
+}
