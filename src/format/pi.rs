@@ -230,13 +230,74 @@ mod fast {
         #[serde(default, borrow)]
         model: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        content: Option<&'a RawValue>,
+        content: Content<'a>,
         #[serde(rename = "toolCallId", default, borrow)]
         tool_call_id: Option<Cow<'a, str>>,
         #[serde(rename = "toolName", default, borrow)]
         tool_name: Option<Cow<'a, str>>,
     }
 
+    /// A message's content, read in one pass: a plain string, blocks, or
+    /// anything else (which holds no text).
+    #[derive(Default)]
+    enum Content<'a> {
+        Text(Cow<'a, str>),
+        Blocks(Vec<Block<'a>>),
+        #[default]
+        Other,
+    }
+
+    impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+            struct V<'a>(std::marker::PhantomData<&'a ()>);
+            impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+                type Value = Content<'a>;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("message content")
+                }
+                fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Content<'a>, E> {
+                    Ok(Content::Text(Cow::Borrowed(v)))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<Content<'a>, E> {
+                    Ok(Content::Text(Cow::Owned(v.to_string())))
+                }
+                fn visit_string<E>(self, v: String) -> Result<Content<'a>, E> {
+                    Ok(Content::Text(Cow::Owned(v)))
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content<'a>, A::Error> {
+                    let mut blocks = Vec::new();
+                    while let Some(block) = seq.next_element()? {
+                        blocks.push(block);
+                    }
+                    Ok(Content::Blocks(blocks))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content<'a>, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(Content::Other)
+                }
+                fn visit_unit<E>(self) -> Result<Content<'a>, E> {
+                    Ok(Content::Other)
+                }
+                fn visit_bool<E>(self, _: bool) -> Result<Content<'a>, E> {
+                    Ok(Content::Other)
+                }
+                fn visit_i64<E>(self, _: i64) -> Result<Content<'a>, E> {
+                    Ok(Content::Other)
+                }
+                fn visit_u64<E>(self, _: u64) -> Result<Content<'a>, E> {
+                    Ok(Content::Other)
+                }
+                fn visit_f64<E>(self, _: f64) -> Result<Content<'a>, E> {
+                    Ok(Content::Other)
+                }
+            }
+            d.deserialize_any(V(std::marker::PhantomData))
+        }
+    }
+
+    /// A content block, its text kept as raw JSON: only the one a subject
+    /// is made from is ever decoded, and nothing is copied for the rest.
     #[derive(Deserialize)]
     struct Block<'a> {
         #[serde(rename = "type", borrow)]
@@ -244,9 +305,9 @@ mod fast {
         #[serde(default, borrow)]
         id: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        text: Option<Cow<'a, str>>,
+        text: Option<&'a RawValue>,
         #[serde(default, borrow)]
-        thinking: Option<Cow<'a, str>>,
+        thinking: Option<&'a RawValue>,
         #[serde(default, borrow)]
         name: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
@@ -254,7 +315,17 @@ mod fast {
         #[serde(rename = "mimeType", default, borrow)]
         mime_type: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        data: Option<Cow<'a, str>>,
+        data: Option<&'a RawValue>,
+    }
+
+    /// A raw JSON string's text; `None` when it is not a string.
+    fn decode(raw: Option<&RawValue>) -> Option<Option<Cow<'_, str>>> {
+        match raw {
+            None => Some(None),
+            Some(raw) => serde_json::from_str::<Cow<'_, str>>(raw.get())
+                .ok()
+                .map(Some),
+        }
     }
 
     fn line(text: &str) -> String {
@@ -268,14 +339,14 @@ mod fast {
     }
 
     /// The subject as `Message::subject` makes it: the first text block's
-    /// first line, else the first tool call, thinking or image.
+    /// first line, else the first tool call, thinking or image. `None` when
+    /// a field it reads is not of its type (the slow path decides then).
     fn subject(blocks: &[Block<'_>]) -> Option<String> {
-        let text = blocks
-            .iter()
-            .find(|b| b.kind == "text")
-            .map(|b| line(b.text.as_deref().unwrap_or_default()));
-        if let Some(text) = text.filter(|t| !t.is_empty()) {
-            return Some(text);
+        if let Some(first) = blocks.iter().find(|b| b.kind == "text") {
+            let text = line(decode(first.text)?.as_deref().unwrap_or_default());
+            if !text.is_empty() {
+                return Some(text);
+            }
         }
         if let Some(call) = blocks.iter().find(|b| b.kind == "toolCall") {
             let arguments: serde_json::Value = match call.arguments {
@@ -287,31 +358,24 @@ mod fast {
                 call.name.as_deref().unwrap_or_default()
             )));
         }
-        if let Some(t) = blocks
-            .iter()
-            .filter(|b| b.kind == "thinking")
-            .map(|b| line(b.thinking.as_deref().unwrap_or_default()))
-            .find(|t| !t.is_empty())
-        {
-            return Some(t);
+        for b in blocks.iter().filter(|b| b.kind == "thinking") {
+            let t = line(decode(b.thinking)?.as_deref().unwrap_or_default());
+            if !t.is_empty() {
+                return Some(t);
+            }
         }
-        Some(
-            blocks
-                .iter()
-                .find(|b| b.kind == "image")
-                .map(|b| {
-                    let bytes = b
-                        .data
-                        .as_deref()
-                        .map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4);
-                    format!(
-                        "[{}, {}]",
-                        b.mime_type.as_deref().unwrap_or_default(),
-                        crate::format::message::human_size(bytes)
-                    )
-                })
-                .unwrap_or_default(),
-        )
+        let Some(image) = blocks.iter().find(|b| b.kind == "image") else {
+            return Some(String::new());
+        };
+        let data = decode(image.data)?;
+        let bytes = data
+            .as_deref()
+            .map_or(0, |d| d.trim_end_matches('=').len() * 3 / 4);
+        Some(format!(
+            "[{}, {}]",
+            image.mime_type.as_deref().unwrap_or_default(),
+            crate::format::message::human_size(bytes)
+        ))
     }
 
     pub(super) fn facts(text: &str, subject: bool) -> Option<LineFacts<'_>> {
@@ -326,19 +390,15 @@ mod fast {
             _ => return None,
         };
         let timestamp = super::iso_millis(&entry.timestamp)?;
-        let content = entry.message.content.map(RawValue::get).unwrap_or("null");
-        let blocks: Vec<Block<'_>> = if content.starts_with('[') {
-            serde_json::from_str(content).ok()?
-        } else {
-            Vec::new()
+        let (text, blocks) = match entry.message.content {
+            Content::Text(text) => (Some(text), Vec::new()),
+            Content::Blocks(blocks) => (None, blocks),
+            Content::Other => (None, Vec::new()),
         };
-        let subject = if !subject {
-            None
-        } else if content.starts_with('"') {
-            let text: Cow<'_, str> = serde_json::from_str(content).ok()?;
-            Some(line(&text))
-        } else {
-            Some(self::subject(&blocks)?)
+        let subject = match (subject, text) {
+            (false, _) => None,
+            (true, Some(text)) => Some(line(&text)),
+            (true, None) => Some(self::subject(&blocks)?),
         };
         let mut facts = LineFacts {
             id: entry.id,
@@ -705,6 +765,8 @@ mod tests {
             r#"{"type":"message","id":"a5","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":"line one\nline two"}}"#,
             r#"{"type":"message","id":"a6","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user"}}"#,
             r#"{"type":"message","id":"a\u00e97","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"caf\u00e9"}}"#,
+            r#"{"type":"message","id":"a8","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"text","text":5},{"type":"thinking","thinking":"x\ny"}]}}"#,
+            r#"{"type":"message","id":"a9","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"text","text":"\u00e9t\u00e9\n\tsecond"}]}}"#,
         ];
         let lines: Vec<&str> = fixture.lines().chain(odd).collect();
         let mut fast_read = 0;
