@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
-use crate::format::yoagent::records::{Kind, Record};
+use crate::format::yoagent::records::{self, Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
 /// The entry types pi 0.73 writes.
@@ -687,6 +687,29 @@ fn message(m: &Map<String, Value>) -> Message {
             data: Value::Object(m.clone()),
         },
     }
+}
+
+/// What is wrong with one of ysess's records in a pi session (a `custom`
+/// entry of a `ysess.` type), as [`records::check_record`] judges any
+/// record; `Ok` carries a checkout's target. A label is pi's own `label`
+/// entry there, never a `ysess.tag` record.
+pub fn check_record(line: &[u8], facts: &LineFacts<'_>) -> Result<Option<String>, String> {
+    let Some(kind) = facts
+        .custom_kind
+        .as_deref()
+        .filter(|k| k.starts_with("ysess."))
+        .filter(|_| facts.custom_role.as_deref() == Some("custom"))
+    else {
+        return Ok(None);
+    };
+    if kind == "ysess.tag" {
+        return Err(
+            "record ysess.tag: in a pi session a label is pi's own `label` entry".to_string(),
+        );
+    }
+    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
+    let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    records::check_record(kind, &value["data"], facts.parent.as_deref(), None)
 }
 
 /// `count` new ids as pi makes them: 8 hex digits, none that `taken` says

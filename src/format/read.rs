@@ -184,7 +184,8 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                 let first_call = out.calls.len() as u32;
                 let checked_record = match format {
                     Format::Yoagent => records::check_line(bytes, &facts),
-                    Format::Pi | Format::Claude => Ok(None),
+                    Format::Pi => super::pi::check_record(bytes, &facts),
+                    Format::Claude => Ok(None),
                 };
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));

@@ -601,3 +601,76 @@ fn format_of_is_honoured_by_log_n_and_repeated_in_hints() {
         "{run}"
     );
 }
+
+#[test]
+fn fsck_checks_ysess_records_in_a_pi_session_as_in_a_yoagent_one() {
+    let dir = Dir::new();
+    let record = |id: &str, parent: &str, kind: &str, data: &str| {
+        entry(
+            "custom",
+            id,
+            Some(parent),
+            &format!(r#","customType":"{kind}","data":{data}"#),
+        )
+    };
+    let lines = [
+        HEADER.to_string(),
+        user("a0000001", None, "one"),
+        user("a0000002", Some("a0000001"), "two"),
+        // Sound: a branch hung from its base, a checkout from its target.
+        record(
+            "b0000001",
+            "a0000001",
+            "ysess.branch",
+            r#"{"name":"lib","target":"a0000001"}"#,
+        ),
+        record(
+            "b0000002",
+            "a0000002",
+            "ysess.checkout",
+            r#"{"target":"a0000002"}"#,
+        ),
+        // Forged: a branch hung away from its target, a checkout that names
+        // another entry than the one it resumes at, a record with no data,
+        // and a tag record (pi's labels are its own entries).
+        record(
+            "b0000003",
+            "a0000002",
+            "ysess.branch",
+            r#"{"name":"x","target":"a0000001"}"#,
+        ),
+        record(
+            "b0000004",
+            "a0000002",
+            "ysess.checkout",
+            r#"{"target":"a0000001"}"#,
+        ),
+        record("b0000005", "a0000002", "ysess.branch-delete", "{}"),
+        record(
+            "b0000006",
+            "a0000002",
+            "ysess.tag",
+            r#"{"name":"t","target":"a0000002"}"#,
+        ),
+    ];
+    dir.write("session.jsonl", lines.join("\n") + "\n");
+    let run = dir.run(&["fsck"]);
+    run.status(0);
+    let flagged: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains(": invalidRecord: "))
+        .filter_map(|l| l.split(':').nth(2))
+        .collect();
+    assert_eq!(flagged, ["6", "7", "8", "9"], "{run}");
+    assert!(
+        run.stderr
+            .contains("its target a0000001 is not the entry it hangs from"),
+        "{run}"
+    );
+    assert!(
+        run.stderr
+            .contains("in a pi session a label is pi's own `label` entry"),
+        "{run}"
+    );
+}

@@ -255,9 +255,24 @@ pub fn check_line(
     };
     let text = std::str::from_utf8(line).map_err(|e| e.to_string())?.trim();
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-    let data = &value["message"]["data"];
+    check_record(
+        kind,
+        &value["message"]["data"],
+        facts.parent.as_deref(),
+        facts.label.as_deref(),
+    )
+}
+
+/// What is wrong with a record of `kind` with `data`, hung from `parent` and
+/// carrying `label`, in any format; `Ok` carries a checkout's target.
+pub fn check_record(
+    kind: &str,
+    data: &Value,
+    parent: Option<&str>,
+    label: Option<&str>,
+) -> Result<Option<String>, String> {
     let parsed = Kind::parse(kind, data).map_err(|why| format!("record {kind}: {why}"))?;
-    let Some(parent) = facts.parent.as_deref() else {
+    let Some(parent) = parent else {
         return Err(format!(
             "record {kind}: it hangs from no entry, and ysess always hangs a record from one"
         ));
@@ -267,7 +282,7 @@ pub fn check_line(
         Kind::Tag { target, .. } | Kind::Branch { target, .. } if target != parent => Some(
             format!("record {kind}: its target {target} is not the entry it hangs from ({parent})"),
         ),
-        Kind::Tag { name, .. } if facts.label.as_deref() != Some(name) => Some(format!(
+        Kind::Tag { name, .. } if label != Some(name) => Some(format!(
             "record {kind}: it names label `{name}` but does not carry it"
         )),
         Kind::Branch { name, .. } | Kind::Tag { name, .. } => check_name(name)
@@ -280,7 +295,7 @@ pub fn check_line(
     };
     match problem {
         Some(p) => Err(p),
-        None if !matches!(parsed, Kind::Tag { .. }) && facts.label.is_some() => Err(format!(
+        None if !matches!(parsed, Kind::Tag { .. }) && label.is_some() => Err(format!(
             "record {kind}: it carries a label, which only ysess.tag records do"
         )),
         None => Ok(None),
