@@ -29,31 +29,9 @@ use serde_json::{Value, json};
 use support::{
     Out, Table, bench_file, check_run, env_usize, kib, list_ms, mb, ms, secs, time_child,
 };
+use ysess::format::pi::iso;
 
 const TABLE: Table = Table { what: 44 };
-
-/// pi's timestamp for milliseconds since the epoch.
-fn iso(ms: u64) -> String {
-    let secs = ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        ms % 1000
-    )
-}
 
 /// An 8-hex id for the entry on line `k`, unique in the file.
 fn pi_id(k: usize) -> String {

@@ -22,6 +22,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
@@ -66,68 +67,19 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
     facts.custom_role.as_deref() == Some("sidechain")
 }
 
-fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    map.get(key).and_then(Value::as_str)
-}
-
 fn millis(value: Option<&Value>) -> u64 {
     value
         .and_then(Value::as_str)
-        .and_then(|s| s.parse::<jiff::Timestamp>().ok())
-        .map_or(0, |t| u64::try_from(t.as_millisecond()).unwrap_or(0))
-}
-
-fn first_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("")
-        .chars()
-        .take(200)
-        .collect()
-}
-
-fn bare(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
-
-/// The content blocks of a message (a plain string has none).
-fn blocks(message: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
-    message
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
+        .and_then(json::iso_millis)
+        .unwrap_or(0)
 }
 
 /// Checks one line as Claude Code's files hold it. `subject`: also make the
 /// entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
-    let (text, indent) = match text_of(bytes) {
-        Ok(text) => text,
-        Err(no) => return no.into(),
-    };
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            let kind = if e.is_eof() {
-                FaultKind::Eof
-            } else {
-                FaultKind::Syntax
-            };
-            let fault = LineFault {
-                kind,
-                at: Some(e.column().saturating_sub(1)),
-                message: bare(&e),
-                id: None,
-            };
-            return Checked::Fault { fault, indent };
-        }
+    let (value, indent) = match json::parse_line(bytes) {
+        Ok(line) => line,
+        Err(verdict) => return *verdict,
     };
     let Some(map) = value.as_object() else {
         let fault = LineFault {
@@ -190,7 +142,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
     if subject {
         let said = match (facts.kind, map.get("content")) {
             // A system line says what happened in its own words.
-            (MessageKind::Custom, Some(Value::String(s))) => first_line(s),
+            (MessageKind::Custom, Some(Value::String(s))) => json::subject_line(s),
             (MessageKind::Custom, _) => string(map, "subtype").unwrap_or(kind).to_string(),
             _ => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
         };

@@ -116,7 +116,7 @@ impl Message {
     /// its image; for a custom record, its data. (The index computes the same
     /// while scanning; this is for lines the scanner leaves to serde.)
     pub fn subject(&self) -> String {
-        let line = |t: &str| first_line(t).chars().take(200).collect::<String>();
+        let line = crate::format::json::subject_line;
         if let Message::Custom { data, .. } = self {
             return line(&data.to_string());
         }
@@ -153,14 +153,6 @@ impl Message {
             .or_else(image)
             .unwrap_or_default()
     }
-}
-
-/// The first non-blank line, trimmed.
-fn first_line(text: &str) -> &str {
-    text.lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("")
 }
 
 /// `12 KB`, `3.4 MB`: sizes as a person reads them.

@@ -7,6 +7,7 @@
 //! [`yoagent`] is the format ysess reads today.
 
 pub mod claude;
+pub mod json;
 pub mod message;
 pub mod pi;
 pub mod read;

@@ -21,6 +21,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
 use crate::format::yoagent::records::{self, Kind, Record};
@@ -63,94 +64,14 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
     }
 }
 
-/// A syntax error's message without serde's `at line 1 column N`.
-fn bare(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
-}
-
 /// A timestamp pi writes (`2025-10-09T08:53:20.000Z`) in milliseconds since
 /// the epoch; 0 when there is none that reads.
 fn millis(value: Option<&Value>) -> u64 {
     match value {
-        Some(Value::String(s)) => iso_millis(s).unwrap_or(0),
+        Some(Value::String(s)) => json::iso_millis(s).unwrap_or(0),
         Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
         _ => 0,
     }
-}
-
-/// An ISO 8601 time in milliseconds since the epoch. The shape JavaScript's
-/// `toISOString()` writes, `YYYY-MM-DDTHH:MM:SS.mmmZ`, is read by hand (it
-/// is on every line); any other goes through jiff.
-pub fn iso_millis(text: &str) -> Option<u64> {
-    let b = text.as_bytes();
-    let digits = |from: usize, to: usize| -> Option<u64> {
-        b[from..to].iter().try_fold(0u64, |n, &c| {
-            c.is_ascii_digit().then(|| n * 10 + u64::from(c - b'0'))
-        })
-    };
-    let plain = b.len() == 24
-        && [
-            (4, b'-'),
-            (7, b'-'),
-            (10, b'T'),
-            (13, b':'),
-            (16, b':'),
-            (19, b'.'),
-            (23, b'Z'),
-        ]
-        .iter()
-        .all(|&(at, c)| b[at] == c);
-    if plain {
-        let (y, m, d) = (digits(0, 4)?, digits(5, 7)?, digits(8, 10)?);
-        let (h, min, sec, ms) = (
-            digits(11, 13)?,
-            digits(14, 16)?,
-            digits(17, 19)?,
-            digits(20, 23)?,
-        );
-        if (1970..=9999).contains(&y)
-            && (1..=12).contains(&m)
-            && (1..=31).contains(&d)
-            && h < 24
-            && min < 60
-            && sec < 60
-        {
-            // Days since 1970-01-01 of a civil date (Howard Hinnant's
-            // algorithm), in March-based years.
-            let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
-            let era = y / 400;
-            let yoe = y - era * 400;
-            let doy = (153 * m + 2) / 5 + d - 1;
-            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-            let days = (era * 146_097 + doe).checked_sub(719_468)?;
-            let in_month = match m {
-                // March-based: months 0..=11 are March..February.
-                // (February counts in the March-based year before its own.)
-                11 => {
-                    let year = y + 1;
-                    let leap = year.is_multiple_of(4)
-                        && (!year.is_multiple_of(100) || year.is_multiple_of(400));
-                    28 + u64::from(leap)
-                }
-                1 | 3 | 6 | 8 => 30,
-                _ => 31,
-            };
-            if d <= in_month {
-                return Some(((days * 24 + h) * 60 + min) * 60_000 + sec * 1000 + ms);
-            }
-        }
-    }
-    text.parse::<jiff::Timestamp>()
-        .ok()
-        .and_then(|t| u64::try_from(t.as_millisecond()).ok())
-}
-
-fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    map.get(key).and_then(Value::as_str)
 }
 
 fn shape(message: String, id: Option<&str>) -> LineFault {
@@ -175,22 +96,9 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     if let Some(facts) = fast::facts(text, subject) {
         return Checked::Entry { facts, indent };
     }
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            let kind = if e.is_eof() {
-                FaultKind::Eof
-            } else {
-                FaultKind::Syntax
-            };
-            let fault = LineFault {
-                kind,
-                at: Some(e.column().saturating_sub(1)),
-                message: bare(&e),
-                id: None,
-            };
-            return Checked::Fault { fault, indent };
-        }
+    let value = match json::parse(text, indent) {
+        Ok(value) => value,
+        Err(verdict) => return *verdict,
     };
     match facts(&value, subject) {
         Ok(Some(facts)) => Checked::Entry { facts, indent },
@@ -328,15 +236,7 @@ mod fast {
         }
     }
 
-    fn line(text: &str) -> String {
-        text.lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect()
-    }
+    use crate::format::json::subject_line as line;
 
     /// The subject as `Message::subject` makes it: the first text block's
     /// first line, else the first tool call, thinking or image. `None` when
@@ -389,7 +289,7 @@ mod fast {
             "toolResult" => MessageKind::ToolResult,
             _ => return None,
         };
-        let timestamp = super::iso_millis(&entry.timestamp)?;
+        let timestamp = crate::format::json::iso_millis(&entry.timestamp)?;
         let (text, blocks) = match entry.message.content {
             Content::Text(text) => (Some(text), Vec::new()),
             Content::Blocks(blocks) => (None, blocks),
@@ -525,27 +425,9 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
     Ok(Some(facts))
 }
 
-/// The content blocks of a message (a plain string has none).
-fn blocks(message: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
-    message
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
-}
-
 /// One line saying what an entry is about.
 fn subject_of(map: &Map<String, Value>, kind: &str) -> String {
-    let line = |t: &str| {
-        t.lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or("")
-            .chars()
-            .take(200)
-            .collect::<String>()
-    };
+    let line = json::subject_line;
     let text = |key: &str| line(string(map, key).unwrap_or_default());
     match kind {
         "message" => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
@@ -820,7 +702,7 @@ mod tests {
         // Every day from 1970 to 2100, at a time that moves through the day.
         while t < 4_102_444_800_000 {
             let text = iso(t);
-            assert_eq!(iso_millis(&text), Some(t), "{text}");
+            assert_eq!(json::iso_millis(&text), Some(t), "{text}");
             t += 86_400_000 + 3_723_456;
         }
         for odd in [
@@ -836,7 +718,7 @@ mod tests {
             "2025-13-01T00:00:00.000Z",
             "1969-12-31T23:59:59.999Z",
         ] {
-            assert_eq!(iso_millis(odd), jiff(odd), "{odd}");
+            assert_eq!(json::iso_millis(odd), jiff(odd), "{odd}");
         }
     }
 

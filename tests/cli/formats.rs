@@ -3,7 +3,25 @@
 //! result, two labels, a model change and a compaction). The comparison
 //! with pi itself is in `pi.rs`.
 
-use crate::support::Dir;
+use crate::support::{Dir, Run};
+
+/// The codes of the findings a run printed, in order.
+fn codes(run: &Run) -> Vec<&str> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.split(": ").nth(2))
+        .collect()
+}
+
+/// The tips `branch --json` lists, in its order.
+fn tips(dir: &Dir) -> Vec<String> {
+    let run = dir.run(&["branch", "--json"]);
+    run.status(0);
+    run.json_lines()
+        .iter()
+        .map(|b| b["tip"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
 
 /// A directory whose `session.jsonl` is the hand-made pi session.
 fn pi() -> Dir {
@@ -116,13 +134,7 @@ fn the_graph_branches_and_diff_of_a_pi_session() {
         ],
         "{run}"
     );
-    let run = dir.run(&["branch", "--json"]);
-    let tips: Vec<String> = run
-        .json_lines()
-        .iter()
-        .map(|b| b["tip"].as_str().unwrap_or_default().to_string())
-        .collect();
-    assert_eq!(tips, ["1a2b3c4d", "f6a7b8c9"], "{run}");
+    assert_eq!(tips(&dir), ["1a2b3c4d", "f6a7b8c9"]);
     let run = dir.run(&["diff", "first-draft", "retry", "--summary"]);
     run.status(0).stdout(
         "\
@@ -301,13 +313,8 @@ fn fsck_says_what_pi_would_silently_get_wrong() {
     dir.write("session.jsonl", lines.join("\n"));
     let run = dir.run(&["fsck"]);
     run.status(1).stdout("");
-    let codes: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter_map(|l| l.split(": ").nth(2))
-        .collect();
     assert_eq!(
-        codes,
+        codes(&run),
         [
             "unknownEntryType",
             "unknownTarget",
@@ -393,19 +400,12 @@ fn a_claude_code_session_logs_its_main_thread_through_the_compaction() {
     run.status(0);
     assert_eq!(run.stdout.lines().collect::<Vec<_>>(), CLAUDE_PATH, "{run}");
     // The compaction continues its logical parent: one root, no extra tip.
-    let run = dir.run(&["branch", "--json"]);
-    let tips: Vec<String> = run
-        .json_lines()
-        .iter()
-        .map(|b| b["tip"].as_str().unwrap_or_default().to_string())
-        .collect();
     assert_eq!(
-        tips,
+        tips(&dir),
         [
             "e3a707d6-6550-4ac4-87b7-097b9b01f7cc",
             "cb4ac8b4-df0c-441f-95bf-54df258ececb"
-        ],
-        "{run}"
+        ]
     );
     dir.run(&["log", "--oneline", "-n", "3"]).status(0).stdout(
         "\
@@ -492,13 +492,8 @@ fn claude_code_files_are_checked_and_never_written() {
     dir.fixture("claude/broken.jsonl", "session.jsonl");
     let run = dir.run(&["fsck"]);
     run.status(1);
-    let codes: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter_map(|l| l.split(": ").nth(2))
-        .collect();
     assert_eq!(
-        codes,
+        codes(&run),
         [
             "invalidJson",
             "duplicateId",

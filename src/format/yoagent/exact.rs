@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 
 use super::schema::{Content, CustomMessage, Message, SessionEntry, StopReason, Usage};
 use crate::format::LineFacts;
+use crate::format::json::bare;
 
 /// Why a line does not load, in a person's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,16 +154,6 @@ fn glued_at(line: &str) -> Option<usize> {
     let rest = &line[end..];
     let start = end + (rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len());
     line[start..].starts_with('{').then_some(start)
-}
-
-/// The serde_json error text without its "at line 1 column 7" suffix (ysess
-/// reports the position itself).
-fn bare(err: &serde_json::Error) -> String {
-    let text = err.to_string();
-    match text.rfind(" at line ") {
-        Some(cut) => text[..cut].to_string(),
-        None => text,
-    }
 }
 
 fn offset_in(line: &str, part: &str) -> usize {

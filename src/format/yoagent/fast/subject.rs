@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::{HI, LO};
+pub(super) use crate::format::json::SUBJECT_CHARS;
 
 /// Raw pieces of the first text, thinking, tool call and image of a message.
 #[derive(Default)]
@@ -13,9 +14,6 @@ pub(super) struct Parts<'a> {
     pub(super) call: Option<(Cow<'a, str>, &'a [u8])>,
     pub(super) image: Option<(&'a [u8], usize)>,
 }
-
-/// Longest subject kept, in characters: enough for any terminal line.
-pub(super) const SUBJECT_CHARS: usize = 200;
 
 /// The first non-blank line of a JSON string body, unescaped when
 /// `escaped`, trimmed, at most [`SUBJECT_CHARS`] characters. Decodes only as
