@@ -34,6 +34,9 @@ pub struct Repo {
     pub tree: Tree,
     /// The named branches.
     pub refs: Refs,
+    /// The file version its header declares, as its app reads it (pi's 1,
+    /// 2 or 3); `None` for a format without one.
+    pub version: Option<u64>,
     store: Held,
 }
 
@@ -141,6 +144,7 @@ impl Repo {
         }
         let mut repo = Repo {
             format: report.format,
+            version: report.version,
             tree,
             refs: Refs::default(),
             store,
@@ -210,7 +214,7 @@ impl Repo {
             Format::Pi => crate::format::pi::entry(text.as_bytes()),
             Format::Claude => crate::format::claude::entry(text.as_bytes()),
         };
-        entry.map_err(|NotAnEntry(why)| {
+        let mut entry = entry.map_err(|NotAnEntry(why)| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!(
@@ -218,6 +222,15 @@ impl Repo {
                     self.tree.node(ix).line
                 ),
             )
-        })
+        })?;
+        // The ids and parents of a pi version-1 file are the tree's numbers.
+        if self.version == Some(1) {
+            entry.id = self.tree.id(ix).to_string();
+            entry.parent_id = self
+                .tree
+                .raw_parent(ix)
+                .map(|p| self.tree.id(p).to_string());
+        }
+        Ok(entry)
     }
 }

@@ -141,6 +141,9 @@ pub struct Report {
     pub summary: Summary,
     pub digest: Option<Digest>,
     pub torn: Option<Torn>,
+    /// The file version its header declares, as its app reads it (pi: 1, 2
+    /// or 3); `None` for a format without one.
+    pub version: Option<u64>,
 }
 
 impl Report {
@@ -243,6 +246,13 @@ struct State {
     lines: u64,
     /// Whether the first non-blank line is a header, once it is seen.
     header_first: Option<bool>,
+    /// The version the first line's header declares.
+    version: Option<u64>,
+    /// In a pi version-1 file: the entry before, which pi makes the parent
+    /// of the next one, and the ids pi gives its JSON lines in order (the
+    /// header first), which a compaction's `firstKeptEntryIndex` counts.
+    chain: Option<String>,
+    numbered: Vec<Option<String>>,
 }
 
 impl State {
@@ -266,12 +276,15 @@ impl State {
         }
         let first = self.header_first.is_none() && !matches!(v.line, Line::Blank);
         if first {
-            self.header_first = Some(matches!(v.line, Line::Header));
+            self.header_first = Some(matches!(v.line, Line::Header { .. }));
         }
         match v.line {
             Line::Blank | Line::Aside => {}
-            Line::Header if first => {}
-            Line::Header => findings.push(line.finding(
+            Line::Header { version } if first => {
+                self.version = Some(version);
+                self.numbered.push(None);
+            }
+            Line::Header { .. } => findings.push(line.finding(
                 Code::MisplacedHeader,
                 0,
                 None,
@@ -293,6 +306,9 @@ impl State {
             ));
             }
             Line::Fault { fault, indent } => {
+                if fault.kind == FaultKind::Shape && self.version == Some(1) {
+                    self.numbered.push(None);
+                }
                 let within = indent + fault.at.unwrap_or(0);
                 let code = match fault.kind {
                     _ if v.bom => Code::ByteOrderMark,
@@ -326,10 +342,42 @@ impl State {
             }
             Line::Entry { facts, indent } => {
                 let text = &block.text;
-                let id = facts.id.of(text);
+                // pi numbers a version-1 file's entries when it opens it,
+                // each the child of the one before: ysess numbers them by
+                // their line.
+                let numbered = (self.version == Some(1))
+                    .then(|| (format!("line{}", line.number), self.chain.take()));
+                if numbered.is_none() && facts.unnumbered {
+                    findings.push(
+                        line.finding(
+                            Code::InvalidEntry,
+                            indent,
+                            None,
+                            "an entry without a string `id`: pi cannot find it or its children \
+                         (only the entries of a version-1 file go without)"
+                                .to_string(),
+                        ),
+                    );
+                    return;
+                }
+                let kept = match (&numbered, facts.target) {
+                    (Some(_), Some(t)) if facts.unnumbered => t
+                        .of(text)
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|at| self.numbered.get(at).cloned().flatten()),
+                    _ => None,
+                };
+                let id = match &numbered {
+                    Some((id, _)) => id.as_str(),
+                    None => facts.id.of(text),
+                };
                 let entry = NewEntry {
                     id,
-                    parent: facts.parent.map(|p| p.of(text)),
+                    parent: match &numbered {
+                        Some((_, parent)) => parent.as_deref(),
+                        None => facts.parent.map(|p| p.of(text)),
+                    },
                     label: facts.label.map(|l| l.of(text)),
                     timestamp: facts.timestamp,
                     kind: facts.kind,
@@ -339,7 +387,10 @@ impl State {
                     tag: facts.tag.map(|t| t.of(text)),
                     subject: facts.subject.map(|s| s.of(text)),
                     record: facts.record,
-                    target: facts.target.map(|t| t.of(text)),
+                    target: match &numbered {
+                        Some(_) if facts.unnumbered => kept.as_deref(),
+                        _ => facts.target.map(|t| t.of(text)),
+                    },
                 };
                 if facts.unknown_type {
                     findings.push(line.finding(
@@ -361,7 +412,12 @@ impl State {
                     ));
                 }
                 let target = entry.target;
-                match self.builder.push(entry) {
+                let pushed = self.builder.push(entry);
+                if let Some((id, _)) = &numbered {
+                    self.chain = Some(id.clone());
+                    self.numbered.push(Some(id.clone()));
+                }
+                match pushed {
                     Ok(ix) => {
                         self.tools.remember(ix, &facts, block);
                         if let Some(target) = target
@@ -428,9 +484,11 @@ impl State {
             last_nonblank,
             last_eof_finding,
             header_first,
+            version,
             ..
         } = self;
         report.format = format;
+        report.version = version;
         // pi starts a file afresh, every entry dropped, when its first line
         // is not a header.
         if format == Format::Pi && header_first == Some(false) {

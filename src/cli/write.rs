@@ -56,6 +56,9 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
                 failure(&e).with_hint("run the command again once the other program is done")
             }
             WriteError::NotAFile | WriteError::Format(_) => failure(&e),
+            WriteError::Unnumbered => failure(&e).with_hint(
+                "open the session in pi once (pi rewrites it as version 3), then run this again",
+            ),
             WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
                 super::unreadable(ctx.global, &io, "; nothing was written")
                     .with_hint("`ysess append --create` starts a new session in a new file")

@@ -191,6 +191,10 @@ pub struct LineFacts<'a> {
     /// empty one clearing it); without, an entry it refers to (pi: a
     /// compaction's first kept entry, a branch summary's origin).
     pub target: Option<Cow<'a, str>>,
+    /// The line carries no id of its own, as in pi's version-1 files (whose
+    /// entries pi numbers and chains when it opens them); `target` then
+    /// holds a compaction's `firstKeptEntryIndex`, in decimal.
+    pub unnumbered: bool,
 }
 
 impl LineFacts<'_> {
@@ -211,6 +215,7 @@ impl LineFacts<'_> {
             tool_name: self.tool_name.map(own),
             subject: self.subject.map(own),
             target: self.target.map(own),
+            unnumbered: self.unnumbered,
         }
     }
 }
@@ -222,8 +227,10 @@ impl LineFacts<'_> {
 pub enum Checked<'a> {
     /// Empty or only whitespace: yoagent skips it.
     Blank,
-    /// A format's header line (pi's `{"type":"session",…}`), not an entry.
-    Header,
+    /// A format's header line (pi's `{"type":"session",…}`), not an entry;
+    /// `version` is the file version it declares (pi reads a header without
+    /// one as version 1).
+    Header { version: u64 },
     /// A line of the app's own that holds no entry (Claude Code's summaries
     /// and housekeeping).
     Aside,
@@ -245,7 +252,7 @@ impl Checked<'_> {
     pub fn into_owned(self) -> Checked<'static> {
         match self {
             Checked::Blank => Checked::Blank,
-            Checked::Header => Checked::Header,
+            Checked::Header { version } => Checked::Header { version },
             Checked::Aside => Checked::Aside,
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),

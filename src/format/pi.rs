@@ -64,6 +64,37 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
     }
 }
 
+/// The file version pi reads a header as: `version`, 1 when there is none
+/// (pi migrates versions 1 and 2 when it opens a file, and reads anything
+/// it does not compare below 3 as current, 3 here).
+fn read_version(value: Option<&Value>) -> u64 {
+    // pi compares with `<` in JavaScript, which makes a number of a string.
+    let number = match value {
+        None | Some(Value::Null) => 1.0,
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+        Some(Value::String(s)) if s.trim().is_empty() => 0.0,
+        Some(Value::String(s)) => s.trim().parse().unwrap_or(f64::NAN),
+        Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+        Some(_) => f64::NAN,
+    };
+    if number < 2.0 {
+        1
+    } else if number < 3.0 {
+        2
+    } else {
+        3
+    }
+}
+
+/// An app's message role as pi 0.73 names it: version 2's `hookMessage` is
+/// `custom` since version 3.
+fn custom_role(role: &str) -> &str {
+    match role {
+        "hookMessage" => "custom",
+        role => role,
+    }
+}
+
 /// A timestamp pi writes (`2025-10-09T08:53:20.000Z`) in milliseconds since
 /// the epoch; 0 when there is none that reads.
 fn millis(value: Option<&Value>) -> u64 {
@@ -102,7 +133,9 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     };
     match facts(&value, subject) {
         Ok(Some(facts)) => Checked::Entry { facts, indent },
-        Ok(None) => Checked::Header,
+        Ok(None) => Checked::Header {
+            version: read_version(value.get("version")),
+        },
         Err(fault) => Checked::Fault { fault, indent },
     }
 }
@@ -341,11 +374,20 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
     if kind == "session" {
         return Ok(None);
     }
-    let Some(id) = string(map, "id") else {
-        return Err(shape(
-            format!("a `{kind}` entry without a string `id`: pi cannot find it or its children"),
-            None,
-        ));
+    // Version 1 wrote neither ids nor parents: pi numbers such entries and
+    // chains them in file order when it opens the file.
+    let unnumbered = !map.contains_key("id") && !map.contains_key("parentId");
+    let id = match string(map, "id") {
+        Some(id) => id,
+        None if unnumbered => "",
+        None => {
+            return Err(shape(
+                format!(
+                    "a `{kind}` entry without a string `id`: pi cannot find it or its children"
+                ),
+                None,
+            ));
+        }
     };
     let parent = match map.get("parentId") {
         None | Some(Value::Null) => None,
@@ -364,6 +406,7 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
         timestamp: millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
+        unnumbered,
         ..LineFacts::default()
     };
     match kind {
@@ -393,7 +436,7 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
                 }
                 other => {
                     facts.custom_role = Some(own("message"));
-                    facts.custom_kind = Some(own(other));
+                    facts.custom_kind = Some(own(custom_role(other)));
                 }
             }
             if facts.kind != MessageKind::Custom {
@@ -410,7 +453,11 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
         }
         "compaction" => {
             facts.custom_kind = Some(own(kind));
-            facts.target = string(map, "firstKeptEntryId").map(own);
+            facts.target = match map.get("firstKeptEntryIndex") {
+                // Version 1 kept the index of the first kept line.
+                Some(Value::Number(n)) if unnumbered => Some(Cow::Owned(n.to_string())),
+                _ => string(map, "firstKeptEntryId").map(own),
+            };
         }
         "branch_summary" => {
             facts.custom_kind = Some(own(kind));
@@ -464,7 +511,8 @@ pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
 
 fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
     let kind = string(map, "type").unwrap_or_default();
-    let id = string(map, "id").ok_or_else(|| NotAnEntry("no `id`".to_string()))?;
+    // A version-1 entry has no id; the tree's number for it stands in.
+    let id = string(map, "id").unwrap_or_default();
     let (message, message_value) = match (kind, map.get("message")) {
         ("message", Some(Value::Object(m))) => (message(m), Value::Object(m.clone())),
         _ => {
@@ -565,7 +613,7 @@ fn message(m: &Map<String, Value>) -> Message {
         },
         role => Message::Custom {
             role: "pi".to_string(),
-            kind: role.to_string(),
+            kind: custom_role(role).to_string(),
             data: Value::Object(m.clone()),
         },
     }

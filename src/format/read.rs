@@ -121,11 +121,15 @@ pub(crate) struct Facts {
     pub(crate) target: Option<Span>,
     /// The line's type is not one its format knows.
     pub(crate) unknown_type: bool,
+    /// [`crate::format::LineFacts::unnumbered`].
+    pub(crate) unnumbered: bool,
 }
 
 pub(crate) enum Line {
     Blank,
-    Header,
+    Header {
+        version: u64,
+    },
     /// A line of the format's own with no entry in it.
     Aside,
     Entry {
@@ -175,7 +179,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
     for (at, bytes) in block.lines() {
         let line = match format.check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
-            Checked::Header => Line::Header,
+            Checked::Header { version } => Line::Header { version },
             Checked::Aside => Line::Aside,
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
@@ -216,6 +220,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                             .custom_role
                             .as_deref()
                             .is_some_and(|t| !super::pi::TYPES.contains(&t)),
+                    unnumbered: facts.unnumbered,
                 };
                 let facts = match checked_record {
                     Ok(target) => Facts {

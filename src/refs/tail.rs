@@ -165,7 +165,10 @@ impl Walk {
         let facts = match check_line(bytes, head) {
             Checked::Blank => return Step::More,
             Checked::Entry { facts, .. } => facts,
-            Checked::Header | Checked::Aside | Checked::Fault { .. } | Checked::NotUtf8 { .. } => {
+            Checked::Header { .. }
+            | Checked::Aside
+            | Checked::Fault { .. }
+            | Checked::NotUtf8 { .. } => {
                 return Step::Unsure;
             }
         };

@@ -13,6 +13,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use crate::format::Format;
 use crate::input::read_at;
 
 /// Why ysess will not append to a session, or why what it appended may be
@@ -47,6 +48,8 @@ pub enum WriteError {
     NotAFile,
     /// A format ysess reads but does not write yet.
     Format(crate::format::Format),
+    /// A pi version-1 file, whose entries pi renumbers when it opens it.
+    Unnumbered,
     Io(io::Error),
 }
 
@@ -84,6 +87,11 @@ impl std::fmt::Display for WriteError {
                 f,
                 "a {} session: ysess reads it, and leaves writing it to the app that owns it",
                 format.name()
+            ),
+            WriteError::Unnumbered => write!(
+                f,
+                "a pi version-1 session: its entries have no ids yet, and pi gives them new ones \
+                 (and drops the parents of anything appended) when it next opens the file"
             ),
             WriteError::Io(e) => write!(f, "{e}"),
         }
@@ -224,6 +232,9 @@ impl Locked {
             }
             if !session.format.writable() {
                 return Err(WriteError::Format(session.format));
+            }
+            if session.format == Format::Pi && session.version == Some(1) {
+                return Err(WriteError::Unnumbered);
             }
             return Ok(Locked {
                 file,

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde::Deserialize;
 
-use crate::support::{Dir, Run};
+use crate::support::{Dir, Run, fixture};
 
 /// The seeds every comparison with pi runs on.
 const SEEDS: std::ops::RangeInclusive<u32> = 1..=30;
@@ -92,6 +92,9 @@ pub struct PiEntry {
     pub parent_id: Option<String>,
     #[serde(rename = "type")]
     pub kind: String,
+    /// A compaction's first kept entry.
+    #[serde(default)]
+    pub first_kept_entry_id: Option<String>,
 }
 
 impl Inspect {
@@ -583,4 +586,142 @@ fn branch_tips_are_pi_s_leaves_with_label_entries_folded_out() {
             assert!(want.contains(&tip.as_str()), "seed {seed}: pi's leaf {tip}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Files of pi's earlier versions, which pi migrates when it opens them
+// ---------------------------------------------------------------------------
+
+/// `id parent` of every entry, in file order, as `log --format` prints them.
+fn ids_and_parents(dir: &Dir, file: &Path) -> Vec<(String, Option<String>)> {
+    let run = ysess(
+        dir,
+        file,
+        &["log", "--all", "--reverse", "--format", "{id} {parent}"],
+    );
+    run.status(0);
+    run.stdout
+        .lines()
+        .map(|l| {
+            let (id, parent) = l.split_once(' ').expect("two fields");
+            (
+                id.to_string(),
+                Some(parent.to_string()).filter(|p| !p.is_empty()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pi_version_1_file_reads_as_the_chain_pi_migrates_it_to() {
+    let dir = Dir::new();
+    let file = dir.fixture("pi/v1.jsonl", "v1.jsonl");
+    let run = ysess(&dir, &file, &["fsck", "-v"]);
+    run.status(0);
+    assert!(
+        run.stdout.ends_with(
+            "v1.jsonl: ok; pi session, 7 entries, 1 root, 1 branch tip, 0 labels, HEAD line8 at depth 7\n"
+        ),
+        "{run}"
+    );
+    let ours = ids_and_parents(&dir, &file);
+    ysess(&dir, &file, &["show", "line4"]).status(0);
+
+    // pi numbers the entries when it opens the file (and rewrites it): the
+    // same entries, in the same order, each the child of the one before,
+    // the compaction keeping from the same entry.
+    let before = std::fs::read_to_string(&file).expect("fixture reads");
+    let Some(out) = node_harness(&["inspect", file.to_str().expect("UTF-8 path")]) else {
+        return;
+    };
+    let pi = parse_inspect(&out);
+    assert_eq!(pi.entries.len(), ours.len(), "{:?}\n{ours:?}", pi.entries);
+    let by_pi: BTreeMap<&str, &str> = pi
+        .entries
+        .iter()
+        .zip(&ours)
+        .map(|(p, (id, _))| (p.id.as_str(), id.as_str()))
+        .collect();
+    for (p, (id, parent)) in pi.entries.iter().zip(&ours) {
+        let pi_parent = p.parent_id.as_deref().map(|q| by_pi[q]);
+        assert_eq!(pi_parent, parent.as_deref(), "parent of {id}");
+        if let Some(kept) = &p.first_kept_entry_id {
+            assert_eq!(by_pi[kept.as_str()], "line4", "compaction of {id}");
+        }
+    }
+    assert_eq!(pi.leaf_id.as_deref().map(|l| by_pi[l]), Some("line8"));
+    assert_ne!(
+        std::fs::read_to_string(&file).expect("file reads"),
+        before,
+        "pi rewrites a version-1 file when it opens it"
+    );
+}
+
+#[test]
+fn writes_to_a_pi_version_1_file_refuse_and_leave_it_as_it_was() {
+    let dir = Dir::new();
+    let file = dir.fixture("pi/v1.jsonl", "v1.jsonl");
+    let before = dir.read("v1.jsonl");
+    for args in [
+        &["tag", "sticky", "line4"][..],
+        &["checkout", "line3"],
+        &["branch", "retry", "line3"],
+    ] {
+        let run = ysess(&dir, &file, args);
+        run.status(128);
+        assert!(
+            run.stderr.contains("a pi version-1 session")
+                && run.stderr.contains("nothing was written")
+                && run.stderr.contains("hint: open the session in pi once"),
+            "{run}"
+        );
+        assert_eq!(dir.read("v1.jsonl"), before, "{run}");
+    }
+}
+
+#[test]
+fn an_entry_without_an_id_in_a_version_3_file_is_still_invalid() {
+    let dir = Dir::new();
+    let mut text = std::fs::read_to_string(fixture("pi/v2.jsonl")).expect("fixture reads");
+    text = text.replacen("\"version\":2", "\"version\":3", 1);
+    text.push_str("{\"type\":\"message\",\"timestamp\":\"2025-09-14T14:01:00.000Z\",\"message\":{\"role\":\"user\",\"content\":\"lost\"}}\n");
+    let file = dir.write("v3.jsonl", text);
+    let run = ysess(&dir, &file, &["fsck"]);
+    run.status(1);
+    assert!(
+        run.stderr
+            .contains("v3.jsonl:5: invalidEntry: an entry without a string `id`"),
+        "{run}"
+    );
+}
+
+#[test]
+fn a_pi_version_2_hook_message_reads_as_the_custom_message_pi_3_makes_it() {
+    let dir = Dir::new();
+    let file = dir.fixture("pi/v2.jsonl", "v2.jsonl");
+    ysess(&dir, &file, &["fsck"]).status(0);
+    ysess(
+        &dir,
+        &file,
+        &["log", "--format", "{id} {role} {tag}", "-n", "2"],
+    )
+    .status(0)
+    .stdout("c3d4e5f6 assistant claude-sonnet-4-5\nb2c3d4e5 custom custom\n");
+
+    // ysess writes a version-2 file as pi 3 would: pi keeps its ids when it
+    // migrates it, so the label stays on its entry.
+    ysess(&dir, &file, &["tag", "dark", "a1b2c3d4"]).status(0);
+    let Some(out) = node_harness(&["inspect", file.to_str().expect("UTF-8 path")]) else {
+        return;
+    };
+    let pi = parse_inspect(&out);
+    assert_eq!(
+        pi.labels,
+        BTreeMap::from([("a1b2c3d4".to_string(), "dark".to_string())])
+    );
+    assert_eq!(pi.header["version"], 3, "pi migrated the file");
+    ysess(&dir, &file, &["fsck"]).status(0);
+    ysess(&dir, &file, &["tag"])
+        .status(0)
+        .stdout("dark  a1b2c3d4\n");
 }

@@ -223,7 +223,12 @@ function inspect(file) {
     leafId: sm.getLeafId(),
     branch: branch.map((e) => e.id),
     branchTypes: branch.map((e) => e.type),
-    entries: entries.map((e) => ({ id: e.id, parentId: e.parentId, type: e.type })),
+    entries: entries.map((e) => ({
+      id: e.id,
+      parentId: e.parentId,
+      type: e.type,
+      ...(e.firstKeptEntryId !== undefined && { firstKeptEntryId: e.firstKeptEntryId }),
+    })),
     tips: entries.filter((e) => !parents.has(e.id)).map((e) => e.id),
     labels,
     context: sm.buildSessionContext().messages.length,
