@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::yoagent::fast::scan_pi_line;
 use crate::format::yoagent::records::{self, Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
@@ -124,7 +125,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     // Most lines are messages of the three model roles: read those with
     // typed, borrowing serde; anything else (or anything odd) the slow way,
     // which also explains faults.
-    if let Some(facts) = fast::facts(text, subject) {
+    if let Some(facts) = scan_pi_line(text, subject).or_else(|| fast::facts(text, subject)) {
         return Checked::Entry { facts, indent };
     }
     let value = match json::parse(text, indent) {
@@ -721,22 +722,33 @@ mod tests {
             r#"{"type":"message","id":"a8","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"text","text":5},{"type":"thinking","thinking":"x\ny"}]}}"#,
             r#"{"type":"message","id":"a9","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"text","text":"\u00e9t\u00e9\n\tsecond"}]}}"#,
         ];
-        let lines: Vec<&str> = fixture.lines().chain(odd).collect();
-        let mut fast_read = 0;
+        let generated = include_str!("../../tests/fixtures/pi/demo.jsonl");
+        let lines: Vec<&str> = fixture
+            .lines()
+            .chain(generated.lines())
+            .chain(odd)
+            .collect();
+        let (mut typed, mut scanned) = (0, 0);
         for line in lines {
             for subject in [false, true] {
-                let Some(fast) = fast::facts(line, subject) else {
-                    continue;
-                };
-                fast_read += 1;
-                assert_eq!(
-                    Some(fast.into_owned()),
-                    slow(line, subject),
-                    "{line} (subject: {subject})"
-                );
+                if let Some(fast) = fast::facts(line, subject) {
+                    typed += 1;
+                    let want = slow(line, subject);
+                    assert_eq!(Some(fast.into_owned()), want, "{line} (subject: {subject})");
+                }
+                if let Some(fast) = scan_pi_line(line, subject) {
+                    scanned += 1;
+                    let want = slow(line, subject);
+                    assert_eq!(
+                        Some(fast.into_owned()),
+                        want,
+                        "scanned: {line} (subject: {subject})"
+                    );
+                }
             }
         }
-        assert!(fast_read >= 20, "the fast path read {fast_read} lines");
+        assert!(typed >= 20, "the typed path read {typed} lines");
+        assert!(scanned >= 20, "the scanner read {scanned} lines");
     }
 
     #[test]
@@ -783,6 +795,7 @@ mod tests {
             r#"{"type":"model_change","id":"a1","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","provider":"p","modelId":"m"}"#,
         ] {
             assert!(fast::facts(line, true).is_none(), "{line}");
+            assert!(scan_pi_line(line, true).is_none(), "scanned: {line}");
         }
         let dup = r#"{"type":"message","id":"a1","id":"a2","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":"x"}}"#;
         assert_eq!(

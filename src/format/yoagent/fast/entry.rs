@@ -184,7 +184,7 @@ impl<'a> Scanner<'a> {
 
     /// Walks the members after a tag member (`role`, `type`) up to the
     /// closing brace. A second tag member makes the fast path give up.
-    fn rest_members(
+    pub(super) fn rest_members(
         &mut self,
         tag: &[u8],
         mut member: impl FnMut(&mut Self, &'a [u8], &mut Seen) -> Option<()>,
@@ -228,7 +228,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A content array. Tool call ids are collected when `calls` is given.
-    fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
+    pub(super) fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
         self.array(|s| {
             s.eat(b'{')?;
             if s.key()? != b"type" {

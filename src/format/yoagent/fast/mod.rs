@@ -11,6 +11,7 @@
 //! (accept implies yoagent accepts) is what the differential tests pin down.
 
 mod entry;
+mod pi;
 mod subject;
 
 use std::borrow::Cow;
@@ -36,6 +37,22 @@ pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
         want_subject: subject,
     };
     let facts = s.entry()?;
+    s.ws();
+    (s.pos == s.b.len()).then_some(facts)
+}
+
+/// [`scan_line`] for a line of a pi session: a `message` entry of a model
+/// role (see [`pi`]); `None` for anything else.
+pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+    let mut s = Scanner {
+        text: line,
+        b: line.as_bytes(),
+        pos: 0,
+        clean: !has_control(line.as_bytes()),
+        parts: Parts::default(),
+        want_subject: subject,
+    };
+    let facts = s.pi_entry()?;
     s.ws();
     (s.pos == s.b.len()).then_some(facts)
 }
