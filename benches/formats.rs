@@ -1,6 +1,7 @@
 //! `cargo bench --bench formats`: `ysess fsck` and `ysess log --graph` on a
-//! pi session against the same on the yoagent session it is made from, in
-//! one run: reading a pi file should cost no more per byte.
+//! pi session and a Claude Code session against the same on the yoagent
+//! session they are made from, in one run: reading either should cost no
+//! more per byte.
 //!
 //! Environment:
 //! - `YSESS_BENCH_ENTRIES` (default 200000): entries in the session.
@@ -15,7 +16,9 @@
 //! each custom record a `custom` entry, and each label a `label` entry hung
 //! from the file's last entry, as pi's `appendLabelChange` hangs it. Before
 //! it is cached, `ysess fsck` must find it a sound pi session with as many
-//! entries as the source.
+//! entries as the source. The Claude Code session (`claude-<entries>.jsonl`)
+//! is made the same way, one line per entry in Claude Code 2.0's shapes (see
+//! `claude_file`), and checked the same way.
 
 #[path = "support.rs"]
 mod support;
@@ -114,6 +117,142 @@ fn pi_file(source: &Path, entries: usize) -> std::io::Result<PathBuf> {
     Ok(file)
 }
 
+/// A Claude Code uuid for the entry on line `k`.
+fn claude_id(k: usize) -> String {
+    let h = (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        h >> 32,
+        (h >> 16) & 0xffff,
+        h & 0xfff,
+        (k >> 12) & 0xfff,
+        k
+    )
+}
+
+/// The blocks of a pi-ai message as Anthropic's Messages API writes them.
+fn anthropic_blocks(content: &Value) -> Vec<Value> {
+    let blocks = content.as_array().map(Vec::as_slice).unwrap_or_default();
+    blocks
+        .iter()
+        .filter_map(|b| match b["type"].as_str()? {
+            "text" => Some(json!({"type": "text", "text": b["text"]})),
+            "thinking" => Some(
+                json!({"type": "thinking", "thinking": b["thinking"], "signature": b["signature"]}),
+            ),
+            "toolCall" => Some(
+                json!({"type": "tool_use", "id": b["id"], "name": b["name"], "input": b["arguments"]}),
+            ),
+            "image" => Some(json!({"type": "image", "source": {"type": "base64",
+                "media_type": b["mimeType"], "data": b["data"]}})),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Makes (or reuses) a Claude Code session with the tree of `source`: one
+/// line per entry (user and assistant lines, a tool result as the user line
+/// Claude Code writes, a custom record as a `system` line), each with the
+/// fields Claude Code 2.0 repeats on every line. Claude Code has no labels.
+fn claude_file(source: &Path, entries: usize) -> std::io::Result<PathBuf> {
+    let dir = source.parent().unwrap_or(Path::new("."));
+    let file = dir.join(format!("claude-{entries}.jsonl"));
+    let meta = dir.join(format!("claude-{entries}.jsonl.meta"));
+    let want = format!(
+        "from {} bytes={}",
+        source.display(),
+        std::fs::metadata(source)?.len()
+    );
+    if std::fs::read_to_string(&meta).is_ok_and(|m| m.trim() == want) && file.exists() {
+        println!("reusing {}", file.display());
+        return Ok(file);
+    }
+    println!("making {} from {} ...", file.display(), source.display());
+    let input = std::io::BufReader::new(std::fs::File::open(source)?);
+    let tmp = dir.join(format!("claude-{entries}.jsonl.tmp"));
+    let mut out = BufWriter::new(std::fs::File::create(&tmp)?);
+    let session = "3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13";
+    let mut ids: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for (k, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry: Value = serde_json::from_str(&line).map_err(std::io::Error::other)?;
+        let id = claude_id(k);
+        let old = entry["id"].as_str().unwrap_or_default().to_string();
+        let parent = entry["parent_id"]
+            .as_str()
+            .and_then(|p| ids.get(p))
+            .cloned();
+        let time = iso(entry["timestamp"].as_u64().unwrap_or(0));
+        let m = &entry["message"];
+        let mut line = json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
+            "cwd": "/bench", "sessionId": session, "version": "2.0.42", "gitBranch": "main"});
+        let fields = line.as_object_mut().expect("an object");
+        let mut put = |key: &str, value: Value| fields.insert(key.to_string(), value);
+        match m["role"].as_str().unwrap_or_default() {
+            "user" => {
+                put("type", json!("user"));
+                put(
+                    "message",
+                    json!({"role": "user", "content": anthropic_blocks(&m["content"])}),
+                );
+            }
+            "assistant" => {
+                let usage = &m["usage"];
+                let stop = match m["stopReason"].as_str() {
+                    Some("toolUse") => "tool_use",
+                    Some("length") => "max_tokens",
+                    _ => "end_turn",
+                };
+                put(
+                    "message",
+                    json!({"model": m["model"], "id": format!("msg_{k:024x}"),
+                    "type": "message", "role": "assistant",
+                    "content": anthropic_blocks(&m["content"]), "stop_reason": stop,
+                    "stop_sequence": null, "usage": {"input_tokens": usage["input"],
+                    "cache_creation_input_tokens": usage["cacheWrite"],
+                    "cache_read_input_tokens": usage["cacheRead"],
+                    "output_tokens": usage["output"], "service_tier": "standard"}}),
+                );
+                put("requestId", json!(format!("req_{k:024x}")));
+                put("type", json!("assistant"));
+            }
+            "toolResult" => {
+                let text: Vec<&str> = m["content"]
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|b| b["text"].as_str())
+                    .collect();
+                put("type", json!("user"));
+                put(
+                    "message",
+                    json!({"role": "user", "content": [{"tool_use_id": m["toolCallId"],
+                    "type": "tool_result", "content": text.join("\n"), "is_error": m["isError"]}]}),
+                );
+            }
+            _ => {
+                put("type", json!("system"));
+                put("subtype", m["kind"].clone());
+                put("content", json!(m["data"].to_string()));
+                put("level", json!("info"));
+            }
+        }
+        put("uuid", json!(id));
+        put("timestamp", json!(time));
+        writeln!(out, "{line}")?;
+        ids.insert(old, id);
+    }
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&tmp, &file)?;
+    std::fs::write(&meta, format!("{want}\n"))?;
+    Ok(file)
+}
+
 fn main() -> ExitCode {
     let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
     let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
@@ -131,6 +270,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let claude = match claude_file(&yoagent, entries) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: making the Claude Code session: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
     let args = |file: &Path, rest: &[&str]| -> Vec<OsString> {
         let mut v: Vec<OsString> = vec!["-f".into(), file.as_os_str().to_owned()];
@@ -139,7 +285,7 @@ fn main() -> ExitCode {
     };
     // Both files are sound, in their formats, with the same entries.
     let mut counts = Vec::new();
-    for (file, format) in [(&yoagent, "yoagent"), (&pi, "pi")] {
+    for (file, format) in [(&yoagent, "yoagent"), (&pi, "pi"), (&claude, "claude")] {
         match check_run(ysess, &args(file, &["fsck", "--json"])) {
             Ok(out) => {
                 let summary: Value = out
@@ -163,23 +309,25 @@ fn main() -> ExitCode {
             }
         }
     }
-    if counts[0] != counts[1] {
+    if counts[1..].iter().any(|&c| c != counts[0]) {
         eprintln!(
-            "error: the pi session has {} entries, the yoagent one {}",
-            counts[1], counts[0]
+            "error: the pi session has {} entries, the Claude Code one {}, the yoagent one {}",
+            counts[1], counts[2], counts[0]
         );
         return ExitCode::FAILURE;
     }
     let size = |f: &Path| std::fs::metadata(f).map_or(0, |m| m.len());
-    let (y_bytes, p_bytes) = (size(&yoagent), size(&pi));
+    let (y_bytes, p_bytes, c_bytes) = (size(&yoagent), size(&pi), size(&claude));
     let per_entry = |bytes: u64| kib(bytes / counts[0].max(1));
     println!(
-        "{} entries | yoagent {} ({} an entry) | pi {} ({} an entry)",
+        "{} entries | yoagent {} ({} an entry) | pi {} ({} an entry) | Claude Code {} ({} an entry)",
         counts[0],
         mb(y_bytes),
         per_entry(y_bytes),
         mb(p_bytes),
-        per_entry(p_bytes)
+        per_entry(p_bytes),
+        mb(c_bytes),
+        per_entry(c_bytes)
     );
     println!();
     TABLE.header();
@@ -187,7 +335,11 @@ fn main() -> ExitCode {
     let mut details = Vec::new();
     for what in [&["fsck"][..], &["log", "--graph"]] {
         let mut per_byte = Vec::new();
-        for (file, bytes, format) in [(&yoagent, y_bytes, "yoagent"), (&pi, p_bytes, "pi")] {
+        for (file, bytes, format) in [
+            (&yoagent, y_bytes, "yoagent"),
+            (&pi, p_bytes, "pi"),
+            (&claude, c_bytes, "claude"),
+        ] {
             let timed = match time_child(ysess, &args(file, what), runs, Out::Null) {
                 Ok(t) => t,
                 Err(e) => {
@@ -220,13 +372,15 @@ fn main() -> ExitCode {
             per_byte.push(timed.best.as_secs_f64() / bytes as f64);
             all.push((format!("{} ({format})", what.join(" ")), timed.all));
         }
-        let ratio = per_byte[1] / per_byte[0];
-        TABLE.row(
-            &format!("{}: pi / yoagent, per byte", what.join(" ")),
-            &format!("{ratio:.2}x"),
-            "<= 1x",
-            support::pass(ratio <= 1.0),
-        );
+        for (i, format) in [(1, "pi"), (2, "claude")] {
+            let ratio = per_byte[i] / per_byte[0];
+            TABLE.row(
+                &format!("{}: {format} / yoagent, per byte", what.join(" ")),
+                &format!("{ratio:.2}x"),
+                "<= 1x",
+                support::pass(ratio <= 1.0),
+            );
+        }
     }
     println!();
     for detail in details {

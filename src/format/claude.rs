@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::exact::{FaultKind, LineFault};
+use crate::format::yoagent::fast::scan_claude_line;
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
 /// The line types that are entries of the tree.
@@ -76,7 +77,19 @@ fn millis(value: Option<&Value>) -> u64 {
 
 /// Checks one line as Claude Code's files hold it. `subject`: also make the
 /// entry's subject line.
-pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
+    // Most lines are messages of the main thread: the scanner reads those;
+    // anything else, or anything odd, is read as a `Value`.
+    if let Ok((text, indent)) = text_of(bytes)
+        && let Some(facts) = scan_claude_line(text, subject)
+    {
+        return Checked::Entry { facts, indent };
+    }
+    slow(bytes, subject)
+}
+
+/// [`check_line`] through a `serde_json::Value`, which also explains faults.
+fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
     let (value, indent) = match json::parse_line(bytes) {
         Ok(line) => line,
         Err(verdict) => return *verdict,
@@ -286,5 +299,72 @@ fn assistant(m: &Map<String, Value>) -> Message {
             total_tokens: input + output + cache_read + cache_write,
         },
         error_message: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow_facts(line: &str, subject: bool) -> Option<LineFacts<'static>> {
+        match slow(line.as_bytes(), subject) {
+            Checked::Entry { facts, .. } => Some(facts),
+            _ => None,
+        }
+    }
+
+    const HEAD: &str = r#""parentUuid":"p1","isSidechain":false,"sessionId":"s","timestamp":"2025-10-14T09:12:05.531Z","uuid":"u1""#;
+
+    #[test]
+    fn the_scanner_reads_every_line_as_the_slow_path_does() {
+        let odd = [
+            r#""type":"user","message":{"role":"user","content":"plain\n\n  second"}"#,
+            r#""type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"  \n"},{"type":"text","text":"out\nmore"}],"is_error":true}]}"#,
+            r#""type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"a\u00e9\tb"}]}"#,
+            r#""type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"aGVsbG8="}}]}"#,
+            r#""message":{"model":"m","id":"msg","type":"message","role":"assistant","content":[{"type":"thinking","thinking":" ","signature":"x"},{"type":"redacted_thinking","data":"zz"},{"type":"thinking","thinking":"\n plan"}],"usage":{"input_tokens":1}},"type":"assistant""#,
+            r#""message":{"model":"m","role":"assistant","content":[{"type":"tool_use","id":"c1","name":"Bash","input":{ "b" : 1, "a": [2.50, "x"] }},{"type":"tool_use","id":"c2","name":"Read","input":{}}]},"type":"assistant""#,
+            r#""message":{"model":"m","role":"assistant","content":[{"type":"text","text":""},{"type":"text","text":"later"},{"type":"something_new","x":1}]},"type":"assistant","isSidechain":true"#,
+            r#""type":"user","message":{"role":"user","content":[]}"#,
+        ];
+        let odd: Vec<String> = odd
+            .iter()
+            .map(|rest| format!("{{{HEAD},{rest}}}"))
+            .collect();
+        let lines = include_str!("../../tests/fixtures/claude/session.jsonl")
+            .lines()
+            .chain(include_str!("../../tests/fixtures/claude/broken.jsonl").lines())
+            .chain(odd.iter().map(String::as_str));
+        let mut scanned = 0;
+        for line in lines {
+            for subject in [false, true] {
+                if let Some(fast) = scan_claude_line(line.trim(), subject) {
+                    scanned += 1;
+                    assert_eq!(
+                        Some(fast.into_owned()),
+                        slow_facts(line, subject),
+                        "{line} (subject: {subject})"
+                    );
+                }
+            }
+        }
+        assert!(scanned >= 30, "the scanner read {scanned} lines");
+    }
+
+    #[test]
+    fn the_scanner_leaves_odd_lines_to_the_slow_path() {
+        for rest in [
+            // A system line, and a compaction hung from its logical parent.
+            r#""type":"system","subtype":"compact_boundary","content":"Conversation compacted","message":{"content":"x"}"#,
+            r#""type":"user","logicalParentUuid":"p0","message":{"role":"user","content":"x"}"#,
+            // Odd values, and a key twice (the last one counts).
+            r#""type":"user","isSidechain":1,"message":{"role":"user","content":"x"}"#,
+            r#""type":"user","message":{"role":"user","content":[{"type":"text","text":5}]}"#,
+            r#""type":"user","message":{"role":"user","content":"x"},"type":"assistant""#,
+            r#""type":"summary","message":{"role":"user","content":"x"}"#,
+        ] {
+            let line = format!("{{{HEAD},{rest}}}");
+            assert!(scan_claude_line(&line, true).is_none(), "{line}");
+        }
     }
 }

@@ -10,6 +10,7 @@
 //! its own for odd input: it only makes the common case fast. Its soundness
 //! (accept implies yoagent accepts) is what the differential tests pin down.
 
+mod claude;
 mod entry;
 mod pi;
 mod subject;
@@ -53,6 +54,22 @@ pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
         want_subject: subject,
     };
     let facts = s.pi_entry()?;
+    s.ws();
+    (s.pos == s.b.len()).then_some(facts)
+}
+
+/// [`scan_line`] for a line of a Claude Code session: a `user` or
+/// `assistant` line (see [`claude`]); `None` for anything else.
+pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+    let mut s = Scanner {
+        text: line,
+        b: line.as_bytes(),
+        pos: 0,
+        clean: !has_control(line.as_bytes()),
+        parts: Parts::default(),
+        want_subject: subject,
+    };
+    let facts = s.claude_entry()?;
     s.ws();
     (s.pos == s.b.len()).then_some(facts)
 }

@@ -1,0 +1,293 @@
+//! Claude Code's `user` and `assistant` lines: the tree's fields at the top
+//! level, in any order, and a message in the shape of Anthropic's Messages
+//! API. Only what [`crate::format::claude::check_line`] would read the same
+//! way is accepted; `system` lines, compactions (`logicalParentUuid`) and
+//! anything odd are left to it.
+
+use std::borrow::Cow;
+
+use super::subject::first_line;
+use super::{Scanner, Seen};
+use crate::format::json::{iso_millis, subject_line};
+use crate::format::message::human_size;
+use crate::format::{LineFacts, MessageKind};
+
+/// A block's fields, captured in whatever order they come.
+#[derive(Default)]
+struct Block<'a> {
+    kind: Option<Cow<'a, str>>,
+    text: Option<(&'a [u8], bool)>,
+    thinking: Option<(&'a [u8], bool)>,
+    id: Option<Cow<'a, str>>,
+    name: Option<Cow<'a, str>>,
+    input: Option<&'a [u8]>,
+    tool_use_id: Option<Cow<'a, str>>,
+    /// A tool result's text: its first line that is not blank.
+    result: Option<String>,
+    image: Option<(&'a [u8], usize)>,
+}
+
+/// What the subject line is made of: the first text, the first tool call,
+/// the first thinking with a line, the first image.
+#[derive(Default)]
+struct Said<'a> {
+    text: Option<String>,
+    call: Option<(Cow<'a, str>, &'a [u8])>,
+    thinking: Option<String>,
+    image: Option<(&'a [u8], usize)>,
+}
+
+impl<'a> Scanner<'a> {
+    pub(super) fn claude_entry(&mut self) -> Option<LineFacts<'a>> {
+        const TYPE: u32 = 0;
+        const UUID: u32 = 1;
+        const PARENT: u32 = 2;
+        const TIMESTAMP: u32 = 3;
+        const MESSAGE: u32 = 4;
+        const SIDECHAIN: u32 = 5;
+        let mut seen = Seen::default();
+        let mut facts = LineFacts::default();
+        let (mut kind, mut sidechain) = (None, false);
+        let mut blocks = Vec::new();
+        self.object(|s, key| match key {
+            b"type" => {
+                seen.first(TYPE)?;
+                kind = Some(s.string()?);
+                Some(())
+            }
+            b"uuid" => {
+                seen.first(UUID)?;
+                facts.id = s.string()?;
+                Some(())
+            }
+            b"parentUuid" => {
+                seen.first(PARENT)?;
+                facts.parent = s.opt_string()?;
+                Some(())
+            }
+            b"timestamp" => {
+                seen.first(TIMESTAMP)?;
+                facts.timestamp = iso_millis(&s.string()?)?;
+                Some(())
+            }
+            b"isSidechain" => {
+                seen.first(SIDECHAIN)?;
+                sidechain = s.bool()?;
+                Some(())
+            }
+            b"message" => {
+                seen.first(MESSAGE)?;
+                s.claude_message(&mut facts, &mut blocks)
+            }
+            // A compaction's parent, and a system line's own words.
+            b"logicalParentUuid" | b"subtype" => None,
+            _ => s.skip_value(2),
+        })?;
+        if ![TYPE, UUID, TIMESTAMP, MESSAGE]
+            .iter()
+            .all(|&bit| seen.has(bit))
+        {
+            return None;
+        }
+        match kind.as_deref()? {
+            "user" => match blocks
+                .iter()
+                .find(|b| b.kind.as_deref() == Some("tool_result"))
+            {
+                Some(result) => {
+                    facts.kind = MessageKind::ToolResult;
+                    facts.tool_result_for = result.tool_use_id.clone();
+                }
+                None => facts.kind = MessageKind::User,
+            },
+            "assistant" => {
+                facts.kind = MessageKind::Assistant;
+                facts.tool_calls = blocks
+                    .iter()
+                    .filter(|b| b.kind.as_deref() == Some("tool_use"))
+                    .filter_map(|b| b.id.clone())
+                    .collect();
+            }
+            _ => return None,
+        }
+        if facts.kind != MessageKind::Assistant {
+            facts.model = None;
+        }
+        if sidechain {
+            facts.custom_role = Some(Cow::Borrowed("sidechain"));
+        }
+        if self.want_subject {
+            facts.subject = Some(Cow::Owned(subject(blocks)?));
+        }
+        Some(facts)
+    }
+
+    /// The message: its model and its content, its other fields skipped.
+    fn claude_message(
+        &mut self,
+        facts: &mut LineFacts<'a>,
+        blocks: &mut Vec<Block<'a>>,
+    ) -> Option<()> {
+        let mut seen = Seen::default();
+        self.object(|s, key| match key {
+            b"model" => {
+                seen.first(0)?;
+                facts.model = Some(s.string()?);
+                Some(())
+            }
+            b"content" => {
+                seen.first(1)?;
+                s.ws();
+                if s.peek()? == b'"' {
+                    let text = s.raw_string()?;
+                    blocks.push(Block {
+                        kind: Some(Cow::Borrowed("text")),
+                        text: Some(text),
+                        ..Block::default()
+                    });
+                    return Some(());
+                }
+                s.array(|s| {
+                    blocks.push(s.claude_block()?);
+                    Some(())
+                })
+            }
+            _ => s.skip_value(3),
+        })?;
+        seen.has(1).then_some(())
+    }
+
+    fn claude_block(&mut self) -> Option<Block<'a>> {
+        let mut seen = Seen::default();
+        let mut block = Block::default();
+        let want = self.want_subject;
+        self.object(|s, key| {
+            let (bit, read) = match key {
+                b"type" => (0, s.string().map(|t| block.kind = Some(t))),
+                b"text" => (1, s.raw_string().map(|t| block.text = Some(t))),
+                b"thinking" => (2, s.raw_string().map(|t| block.thinking = Some(t))),
+                b"id" => (3, s.string().map(|t| block.id = Some(t))),
+                b"name" => (4, s.string().map(|t| block.name = Some(t))),
+                b"input" => {
+                    s.ws();
+                    let start = s.pos;
+                    let read = s.skip_value(5);
+                    block.input = Some(&s.b[start..s.pos]);
+                    (5, read)
+                }
+                b"tool_use_id" => (6, s.string().map(|t| block.tool_use_id = Some(t))),
+                b"content" => (7, s.result_text(want).map(|t| block.result = Some(t))),
+                b"source" => (8, s.image_source().map(|i| block.image = Some(i))),
+                _ => return s.skip_value(5),
+            };
+            seen.first(bit)?;
+            read
+        })?;
+        seen.has(0).then_some(block)
+    }
+
+    /// A tool result's content, a string or text parts: the first line of
+    /// its text that is not blank (made only when `want`).
+    fn result_text(&mut self, want: bool) -> Option<String> {
+        self.ws();
+        if self.peek()? == b'"' {
+            let (raw, escaped) = self.raw_string()?;
+            return Some(if want {
+                first_line(raw, escaped)
+            } else {
+                String::new()
+            });
+        }
+        let mut line = String::new();
+        self.array(|s| {
+            s.object(|s, key| match key {
+                b"text" => {
+                    s.ws();
+                    if s.peek()? != b'"' {
+                        return s.skip_value(6);
+                    }
+                    let (raw, escaped) = s.raw_string()?;
+                    if want && line.is_empty() {
+                        line = first_line(raw, escaped);
+                    }
+                    Some(())
+                }
+                _ => s.skip_value(6),
+            })
+        })?;
+        Some(line)
+    }
+
+    /// An image's `source`: its media type and the bytes of its data.
+    fn image_source(&mut self) -> Option<(&'a [u8], usize)> {
+        let (mut mime, mut size) = (&b""[..], 0);
+        let mut seen = Seen::default();
+        self.object(|s, key| match key {
+            b"media_type" => {
+                seen.first(0)?;
+                mime = s.raw_string()?.0;
+                Some(())
+            }
+            b"data" => {
+                seen.first(1)?;
+                let (data, _) = s.raw_string()?;
+                let pad = data.iter().rev().take_while(|&&b| b == b'=').count();
+                size = data.len() - pad;
+                Some(())
+            }
+            _ => s.skip_value(6),
+        })?;
+        Some((mime, size))
+    }
+}
+
+/// The subject as `Message::subject` makes it from the blocks Claude Code's
+/// reader keeps; `None` when it cannot be sure (the slow path decides).
+fn subject(blocks: Vec<Block<'_>>) -> Option<String> {
+    let mut said = Said::default();
+    for block in blocks {
+        match block.kind.as_deref() {
+            Some("text") if said.text.is_none() => {
+                let (raw, escaped) = block.text?;
+                said.text = Some(first_line(raw, escaped));
+            }
+            Some("tool_result") if said.text.is_none() => {
+                said.text = Some(block.result.unwrap_or_default());
+            }
+            Some("tool_use") if said.call.is_none() => {
+                said.call = Some((
+                    block.name.unwrap_or_default(),
+                    block.input.unwrap_or(b"null"),
+                ));
+            }
+            Some("thinking") if said.thinking.is_none() => {
+                let line = block
+                    .thinking
+                    .map(|(raw, escaped)| first_line(raw, escaped))
+                    .unwrap_or_default();
+                said.thinking = Some(line).filter(|l| !l.is_empty());
+            }
+            Some("image") if said.image.is_none() => {
+                said.image = Some(block.image.unwrap_or((b"", 0)));
+            }
+            _ => {}
+        }
+    }
+    if let Some(text) = said.text.filter(|t| !t.is_empty()) {
+        return Some(text);
+    }
+    if let Some((name, input)) = said.call {
+        let input: serde_json::Value = serde_json::from_slice(input).ok()?;
+        return Some(subject_line(&format!("{name} {input}")));
+    }
+    if let Some(thinking) = said.thinking {
+        return Some(thinking);
+    }
+    Some(said.image.map_or_else(String::new, |(mime, size)| {
+        format!(
+            "[{}, {}]",
+            String::from_utf8_lossy(mime),
+            human_size(size * 3 / 4)
+        )
+    }))
+}
