@@ -5,7 +5,9 @@
 //!
 //! Environment:
 //! - `YSESS_BENCH_ENTRIES` (default 200000): entries in the session.
-//! - `YSESS_BENCH_RUNS` (default 3): runs per measurement; the best is shown.
+//! - `YSESS_BENCH_RUNS` (default 3): runs per measurement, taken in turn
+//!   (one of each file, then the next round); the best is shown, with the
+//!   least CPU time (user + sys, from `/usr/bin/time`) beside it.
 //!
 //! The pi session is made once from the yoagent bench file
 //! (`target/bench/session-<entries>.jsonl`) and cached as
@@ -26,7 +28,8 @@ mod support;
 use std::ffi::OsString;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use support::{
@@ -253,6 +256,41 @@ fn claude_file(source: &Path, entries: usize) -> std::io::Result<PathBuf> {
     Ok(file)
 }
 
+/// One run of `ysess args`, stdout and stderr on /dev/null: its wall time
+/// and, where GNU time is at `/usr/bin/time`, the CPU time (user + sys) it
+/// reports, which a busy machine disturbs far less than the wall time.
+fn timed_run(ysess: &Path, args: &[OsString]) -> Result<(Duration, Option<f64>), String> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        let timed = time_child(ysess, args, 1, Out::Null)?;
+        debug_assert_eq!(timed.all.len(), 1);
+        return Ok((timed.best, None));
+    }
+    let report = std::env::temp_dir().join(format!("ysess-bench-cpu-{}", std::process::id()));
+    let start = Instant::now();
+    let status = Command::new(time)
+        .args(["-f", "%U %S", "-o"])
+        .arg(&report)
+        .arg(ysess)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("spawning /usr/bin/time: {e}"))?;
+    let wall = start.elapsed();
+    if !status.success() {
+        return Err(format!(
+            "`ysess {args:?}`: exit {:?} on a timed run",
+            status.code()
+        ));
+    }
+    let text =
+        std::fs::read_to_string(&report).map_err(|e| format!("/usr/bin/time's report: {e}"))?;
+    let used: Option<f64> = text.split_whitespace().map(|t| t.parse::<f64>().ok()).sum();
+    Ok((wall, used))
+}
+
 fn main() -> ExitCode {
     let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
     let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
@@ -334,23 +372,47 @@ fn main() -> ExitCode {
     let mut all = Vec::new();
     let mut details = Vec::new();
     for what in [&["fsck"][..], &["log", "--graph"]] {
-        let mut per_byte = Vec::new();
-        for (file, bytes, format) in [
+        let files = [
             (&yoagent, y_bytes, "yoagent"),
             (&pi, p_bytes, "pi"),
             (&claude, c_bytes, "claude"),
-        ] {
-            let timed = match time_child(ysess, &args(file, what), runs, Out::Null) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
+        ];
+        // Round-robin: run r of every file before run r + 1 of any, so a
+        // machine that gets busier or quieter during the run weighs on all
+        // three alike.
+        let mut times = vec![Vec::with_capacity(runs); files.len()];
+        let mut cpu = vec![Vec::with_capacity(runs); files.len()];
+        for _ in 0..runs {
+            for (k, (file, _, _)) in files.iter().enumerate() {
+                match timed_run(ysess, &args(file, what)) {
+                    Ok((wall, used)) => {
+                        times[k].push(wall);
+                        cpu[k].extend(used);
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::FAILURE;
+                    }
                 }
-            };
-            let rate = bytes as f64 / secs(timed.best) / 1e6;
+            }
+        }
+        let mut per_byte = Vec::new();
+        let mut cpu_per_byte = Vec::new();
+        for (((file, bytes, format), timed), used) in files.into_iter().zip(times).zip(cpu) {
+            let best = *timed.iter().min().expect("runs >= 1");
+            if let Some(least) = used.iter().copied().reduce(f64::min) {
+                cpu_per_byte.push(least / bytes as f64);
+                TABLE.row(
+                    &format!("  CPU time, user + sys ({format})"),
+                    &format!("{:.1} ms", least * 1e3),
+                    "",
+                    "",
+                );
+            }
+            let rate = bytes as f64 / secs(best) / 1e6;
             TABLE.row(
                 &format!("{} ({format})", what.join(" ")),
-                &ms(timed.best),
+                &ms(best),
                 &format!("{rate:.0} MB/s"),
                 "",
             );
@@ -369,8 +431,8 @@ fn main() -> ExitCode {
                     Err(e) => eprintln!("warning: peak RSS: {e}"),
                 }
             }
-            per_byte.push(timed.best.as_secs_f64() / bytes as f64);
-            all.push((format!("{} ({format})", what.join(" ")), timed.all));
+            per_byte.push(best.as_secs_f64() / bytes as f64);
+            all.push((format!("{} ({format})", what.join(" ")), timed));
         }
         for (i, format) in [(1, "pi"), (2, "claude")] {
             let ratio = per_byte[i] / per_byte[0];
@@ -380,6 +442,15 @@ fn main() -> ExitCode {
                 "<= 1x",
                 support::pass(ratio <= 1.0),
             );
+            if let [y, rest @ ..] = &cpu_per_byte[..] {
+                let ratio = rest[i - 1] / y;
+                TABLE.row(
+                    &format!("  CPU time: {format} / yoagent, per byte"),
+                    &format!("{ratio:.2}x"),
+                    "<= 1x",
+                    support::pass(ratio <= 1.0),
+                );
+            }
         }
     }
     println!();

@@ -96,11 +96,14 @@ pub enum Link {
     UnknownParent,
 }
 
-/// Ids, stored once in one string, found through a hash table of indexes.
+/// Ids, stored once in one string, found through a hash table of indexes,
+/// each kept with its id's hash: growing the table then moves hashes
+/// without reading an id again, and a lookup reads the id only when the
+/// whole hash matches.
 #[derive(Debug, Default)]
 struct Ids {
     text: String,
-    table: HashTable<Ix>,
+    table: HashTable<(u64, Ix)>,
     hasher: foldhash::fast::RandomState,
 }
 
@@ -108,8 +111,8 @@ impl Ids {
     fn get(&self, nodes: &[Node], id: &str) -> Option<Ix> {
         let hash = self.hasher.hash_one(id);
         self.table
-            .find(hash, |&ix| self.text_of(&nodes[ix as usize]) == id)
-            .copied()
+            .find(hash, |&(h, ix)| h == hash && self.text_of(&nodes[ix as usize]) == id)
+            .map(|&(_, ix)| ix)
     }
 
     fn text_of(&self, node: &Node) -> &str {
@@ -187,17 +190,10 @@ impl TreeBuilder {
             tag_len: tag.len() as u32,
             subject_len: subject.len() as u32,
         });
-        let Ids {
-            text,
-            table,
-            hasher,
-        } = &mut self.ids;
-        let nodes = &self.nodes;
-        let key = |ix: &Ix| {
-            let n = &nodes[*ix as usize];
-            hasher.hash_one(&text[n.id_at..n.id_at + n.id_len as usize])
-        };
-        table.insert_unique(hasher.hash_one(e.id), ix, key);
+        let hash = self.ids.hasher.hash_one(e.id);
+        self.ids
+            .table
+            .insert_unique(hash, (hash, ix), |&(hash, _)| hash);
         match problem {
             Some(p) => Err(p),
             None => Ok(ix),

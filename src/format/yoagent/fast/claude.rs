@@ -6,9 +6,9 @@
 
 use std::borrow::Cow;
 
-use super::subject::first_line;
+use super::subject::{call_subject, first_line};
 use super::{Scanner, Seen};
-use crate::format::json::{iso_millis, subject_line};
+use crate::format::json::iso_millis;
 use crate::format::message::human_size;
 use crate::format::{LineFacts, MessageKind};
 
@@ -24,16 +24,6 @@ struct Block<'a> {
     tool_use_id: Option<Cow<'a, str>>,
     /// A tool result's text: its first line that is not blank.
     result: Option<String>,
-    image: Option<(&'a [u8], usize)>,
-}
-
-/// What the subject line is made of: the first text, the first tool call,
-/// the first thinking with a line, the first image.
-#[derive(Default)]
-struct Said<'a> {
-    text: Option<String>,
-    call: Option<(Cow<'a, str>, &'a [u8])>,
-    thinking: Option<String>,
     image: Option<(&'a [u8], usize)>,
 }
 
@@ -242,48 +232,45 @@ impl<'a> Scanner<'a> {
 }
 
 /// The subject as `Message::subject` makes it from the blocks Claude Code's
-/// reader keeps; `None` when it cannot be sure (the slow path decides).
+/// reader keeps: the first text's (or tool result's) line; else the first
+/// tool call; else the first thinking with a line; else the first image.
+/// Each line is made only when it is the one shown. `None` when it cannot
+/// be sure (the slow path decides).
 fn subject(blocks: Vec<Block<'_>>) -> Option<String> {
-    let mut said = Said::default();
-    for block in blocks {
-        match block.kind.as_deref() {
-            Some("text") if said.text.is_none() => {
-                let (raw, escaped) = block.text?;
-                said.text = Some(first_line(raw, escaped));
-            }
-            Some("tool_result") if said.text.is_none() => {
-                said.text = Some(block.result.unwrap_or_default());
-            }
-            Some("tool_use") if said.call.is_none() => {
-                said.call = Some((
-                    block.name.unwrap_or_default(),
-                    block.input.unwrap_or(b"null"),
-                ));
-            }
-            Some("thinking") if said.thinking.is_none() => {
-                let line = block
-                    .thinking
-                    .map(|(raw, escaped)| first_line(raw, escaped))
-                    .unwrap_or_default();
-                said.thinking = Some(line).filter(|l| !l.is_empty());
-            }
-            Some("image") if said.image.is_none() => {
-                said.image = Some(block.image.unwrap_or((b"", 0)));
-            }
-            _ => {}
+    let kind = |b: &Block<'_>, want: &str| b.kind.as_deref() == Some(want);
+    if let Some(first) = blocks
+        .iter()
+        .find(|b| kind(b, "text") || kind(b, "tool_result"))
+    {
+        let line = if kind(first, "tool_result") {
+            first.result.clone().unwrap_or_default()
+        } else {
+            let (raw, escaped) = first.text?;
+            first_line(raw, escaped)
+        };
+        if !line.is_empty() {
+            return Some(line);
         }
     }
-    if let Some(text) = said.text.filter(|t| !t.is_empty()) {
-        return Some(text);
+    if let Some(call) = blocks.iter().find(|b| kind(b, "tool_use")) {
+        let name = call.name.as_deref().unwrap_or_default();
+        return call_subject(name, call.input.unwrap_or(b"null"));
     }
-    if let Some((name, input)) = said.call {
-        let input: serde_json::Value = serde_json::from_slice(input).ok()?;
-        return Some(subject_line(&format!("{name} {input}")));
+    let thinking = blocks
+        .iter()
+        .filter(|b| kind(b, "thinking"))
+        .map(|b| {
+            b.thinking
+                .map(|(raw, escaped)| first_line(raw, escaped))
+                .unwrap_or_default()
+        })
+        .find(|line| !line.is_empty());
+    if thinking.is_some() {
+        return thinking;
     }
-    if let Some(thinking) = said.thinking {
-        return Some(thinking);
-    }
-    Some(said.image.map_or_else(String::new, |(mime, size)| {
+    let image = blocks.iter().find(|b| kind(b, "image"));
+    Some(image.map_or_else(String::new, |b| {
+        let (mime, size) = b.image.unwrap_or((b"", 0));
         format!(
             "[{}, {}]",
             String::from_utf8_lossy(mime),

@@ -6,9 +6,9 @@
 
 use std::borrow::Cow;
 
-use super::subject::first_line;
+use super::subject::{call_subject, first_line};
 use super::{Scanner, Seen};
-use crate::format::json::{iso_millis, subject_line};
+use crate::format::json::iso_millis;
 use crate::format::{LineFacts, MessageKind};
 
 impl<'a> Scanner<'a> {
@@ -140,10 +140,7 @@ impl<'a> Scanner<'a> {
             .filter(|line| !line.is_empty());
         match (text, self.parts.call.take()) {
             (Some(text), _) => Some(text),
-            (None, Some((name, arguments))) => {
-                let arguments: serde_json::Value = serde_json::from_slice(arguments).ok()?;
-                Some(subject_line(&format!("{name} {arguments}")))
-            }
+            (None, Some((name, arguments))) => Some(call_subject(&name, arguments)?),
             // The slow path takes the first thinking that has a line; the
             // scanner keeps only the first thinking.
             (None, None) => match self.parts.thinking {

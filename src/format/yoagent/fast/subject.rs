@@ -136,6 +136,106 @@ impl Parts<'_> {
     }
 }
 
+/// A tool call's subject as the slow path makes it: its name and its
+/// arguments as serde prints them. `None` when they do not parse.
+pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
+    let printed = match std::str::from_utf8(arguments) {
+        Ok(raw) if prints_as_is(arguments) => Cow::Borrowed(raw),
+        _ => Cow::Owned(serde_json::from_slice::<serde_json::Value>(arguments).ok()?.to_string()),
+    };
+    Some(crate::format::json::subject_line(&format!("{name} {printed}")))
+}
+
+/// Whether `raw`, one JSON value that was already checked, is exactly what
+/// `serde_json` prints for the `Value` it parses to: compact, no escapes but
+/// the short ones serde writes, integers only, no key twice in an object.
+/// A tool call's subject then takes the bytes as they are instead of a
+/// parse and a print (pi and Claude Code store arguments as
+/// `JSON.stringify` writes them, which is that shape nearly always).
+pub(super) fn prints_as_is(raw: &[u8]) -> bool {
+    // Keys seen so far in each open object; arrays hold `None`.
+    let mut open: Vec<Option<Vec<&[u8]>>> = Vec::new();
+    let mut i = 0;
+    // Whether the next string is an object's key.
+    let mut key_next = false;
+    while i < raw.len() {
+        match raw[i] {
+            b'{' => {
+                open.push(Some(Vec::new()));
+                key_next = true;
+                i += 1;
+            }
+            b'[' => {
+                open.push(None);
+                i += 1;
+            }
+            b'}' | b']' => {
+                open.pop();
+                i += 1;
+            }
+            b',' => {
+                key_next = matches!(open.last(), Some(Some(_)));
+                i += 1;
+            }
+            b':' => i += 1,
+            b'"' => {
+                let start = i + 1;
+                let mut j = start;
+                loop {
+                    match raw.get(j) {
+                        Some(b'"') => break,
+                        Some(b'\\') => match raw.get(j + 1) {
+                            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => j += 2,
+                            _ => return false,
+                        },
+                        Some(&b) if b < 0x20 => return false,
+                        Some(_) => j += 1,
+                        None => return false,
+                    }
+                }
+                if key_next {
+                    let Some(Some(keys)) = open.last_mut() else {
+                        return false;
+                    };
+                    let key = &raw[start..j];
+                    if keys.len() >= 64 || keys.contains(&key) {
+                        return false;
+                    }
+                    keys.push(key);
+                    key_next = false;
+                }
+                i = j + 1;
+            }
+            b't' if raw[i..].starts_with(b"true") => i += 4,
+            b'f' if raw[i..].starts_with(b"false") => i += 5,
+            b'n' if raw[i..].starts_with(b"null") => i += 4,
+            b'-' | b'0'..=b'9' => {
+                let digits = raw[i..]
+                    .iter()
+                    .skip(usize::from(raw[i] == b'-'))
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let sign = usize::from(raw[i] == b'-');
+                let first = raw.get(i + sign).copied();
+                // No leading zero, no minus zero, within 64 bits; fractions
+                // and exponents print differently.
+                if digits == 0
+                    || digits > 18
+                    || (first == Some(b'0') && (digits > 1 || sign == 1))
+                {
+                    return false;
+                }
+                i += sign + digits;
+                if matches!(raw.get(i), Some(b'.' | b'e' | b'E')) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    open.is_empty()
+}
+
 /// True when any byte of `bytes` is below 0x20.
 pub(super) fn has_control(bytes: &[u8]) -> bool {
     let mut chunks = bytes.chunks_exact(8);
@@ -145,4 +245,68 @@ pub(super) fn has_control(bytes: &[u8]) -> bool {
         acc |= w.wrapping_sub(LO * 0x20) & !w;
     }
     acc & HI != 0 || chunks.remainder().iter().any(|&b| b < 0x20)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prints_as_is;
+
+    /// serde's own print of `raw`, when it parses.
+    fn serde_print(raw: &str) -> Option<String> {
+        serde_json::from_str::<serde_json::Value>(raw)
+            .ok()
+            .map(|v| v.to_string())
+    }
+
+    #[test]
+    fn arguments_taken_as_they_are_are_what_serde_prints() {
+        let taken = [
+            r#"{"command":"ls -la","n":3}"#,
+            r#"{"path":"a\"b\\c\nd\te","list":[1,-2,true,false,null,{}],"o":{"a":[]}}"#,
+            r#"{"text":"café 🚀 «x»","deep":{"a":{"b":{"c":[0,10,-7]}}}}"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#""just a string""#,
+            r#"{"a":1,"b":{"a":2}}"#,
+            r#"{"big":123456789012345678}"#,
+        ];
+        for raw in taken {
+            assert!(prints_as_is(raw.as_bytes()), "{raw}");
+            assert_eq!(serde_print(raw).as_deref(), Some(raw), "{raw}");
+        }
+    }
+
+    #[test]
+    fn arguments_serde_would_print_otherwise_are_not_taken() {
+        let refused = [
+            r#"{ "command": "ls" }"#,
+            r#"{"n":2.5}"#,
+            r#"{"n":1e3}"#,
+            r#"{"n":-0}"#,
+            r#"{"n":007}"#,
+            r#"{"n":12345678901234567890123}"#,
+            r#"{"s":"\u00e9"}"#,
+            r#"{"s":"a\/b"}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"a":{"x":1,"x":1}}"#,
+            "{\"s\":\"tab\tinside\"}",
+            r#"{"a":1"#,
+            r#"[1,2"#,
+        ];
+        for raw in refused {
+            assert!(!prints_as_is(raw.as_bytes()), "{raw}");
+        }
+        // Most of them serde prints otherwise; the others (`2.5`) only
+        // cost a parse.
+        for raw in [
+            r#"{ "command": "ls" }"#,
+            r#"{"n":1e3}"#,
+            r#"{"n":-0}"#,
+            r#"{"s":"\u00e9"}"#,
+            r#"{"s":"a\/b"}"#,
+            r#"{"a":1,"a":2}"#,
+        ] {
+            assert_ne!(serde_print(raw).as_deref(), Some(raw), "{raw}");
+        }
+    }
 }
