@@ -111,7 +111,9 @@ impl Ids {
     fn get(&self, nodes: &[Node], id: &str) -> Option<Ix> {
         let hash = self.hasher.hash_one(id);
         self.table
-            .find(hash, |&(h, ix)| h == hash && self.text_of(&nodes[ix as usize]) == id)
+            .find(hash, |&(h, ix)| {
+                h == hash && self.text_of(&nodes[ix as usize]) == id
+            })
             .map(|&(_, ix)| ix)
     }
 

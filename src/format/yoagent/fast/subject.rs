@@ -141,9 +141,15 @@ impl Parts<'_> {
 pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
     let printed = match std::str::from_utf8(arguments) {
         Ok(raw) if prints_as_is(arguments) => Cow::Borrowed(raw),
-        _ => Cow::Owned(serde_json::from_slice::<serde_json::Value>(arguments).ok()?.to_string()),
+        _ => Cow::Owned(
+            serde_json::from_slice::<serde_json::Value>(arguments)
+                .ok()?
+                .to_string(),
+        ),
     };
-    Some(crate::format::json::subject_line(&format!("{name} {printed}")))
+    Some(crate::format::json::subject_line(&format!(
+        "{name} {printed}"
+    )))
 }
 
 /// Whether `raw`, one JSON value that was already checked, is exactly what
@@ -219,9 +225,7 @@ pub(super) fn prints_as_is(raw: &[u8]) -> bool {
                 let first = raw.get(i + sign).copied();
                 // No leading zero, no minus zero, within 64 bits; fractions
                 // and exponents print differently.
-                if digits == 0
-                    || digits > 18
-                    || (first == Some(b'0') && (digits > 1 || sign == 1))
+                if digits == 0 || digits > 18 || (first == Some(b'0') && (digits > 1 || sign == 1))
                 {
                     return false;
                 }
