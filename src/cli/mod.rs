@@ -257,12 +257,23 @@ fn empty(what: &str) -> Failure {
 
 /// Resolves a revision, or fails with the resolver's hints.
 fn resolve(repo: &crate::repo::Repo, text: &str) -> Result<crate::tree::Ix, Failure> {
-    repo.resolve(text).map_err(|e| {
-        let hints = e.hints();
-        let mut failure = Failure::from(anyhow::Error::new(e));
-        failure.hints = hints;
-        failure
-    })
+    repo.resolve(text).map_err(rev_failure)
+}
+
+/// The entries several revisions and ranges name together, newest first.
+fn select(
+    repo: &crate::repo::Repo,
+    texts: &[&str],
+    records: bool,
+) -> Result<Vec<crate::tree::Ix>, Failure> {
+    repo.select(texts, records).map_err(rev_failure)
+}
+
+fn rev_failure(e: crate::refs::revision::RevError) -> Failure {
+    let hints = e.hints();
+    let mut failure = Failure::from(anyhow::Error::new(e));
+    failure.hints = hints;
+    failure
 }
 
 /// Runs a parsed command line.
