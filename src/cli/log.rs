@@ -27,10 +27,10 @@ use crate::ui::render::{Paint, fit, iso_time, role_text, time};
 /// a side left out of a range is HEAD.
 ///
 /// Examples:
-///   ysess log -5                      the last five turns of the current branch
+///   ysess log -n 5                    the last five turns of the current branch
 ///   ysess log --oneline first-draft   the path to a checkpoint, one line each
 ///   ysess log --oneline main..lib     what lib did since it left main
-///   ysess log --oneline @-...@        both sides since the last checkout's fork
+///   ysess log --oneline -3 @-...@     both sides of the fork since the last checkout
 ///   ysess log --graph                 the whole tree, forks and all
 ///   ysess log --format '{id}{tab}{subject}' -n 3
 #[derive(Debug, Clone, Args)]

@@ -20,9 +20,8 @@ use crate::ui::render::{Paint, iso_time, time};
 /// move.
 ///
 /// Examples:
-///   ysess reflog                    where HEAD has been
-///   ysess log --oneline 'HEAD@{2}'  the path HEAD was on two moves ago
-///   ysess checkout -                back where HEAD was before
+///   ysess reflog          where HEAD has been
+///   ysess reflog --json   the same, one JSON object per move
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ReflogArgs {

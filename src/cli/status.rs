@@ -22,8 +22,8 @@ use crate::ui::render::{Paint, role};
 ///
 /// Examples:
 ///   ysess status
-///   ysess fsck --digest > base.digest && ysess status --digest base.digest
-///   YSESS_DIGEST=$(ysess fsck --digest) ysess status --json
+///   ysess status --digest base.digest   after `ysess fsck --digest > base.digest`
+///   ysess status --json
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct StatusArgs {
