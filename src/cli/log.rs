@@ -83,7 +83,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let max_count = counts.last().and_then(|c| count_flag(c)).or(args.max_count);
     if args.all && !revs.is_empty() {
         return Err(Failure::usage(
-            "--all lists every entry; it takes no REV (give the REVs alone)",
+            "--all cannot be used with a REV: it lists every entry of every branch",
         ));
     }
     let args = &LogArgs {
