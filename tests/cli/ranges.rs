@@ -296,3 +296,17 @@ fn ranges_on_pi_sessions_are_differences_of_pis_own_paths() {
         assert_eq!(lines(&run), newest_first(either, &order), "seed {seed}");
     }
 }
+
+#[test]
+fn a_range_on_a_pi_session() {
+    let dir = Dir::new();
+    dir.fixture("pi/demo.jsonl", "session.jsonl");
+    dir.run(&["log", "--oneline", "review.."])
+        .status(0)
+        .stdout(
+            "38dfc291 (HEAD) assistant claude-sonnet-4-5: 日本語 label tests again tree and every 日本語\n\
+             777b0ec2 user: tests résumé résumé naïve field tests\n\
+             be394af8 custom branch_summary: branch tree config and résumé parse the 日本語 file and\n",
+        )
+        .stderr("");
+}

@@ -187,3 +187,36 @@ fn pi_sessions_keep_their_moves_and_pi_resumes_where_the_last_one_went() {
         assert_eq!(after.branch[n - 2], leaf, "seed {seed}");
     }
 }
+
+#[test]
+fn reflog_transcript_on_a_pi_session() {
+    let dir = Dir::new();
+    dir.fixture("pi/demo.jsonl", "session.jsonl");
+    dir.run(&["checkout", "-b", "side", "review"]).status(0);
+    dir.run(&["checkout", "-"]).status(0);
+    let run = dir.run(&["reflog"]);
+    run.status(0).stderr("");
+    // The times are the clock's: each is `YYYY-MM-DD HH:MM:SS +00:00`.
+    let shown: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            let time = &l[10..36];
+            assert!(
+                time.ends_with(" +00:00") && time.as_bytes()[4] == b'-',
+                "{run}"
+            );
+            format!("{}<time>{}", &l[..10], &l[36..])
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "HEAD@{1}  <time>  checkout: moving from ca88697f on side to 38dfc291",
+            "HEAD@{2}  <time>  checkout -b: moving from 38dfc291 to ca88697f on side",
+        ]
+    );
+    dir.run(&["log", "-1", "--format", "{id}", "@-"])
+        .status(0)
+        .stdout("ca88697f\n");
+}

@@ -265,3 +265,24 @@ fn status_on_pi_sessions_has_pis_leaf_as_head_and_pis_tips() {
         assert_eq!(s.tips, branch.stdout.lines().count(), "seed {seed}");
     }
 }
+
+#[test]
+fn status_transcript_on_a_pi_session() {
+    let dir = Dir::new();
+    dir.fixture("pi/demo.jsonl", "session.jsonl");
+    dir.run(&["status"])
+        .status(0)
+        .stdout(
+            "File:     session.jsonl (pi)\n\
+             HEAD:     38dfc291 assistant claude-sonnet-4-5, depth 8: 日本語 label tests again tree and every 日本語\n\
+             Branch:   none: HEAD is on an unnamed tip\n\
+             Label:    review on ca88697f, 3 entries behind HEAD\n\
+             Entries:  21, 3 tips\n\
+             Torn:     no\n",
+        )
+        .stderr("");
+    dir.run(&["checkout", "-b", "side", "review"]).status(0);
+    let s = status(&dir.run(&["status", "--json"]));
+    assert_eq!(s.branch.as_deref(), Some("side"));
+    assert_eq!(s.head.expect("a head").id, "ca88697f");
+}
