@@ -14,7 +14,8 @@ use crate::ui::render::{Paint, role};
 /// Say where HEAD is, and how the file stands
 ///
 /// The file and its format; HEAD (id, role, depth, first line); the branch
-/// HEAD is on, or that it is on none (detached); the nearest label on
+/// HEAD is on, or that it is on none (on an unnamed tip, or detached inside
+/// the tree, where new work forks); the nearest label on
 /// HEAD's path; how many entries and tips the tree has; whether the last
 /// line is torn by an interrupted write; and, given the digest of an earlier
 /// `ysess fsck --digest` (or a file holding it, or `$YSESS_DIGEST`), whether
