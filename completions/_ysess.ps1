@@ -42,12 +42,14 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say where HEAD is, and how the file stands')
+            [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ysess;log' {
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries')
-            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries (`-N` too, as in git: `log -3`)')
+            [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries (`-N` too, as in git: `log -3`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each entry with this template, e.g. ''{id} {subject}''')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
@@ -77,7 +79,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
             [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The entry as stored, as one JSON object')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Each entry as stored, one JSON object per line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
@@ -232,6 +234,39 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ysess;status' {
+            [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'A digest from `ysess fsck --digest` (sha256:<hex>:<bytes>), or a file holding one, to tell whether the file changed since')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;reflog' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per move')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ysess;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
@@ -242,6 +277,8 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say where HEAD is, and how the file stands')
+            [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -270,6 +307,12 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;help;fsck' {
+            break
+        }
+        'ysess;help;status' {
+            break
+        }
+        'ysess;help;reflog' {
             break
         }
         'ysess;help;help' {

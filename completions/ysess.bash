@@ -40,8 +40,14 @@ _ysess() {
             ysess,log)
                 cmd="ysess__subcmd__log"
                 ;;
+            ysess,reflog)
+                cmd="ysess__subcmd__reflog"
+                ;;
             ysess,show)
                 cmd="ysess__subcmd__show"
+                ;;
+            ysess,status)
+                cmd="ysess__subcmd__status"
                 ;;
             ysess,tag)
                 cmd="ysess__subcmd__tag"
@@ -70,8 +76,14 @@ _ysess() {
             ysess__subcmd__help,log)
                 cmd="ysess__subcmd__help__subcmd__log"
                 ;;
+            ysess__subcmd__help,reflog)
+                cmd="ysess__subcmd__help__subcmd__reflog"
+                ;;
             ysess__subcmd__help,show)
                 cmd="ysess__subcmd__help__subcmd__show"
+                ;;
+            ysess__subcmd__help,status)
+                cmd="ysess__subcmd__help__subcmd__status"
                 ;;
             ysess__subcmd__help,tag)
                 cmd="ysess__subcmd__help__subcmd__tag"
@@ -83,7 +95,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck help"
+            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,7 +385,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log show branch tag checkout append export diff fsck help"
+            opts="log show branch tag checkout append export diff fsck status reflog help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,7 +510,35 @@ _ysess() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ysess__subcmd__help__subcmd__reflog)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ysess__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -572,6 +612,40 @@ _ysess() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ysess__subcmd__reflog)
+            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ysess__subcmd__show)
             opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -579,6 +653,44 @@ _ysess() {
                 return 0
             fi
             case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__status)
+            opts="-f -C -q -h -V --digest --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --digest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -39,11 +39,13 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand export 'Print a path''s messages, ready for an agent to resume with'
             cand diff 'Compare two directions of a conversation'
             cand fsck 'Check that session files load in yoagent, and more'
+            cand status 'Say where HEAD is, and how the file stands'
+            cand reflog 'List every HEAD move ysess recorded, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;log'= {
-            cand -n 'Show at most N entries'
-            cand --max-count 'Show at most N entries'
+            cand -n 'Show at most N entries (`-N` too, as in git: `log -3`)'
+            cand --max-count 'Show at most N entries (`-N` too, as in git: `log -3`)'
             cand --format 'Print each entry with this template, e.g. ''{id} {subject}'''
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
@@ -72,7 +74,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
-            cand --json 'The entry as stored, as one JSON object'
+            cand --json 'Each entry as stored, one JSON object per line'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -219,6 +221,37 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ysess;status'= {
+            cand --digest 'A digest from `ysess fsck --digest` (sha256:<hex>:<bytes>), or a file holding one, to tell whether the file changed since'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --json 'One JSON object'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;reflog'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --json 'One JSON object per move'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
             cand show 'Show one entry in full'
@@ -229,6 +262,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand export 'Print a path''s messages, ready for an agent to resume with'
             cand diff 'Compare two directions of a conversation'
             cand fsck 'Check that session files load in yoagent, and more'
+            cand status 'Say where HEAD is, and how the file stands'
+            cand reflog 'List every HEAD move ysess recorded, newest first'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;help;log'= {
@@ -248,6 +283,10 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;diff'= {
         }
         &'ysess;help;fsck'= {
+        }
+        &'ysess;help;status'= {
+        }
+        &'ysess;help;reflog'= {
         }
         &'ysess;help;help'= {
         }

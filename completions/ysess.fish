@@ -45,8 +45,10 @@ complete -c ysess -n "__fish_ysess_needs_command" -f -a "append" -d 'Append mess
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "diff" -d 'Compare two directions of a conversation'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "status" -d 'Say where HEAD is, and how the file stands'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries (`-N` too, as in git: `log -3`)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
@@ -76,7 +78,7 @@ never\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'"
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'The entry as stored, as one JSON object'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'Each entry as stored, one JSON object per line'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -196,13 +198,42 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s q -l quiet -d 'Prin
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "show" -d 'Show one entry in full'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "branch" -d 'List, create, rename or delete branches'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "diff" -d 'Compare two directions of a conversation'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l digest -d 'A digest from `ysess fsck --digest` (sha256:<hex>:<bytes>), or a file holding one, to tell whether the file changed since' -r
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l json -d 'One JSON object'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l json -d 'One JSON object per move'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -14,7 +14,7 @@
 //! | [`format`](mod@format) | a session format: one line → [`format::LineFacts`] (the one entry model), an entry read whole → [`format::message::Entry`]; [`format::yoagent`], [`format::pi`] and [`format::claude`] (read only), and the parallel reader every format shares ([`format::read`]) |
 //! | [`tree`] | the index of every entry and the user's tree with ysess's records folded out: parents, children, depth, tips, fork points, branch lengths; the graph layout |
 //! | [`check`] | the validator behind `fsck`: findings with stable codes, warnings, digests, `--since` |
-//! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, and `log -n`'s read from the end of the file |
+//! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, ranges (`A..B`), the reflog of HEAD moves, and `log -n`'s read from the end of the file |
 //! | [`repo`] | [`repo::Repo::open`]: a session opened at a path (file, format, tree, refs), where every command starts |
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |

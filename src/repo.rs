@@ -14,7 +14,7 @@ use crate::format::Format;
 use crate::format::message::{Entry, NotAnEntry};
 use crate::input::Source;
 use crate::refs::Refs;
-use crate::refs::revision::{RevError, resolve};
+use crate::refs::revision::{RevError, resolve_at};
 use crate::tree::{Ix, Tree};
 
 /// Where entry bytes are read back from: the file, or (for standard input,
@@ -37,6 +37,9 @@ pub struct Repo {
     /// The file version its header declares, as its app reads it (pi's 1,
     /// 2 or 3); `None` for a format without one.
     pub version: Option<u64>,
+    /// The torn last line, when the file was loaded with
+    /// [`Repo::load_torn`] and has one.
+    pub torn: Option<crate::check::Torn>,
     store: Held,
 }
 
@@ -113,6 +116,25 @@ impl Repo {
     /// [`Repo::load`], reading the file as `format` when one is given
     /// (else as its first line shows).
     pub fn load_as(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
+        let (report, tree, store) = Repo::read(source, format)?;
+        Repo::new(report, tree, store)
+    }
+
+    /// [`Repo::load_as`], except that a torn last line (an interrupted
+    /// write, which the format's app skips) is no refusal: it is kept in
+    /// [`Repo::torn`], and the entries before it are read.
+    pub fn load_torn(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
+        let (mut report, tree, store) = Repo::read(source, format)?;
+        report
+            .findings
+            .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
+        Repo::new(report, tree, store)
+    }
+
+    fn read(
+        source: &Source,
+        format: Option<Format>,
+    ) -> Result<(crate::check::Report, Tree, Held), LoadError> {
         let options = Options {
             subjects: true,
             format,
@@ -133,7 +155,7 @@ impl Repo {
             }
             Source::Stdin => spooled(io::stdin(), &options)?,
         };
-        Repo::new(report, tree, store)
+        Ok((report, tree, store))
     }
 
     /// The repo of a checked file, or the refusal its first error makes.
@@ -145,6 +167,7 @@ impl Repo {
         let mut repo = Repo {
             format: report.format,
             version: report.version,
+            torn: report.torn,
             tree,
             refs: Refs::default(),
             store,
@@ -173,7 +196,32 @@ impl Repo {
     /// The entry a revision names (`HEAD~2`, `first-draft`, an id, a
     /// branch, a unique prefix): the one resolver every command uses.
     pub fn resolve(&self, text: &str) -> Result<Ix, RevError> {
-        resolve(&self.tree, self.head(), &self.refs.pairs(), text)
+        // Only a text that may name an earlier head pays for the reflog.
+        let previous = if text.contains("@{") || text.contains("@-") {
+            crate::refs::reflog::previous_heads(&self.tree)
+        } else {
+            Vec::new()
+        };
+        resolve_at(&self.tree, self.head(), &previous, &self.refs.pairs(), text)
+    }
+
+    /// The entries that revisions and ranges (`A..B`, `A...B`, `^A`) name
+    /// together, newest first; with `records`, ysess's records on their
+    /// paths too.
+    pub fn select(&self, texts: &[&str], records: bool) -> Result<Vec<Ix>, RevError> {
+        let tree = &self.tree;
+        crate::refs::range::select(
+            tree,
+            texts,
+            |text| self.resolve(text),
+            |ix| {
+                if records {
+                    tree.raw_parent(ix)
+                } else {
+                    tree.parent(ix)
+                }
+            },
+        )
     }
 
     /// The number of the next id yoagent's `append` would give, `e<N+1>`

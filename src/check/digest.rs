@@ -60,9 +60,57 @@ impl Hasher {
     }
 }
 
+/// How a file stands against a digest taken of it earlier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The same bytes.
+    Unchanged,
+    /// The digested bytes, then this many more: the file only grew.
+    Appended(u64),
+    /// It shrank, or a digested byte differs.
+    Rewritten,
+}
+
+/// Reads `file` through once and says how it stands against `digest`.
+pub fn compare(mut file: impl std::io::Read, digest: &Digest) -> std::io::Result<Change> {
+    let mut hasher = Hasher::default();
+    let mut buf = vec![0u8; 64 << 10];
+    let mut total = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let wanted = digest.bytes.saturating_sub(total).min(n as u64) as usize;
+        hasher.update(&buf[..wanted]);
+        total += n as u64;
+    }
+    if total < digest.bytes || hasher.finish(digest.bytes) != *digest {
+        return Ok(Change::Rewritten);
+    }
+    Ok(match total - digest.bytes {
+        0 => Change::Unchanged,
+        more => Change::Appended(more),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compare_tells_unchanged_appended_and_rewritten() {
+        let mut h = Hasher::default();
+        h.update(b"abc");
+        let d = h.finish(3);
+        assert_eq!(compare(&b"abc"[..], &d).unwrap(), Change::Unchanged);
+        assert_eq!(compare(&b"abcdef"[..], &d).unwrap(), Change::Appended(3));
+        assert_eq!(compare(&b"ab"[..], &d).unwrap(), Change::Rewritten);
+        assert_eq!(compare(&b"abd"[..], &d).unwrap(), Change::Rewritten);
+        assert_eq!(compare(&b"xbcdef"[..], &d).unwrap(), Change::Rewritten);
+    }
 
     #[test]
     fn round_trips_and_matches_the_known_sha256_of_abc() {

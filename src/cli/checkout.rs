@@ -13,14 +13,19 @@ use crate::ui::render::Paint;
 /// rewritten. With -b, starts a branch there too; the branch then follows
 /// the work appended below it.
 ///
+/// `checkout -` goes back where HEAD was before the last move (`@-`, see
+/// `ysess reflog`): onto the branch it was on, or to the entry.
+///
 /// Examples:
 ///   ysess checkout first-draft          resume from a checkpoint
 ///   ysess checkout -b lib first-draft   ... on a new branch called lib
 ///   ysess checkout lib                  back to the newest work on lib
+///   ysess checkout -                    back where HEAD was before
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct CheckoutArgs {
-    /// Where to move HEAD: an entry, a label, a branch (with -b, default HEAD)
+    /// Where to move HEAD: an entry, a label, a branch, `-` for where it was
+    /// before (with -b, default HEAD)
     #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub rev: Option<String>,
     /// Start a branch called NAME at REV and move HEAD onto it
@@ -36,6 +41,14 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     if args.rev.is_some() || args.branch.is_some() {
         head.ok_or_else(|| super::empty("nothing to check out"))?;
     }
+    let back = match args.rev.as_deref() {
+        Some("-") => Some(previous(tree, &refs)?),
+        _ => None,
+    };
+    let args = &CheckoutArgs {
+        rev: back.or_else(|| args.rev.clone()),
+        branch: args.branch.clone(),
+    };
     let target = match (&args.rev, &args.branch) {
         (Some(rev), _) => resolve(repo, rev)?,
         (None, Some(_)) => resolve(repo, "HEAD")?,
@@ -128,4 +141,21 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
     };
     status(ctx, &text)?;
     Ok(Exit::Success)
+}
+
+/// Where `checkout -` goes: the branch HEAD was on before the last move,
+/// by name while it lives, else the entry HEAD was at.
+fn previous(tree: &crate::tree::Tree, refs: &crate::refs::Refs) -> Result<String, Failure> {
+    let moves = crate::refs::reflog::moves(tree);
+    let last = moves.last().ok_or_else(|| {
+        Failure::refuse("there is no previous HEAD: ysess has recorded no HEAD move")
+    })?;
+    let branch = last
+        .from_branch
+        .and_then(|record| refs.branches.iter().find(|b| b.record == record))
+        .filter(|b| tree.find(&b.name).is_none());
+    Ok(match branch {
+        Some(b) => b.name.clone(),
+        None => tree.id(last.from).to_string(),
+    })
 }

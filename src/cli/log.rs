@@ -2,9 +2,10 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_repo, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve, select};
 use crate::format::MessageKind;
 use crate::refs::Names;
+use crate::refs::range::Spec;
 use crate::tree::graph::{Graph, Style, display_order};
 use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
@@ -20,28 +21,39 @@ use crate::ui::render::{Paint, fit, iso_time, role_text, time};
 /// `--graph` draws the whole tree as `jj log` does; `--all` lists every
 /// entry of every branch.
 ///
+/// Several REVs show the entries on any of their paths, newest first in file
+/// order. As in git, `A..B` is what is on B's path and not on A's, `A...B`
+/// what is on either side of their fork point, and `^A` leaves out A's path;
+/// a side left out of a range is HEAD.
+///
 /// Examples:
 ///   ysess log -n 5                    the last five turns of the current branch
 ///   ysess log --oneline first-draft   the path to a checkpoint, one line each
+///   ysess log --oneline main..lib     what lib did since it left main
+///   ysess log --oneline -3 @-...@     both sides of the fork since the last checkout
 ///   ysess log --graph                 the whole tree, forks and all
 ///   ysess log --format '{id}{tab}{subject}' -n 3
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 #[command(verbatim_doc_comment)]
 pub struct LogArgs {
-    /// The entry whose path to show [default: HEAD]
-    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
-    pub rev: Option<String>,
+    /// The entries whose paths to show, or ranges: A..B, A...B, ^A [default: HEAD]
+    #[arg(
+        value_name = "REV",
+        allow_negative_numbers = true,
+        add = crate::ui::complete::revisions()
+    )]
+    pub revs: Vec<String>,
     /// One line per entry: id, decorations, role and subject
     #[arg(long, conflicts_with = "format")]
     pub oneline: bool,
-    /// Show at most N entries
+    /// Show at most N entries (`-N` too, as in git: `log -3`)
     #[arg(short = 'n', long = "max-count", value_name = "N")]
     pub max_count: Option<usize>,
     /// Oldest first
     #[arg(long, conflicts_with = "graph")]
     pub reverse: bool,
     /// Every entry of every branch, not just one path (so no REV)
-    #[arg(long, conflicts_with = "rev")]
+    #[arg(long)]
     pub all: bool,
     /// Draw the tree (all of it, unless a REV is given)
     #[arg(long)]
@@ -64,6 +76,21 @@ pub struct LogArgs {
 }
 
 pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    // `-3` is `-n 3`: clap hands the negative number over as a REV.
+    let (counts, revs): (Vec<&String>, Vec<&String>) =
+        args.revs.iter().partition(|r| count_flag(r).is_some());
+    let revs: Vec<&str> = revs.into_iter().map(String::as_str).collect();
+    let max_count = counts.last().and_then(|c| count_flag(c)).or(args.max_count);
+    if args.all && !revs.is_empty() {
+        return Err(Failure::usage(
+            "--all cannot be used with a REV: it lists every entry of every branch",
+        ));
+    }
+    let args = &LogArgs {
+        revs: revs.iter().map(|r| r.to_string()).collect(),
+        max_count,
+        ..args.clone()
+    };
     let template = args
         .format
         .as_deref()
@@ -105,17 +132,18 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tree = &repo.tree;
     let head = tree.head();
     let branches = repo.refs.pairs();
-    let whole_tree = args.all || (args.graph && args.rev.is_none());
+    let whole_tree = args.all || (args.graph && args.revs.is_empty());
     let mut order: Vec<Ix> = if whole_tree {
         if args.graph {
             display_order(tree, args.markers)
         } else {
             (0..tree.len() as Ix).rev().collect()
         }
-    } else if args.rev.is_none() && head.is_none() {
+    } else if args.revs.is_empty() && head.is_none() {
         Vec::new() // an empty session: nothing to show
-    } else {
-        let rev = args.rev.as_deref().unwrap_or("HEAD");
+    } else if let [rev] = args.revs.as_slice()
+        && !Spec::parse(rev, |t| repo.resolve(t).is_ok()).is_range()
+    {
         let target = resolve(&repo, rev)?;
         let mut path = if args.markers {
             tree.raw_path(target)
@@ -124,6 +152,18 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         };
         path.reverse();
         path
+    } else {
+        let texts: Vec<&str> = match args.revs.as_slice() {
+            [] => vec!["HEAD"],
+            revs => revs.iter().map(String::as_str).collect(),
+        };
+        select(&repo, &texts, args.markers)?
+    };
+    // A graph of some entries draws only the lines between them.
+    let shown: hashbrown::HashSet<Ix> = if args.graph && !whole_tree {
+        order.iter().copied().collect()
+    } else {
+        hashbrown::HashSet::new()
     };
     if !args.markers {
         order.retain(|&ix| !tree.is_record(ix));
@@ -138,10 +178,18 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     paged(&mut ctx.streams, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
-            if args.markers {
-                graph.with_parents(|ix| tree.raw_parent(ix))
+            let up = move |ix: Ix| {
+                if args.markers {
+                    tree.raw_parent(ix)
+                } else {
+                    tree.parent(ix)
+                }
+            };
+            if whole_tree {
+                graph.with_parents(up)
             } else {
-                graph
+                let shown = &shown;
+                graph.with_parents(move |ix| up(ix).filter(|p| shown.contains(p)))
             }
         });
         for (k, &ix) in order.iter().enumerate() {
@@ -166,7 +214,11 @@ fn from_the_end(
     ctx: &Context<'_>,
     template: Option<&Template>,
 ) -> Option<Vec<Item>> {
-    let head_only = matches!(args.rev.as_deref(), None | Some("HEAD" | "@"));
+    let head_only = matches!(args.revs.as_slice(), [] | [_])
+        && matches!(
+            args.revs.first().map(String::as_str),
+            None | Some("HEAD" | "@")
+        );
     let needs_whole = template.is_some_and(Template::needs_whole_file);
     // The read from the end knows yoagent's lines only.
     let yoagent = ctx
@@ -205,6 +257,14 @@ fn from_the_end(
         items.reverse();
     }
     Some(items)
+}
+
+/// N for a `-N` argument.
+fn count_flag(text: &str) -> Option<usize> {
+    let digits = text.strip_prefix('-')?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 /// One entry as `log` shows it, from the tree or from the end of the file.

@@ -22,6 +22,12 @@ pub const REVISIONS: Section = Section {
             "the head: the entry on the last line (when that is one of ysess's own records, \
              the entry it hangs from)",
         ),
+        (
+            "HEAD@{N}, @{N}",
+            "HEAD as the N-th newest HEAD move that ysess recorded left it (ysess reflog \
+             lists them); HEAD@{0} is HEAD",
+        ),
+        ("@-", "the previous HEAD, HEAD@{1}"),
         ("ID", "that entry, exactly (e12)"),
         (
             "LABEL",
@@ -35,9 +41,21 @@ pub const REVISIONS: Section = Section {
         ),
         ("REV~N", "the N-th ancestor of REV (~ alone is ~1)"),
         ("REV^", "the parent of REV (^0 is REV itself)"),
+        (
+            "A..B",
+            "(log, show) the entries on B's path that are not on A's; a side left out is HEAD",
+        ),
+        (
+            "A...B",
+            "(log, show) the entries on either side of the fork point of A and B",
+        ),
+        (
+            "^A",
+            "(log) leaves out A's path from what the other REVs name",
+        ),
     ],
     outro: "first-draft~2 is two entries before the checkpoint; @^ is HEAD's parent. An exact \
-            id or label wins over suffix parsing.",
+            id or label wins over suffix parsing, and over range parsing.",
 };
 
 pub const EXIT_STATUS: Section = Section {
@@ -67,6 +85,10 @@ pub const ENVIRONMENT: Section = Section {
         (
             "YSESS_FILE",
             "the session file when -f is not given (default: session.jsonl)",
+        ),
+        (
+            "YSESS_DIGEST",
+            "the digest status --digest compares the file with, when it is not given",
         ),
         (
             "YSESS_PAGER, PAGER",

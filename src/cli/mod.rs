@@ -12,8 +12,10 @@ pub mod generate;
 mod hint;
 mod log;
 pub mod manual;
+mod reflog;
 
 mod show;
+mod status;
 mod tag;
 mod write;
 
@@ -135,6 +137,8 @@ pub enum Command {
     Export(export::ExportArgs),
     Diff(diff::DiffArgs),
     Fsck(fsck::FsckArgs),
+    Status(status::StatusArgs),
+    Reflog(reflog::ReflogArgs),
     /// Hidden: not in the derived command, so neither the help, the man
     /// pages nor the completion scripts show it; [`parse`] adds it.
     #[command(skip)]
@@ -223,9 +227,20 @@ pub struct Context<'a> {
 
 /// Loads the session file for a command that shows it.
 fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
+    open_with(ctx, crate::repo::Repo::load_as)
+}
+
+/// [`open_repo`] with a loader of its own.
+fn open_with(
+    ctx: &Context<'_>,
+    load: impl FnOnce(
+        &crate::input::Source,
+        Option<crate::format::Format>,
+    ) -> Result<crate::repo::Repo, crate::repo::LoadError>,
+) -> Result<crate::repo::Repo, Failure> {
     let source = crate::input::Source::new(&ctx.global.file);
     let format = ctx.global.format_of.map(Into::into);
-    crate::repo::Repo::load_as(&source, format).map_err(|e| match e {
+    load(&source, format).map_err(|e| match e {
         crate::repo::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
                 "{} lists every problem",
@@ -257,12 +272,23 @@ fn empty(what: &str) -> Failure {
 
 /// Resolves a revision, or fails with the resolver's hints.
 fn resolve(repo: &crate::repo::Repo, text: &str) -> Result<crate::tree::Ix, Failure> {
-    repo.resolve(text).map_err(|e| {
-        let hints = e.hints();
-        let mut failure = Failure::from(anyhow::Error::new(e));
-        failure.hints = hints;
-        failure
-    })
+    repo.resolve(text).map_err(rev_failure)
+}
+
+/// The entries several revisions and ranges name together, newest first.
+fn select(
+    repo: &crate::repo::Repo,
+    texts: &[&str],
+    records: bool,
+) -> Result<Vec<crate::tree::Ix>, Failure> {
+    repo.select(texts, records).map_err(rev_failure)
+}
+
+fn rev_failure(e: crate::refs::revision::RevError) -> Failure {
+    let hints = e.hints();
+    let mut failure = Failure::from(anyhow::Error::new(e));
+    failure.hints = hints;
+    failure
 }
 
 /// Runs a parsed command line.
@@ -282,6 +308,8 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Export(args) => export::run(args, &mut ctx),
         Command::Diff(args) => diff::run(args, &mut ctx),
         Command::Fsck(args) => fsck::run(args, &mut ctx),
+        Command::Status(args) => status::run(args, &mut ctx),
+        Command::Reflog(args) => reflog::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
 }

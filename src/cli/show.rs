@@ -2,9 +2,10 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_repo, resolve};
+use super::{Context, Exit, Failure, open_repo, resolve, select};
 use crate::format::message::{Block, Message, human_size};
 use crate::refs::Names;
+use crate::refs::range::Spec;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
@@ -16,17 +17,21 @@ use crate::ui::render::{Paint, time};
 /// (dimmed), tool calls with their arguments pretty-printed, tool results
 /// (errors marked), images as `[image/png, 12 KB]`, a custom record's data.
 ///
+/// Several REVs show each entry in turn, in the order given; a range
+/// (`A..B`, `A...B`) shows its entries newest first, as `log` lists them.
+///
 /// Examples:
 ///   ysess show                 the entry at HEAD
 ///   ysess show first-draft~2   two entries before a checkpoint
+///   ysess show e3 e4 e5        three entries, one after the other
 ///   ysess show --json e42      the entry exactly as stored
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ShowArgs {
-    /// The entry to show [default: HEAD]
+    /// The entries to show, or ranges of them (A..B, A...B) [default: HEAD]
     #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
-    pub rev: Option<String>,
-    /// The entry as stored, as one JSON object
+    pub revs: Vec<String>,
+    /// Each entry as stored, one JSON object per line
     #[arg(long)]
     pub json: bool,
 }
@@ -35,22 +40,58 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let branches = repo.refs.pairs();
     let tree = &repo.tree;
-    let ix = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
+    let texts: Vec<&str> = match args.revs.as_slice() {
+        [] => vec!["HEAD"],
+        revs => revs.iter().map(String::as_str).collect(),
+    };
+    // Every revision is resolved before anything is printed.
+    let mut entries = Vec::new();
+    for text in texts {
+        if Spec::parse(text, |t| repo.resolve(t).is_ok()).is_range() {
+            entries.extend(select(&repo, &[text], false)?);
+        } else {
+            entries.push(resolve(&repo, text)?);
+        }
+    }
     if args.json {
-        let line = repo.line(ix)?;
-        let text = std::str::from_utf8(&line)
-            .map(str::trim)
-            .unwrap_or_default();
-        writeln!(ctx.streams.out, "{}", stored_json(text))?;
+        for ix in entries {
+            let line = repo.line(ix)?;
+            let text = std::str::from_utf8(&line)
+                .map(str::trim)
+                .unwrap_or_default();
+            writeln!(ctx.streams.out, "{}", stored_json(text))?;
+        }
         return Ok(Exit::Success);
     }
-    let entry = repo.entry(ix)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };
     let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
     paged(&mut ctx.streams, false, |out| {
+        for (k, &ix) in entries.iter().enumerate() {
+            if k > 0 {
+                writeln!(out)?;
+            }
+            one(out, &repo, &names, ix, p, &tz)?;
+        }
+        Ok(())
+    })?;
+    Ok(Exit::Success)
+}
+
+/// One entry in full: the header, then its blocks.
+fn one(
+    out: &mut dyn Write,
+    repo: &crate::repo::Repo,
+    names: &Names,
+    ix: crate::tree::Ix,
+    p: Paint,
+    tz: &jiff::tz::TimeZone,
+) -> std::io::Result<()> {
+    let tree = &repo.tree;
+    let entry = repo.entry(ix)?;
+    {
         let field = |out: &mut dyn Write, name: &str, value: &str| {
             writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
         };
@@ -59,7 +100,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "{} {}{}",
             p.header("entry"),
             p.id(&escape(&entry.id)),
-            crate::ui::render::decorate(&names, ix, p)
+            crate::ui::render::decorate(names, ix, p)
         )?;
         // The parent in the user's tree: ysess's records are folded out.
         if let Some(parent) = tree.parent(ix) {
@@ -116,7 +157,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             Message::Custom { kind, .. } => field(out, "Kind:", &escape(kind))?,
             Message::User { .. } => {}
         }
-        field(out, "Time:", &time(entry.timestamp, &tz, false))?;
+        field(out, "Time:", &time(entry.timestamp, tz, false))?;
         field(out, "Format:", repo.format.name())?;
         if let Some(label) = &entry.label {
             let note = match tree.label(label) {
@@ -192,6 +233,5 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             }
         }
         Ok(())
-    })?;
-    Ok(Exit::Success)
+    }
 }

@@ -6,6 +6,11 @@
 //! left to right, are `~N` (the N-th ancestor; `~` alone is `~1`) and `^`
 //! (the parent; `^1` too, `^0` is the entry itself).
 //!
+//! The names of earlier heads come from the reflog ([`super::reflog`]):
+//! `HEAD@{N}` (or `@{N}`) is the N-th previous HEAD, the one the N-th newest
+//! HEAD move left, `HEAD@{0}` HEAD itself, and `@-` is `HEAD@{1}`.
+//! Ranges of entries (`A..B`, `A...B`, `^A`) are [`super::range`]'s.
+//!
 //! Ids and labels are any strings, so they may contain `~` and `^` or look
 //! like `HEAD~2`. An exact name therefore always beats suffix parsing: the
 //! whole text is tried first, then ever shorter names before a `~` or `^`.
@@ -89,6 +94,14 @@ pub enum RevError {
     /// The id is one of ysess's own records, which are not the user's to
     /// name; `entry` is the entry it hangs from.
     Record { id: String, entry: Option<String> },
+    /// `HEAD@{N}` or `@-` asks for an earlier HEAD than ysess recorded.
+    NoPrevious {
+        text: String,
+        /// Which previous HEAD was asked for.
+        n: u64,
+        /// How many HEAD moves ysess recorded.
+        moves: usize,
+    },
 }
 
 impl RevError {
@@ -122,6 +135,16 @@ impl RevError {
                 .iter()
                 .map(|e| format!("it hangs from {e}; name that entry instead"))
                 .collect(),
+            RevError::NoPrevious { moves: 0, .. } => {
+                vec![
+                    "`ysess checkout` records each HEAD move; `ysess reflog` lists them".to_owned(),
+                ]
+            }
+            RevError::NoPrevious { moves, .. } => {
+                vec![format!(
+                    "`ysess reflog` lists them: HEAD@{{1}} to HEAD@{{{moves}}}"
+                )]
+            }
         }
     }
 }
@@ -182,6 +205,14 @@ impl fmt::Display for RevError {
                 f,
                 "{id} is one of ysess's own records, not an entry of the conversation"
             ),
+            RevError::NoPrevious { text, n, moves } => {
+                write!(f, "'{text}' asks for HEAD move {n}, but ysess recorded ")?;
+                match moves {
+                    0 => write!(f, "none"),
+                    1 => write!(f, "only 1"),
+                    m => write!(f, "only {m}"),
+                }
+            }
         }
     }
 }
@@ -214,12 +245,25 @@ pub fn resolve(
     branches: &[(String, Ix)],
     text: &str,
 ) -> Result<Ix, RevError> {
+    resolve_at(tree, head, &[], branches, text)
+}
+
+/// [`resolve`], with the previous heads for `HEAD@{N}` and `@-`: `previous`
+/// holds the HEAD each recorded move left, newest move first.
+pub fn resolve_at(
+    tree: &Tree,
+    head: Option<Ix>,
+    previous: &[Ix],
+    branches: &[(String, Ix)],
+    text: &str,
+) -> Result<Ix, RevError> {
     if tree.is_empty() {
         return Err(RevError::EmptySession { text: text.into() });
     }
     let names = Names {
         tree,
         head: head.filter(|&ix| in_tree(tree, ix)),
+        previous,
         branches,
         text,
     };
@@ -237,6 +281,20 @@ pub fn resolve(
         }
     }
     names.loose(text)
+}
+
+/// N for `HEAD@{N}` and `@{N}`, 1 for `@-`; `None` for any other name.
+fn previous_number(name: &str) -> Option<u64> {
+    if name == "@-" {
+        return Some(1);
+    }
+    let inner = ["HEAD", ""].iter().find_map(|head| {
+        name.strip_prefix(head)?
+            .strip_prefix("@{")?
+            .strip_suffix('}')
+    })?;
+    (!inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| parse_number(inner.as_bytes()))
 }
 
 fn in_tree(tree: &Tree, ix: Ix) -> bool {
@@ -363,6 +421,8 @@ struct Names<'a> {
     tree: &'a Tree,
     /// Already checked to be in the tree.
     head: Option<Ix>,
+    /// The heads that recorded moves left, newest first.
+    previous: &'a [Ix],
     branches: &'a [(String, Ix)],
     /// The whole revision, for error messages.
     text: &'a str,
@@ -372,6 +432,9 @@ impl<'a> Names<'a> {
     /// The entry `name` names exactly: head, id, label, then branch. Each is
     /// one hash lookup but branches, which are few.
     fn exact(&self, name: &str) -> Result<Option<Ix>, RevError> {
+        if let Some(n) = previous_number(name) {
+            return self.previous_head(n).map(Some);
+        }
         if HEAD_NAMES.contains(&name) {
             return match self.head {
                 Some(head) => Ok(Some(head)),
@@ -391,6 +454,25 @@ impl<'a> Names<'a> {
             .find(name)
             .or_else(|| self.tree.label(name))
             .or_else(|| self.branch(name)))
+    }
+
+    /// HEAD as it was `n` recorded moves ago.
+    fn previous_head(&self, n: u64) -> Result<Ix, RevError> {
+        let Some(back) = n.checked_sub(1) else {
+            return self.head.ok_or_else(|| RevError::NoHead {
+                text: self.text.into(),
+            });
+        };
+        usize::try_from(back)
+            .ok()
+            .and_then(|back| self.previous.get(back))
+            .copied()
+            .filter(|&ix| in_tree(self.tree, ix))
+            .ok_or_else(|| RevError::NoPrevious {
+                text: self.text.into(),
+                n,
+                moves: self.previous.len(),
+            })
     }
 
     fn branch(&self, name: &str) -> Option<Ix> {
@@ -595,6 +677,34 @@ mod tests {
         let e6 = ix(&t, "e6");
         assert_eq!(resolve(&t, Some(e6), &[], "HEAD"), Ok(e6));
         assert_eq!(resolve(&t, Some(e6), &[], "@^"), Ok(ix(&t, "e3")));
+    }
+
+    #[test]
+    fn earlier_heads_come_from_the_reflog() {
+        let t = forked();
+        let previous = [ix(&t, "e6"), ix(&t, "e2")];
+        let at = |text: &str| resolve_at(&t, t.head(), &previous, &[], text);
+        assert_eq!(at("@-"), Ok(ix(&t, "e6")));
+        assert_eq!(at("HEAD@{1}"), Ok(ix(&t, "e6")));
+        assert_eq!(at("@{2}"), Ok(ix(&t, "e2")));
+        assert_eq!(at("HEAD@{0}"), Ok(ix(&t, "e5")));
+        assert_eq!(at("@-~2"), Ok(ix(&t, "e2")));
+        assert_eq!(at("HEAD@{2}^"), Ok(ix(&t, "e1")));
+        let e = at("HEAD@{3}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'HEAD@{3}' asks for HEAD move 3, but ysess recorded only 2"
+        );
+        assert_eq!(
+            e.hints(),
+            ["`ysess reflog` lists them: HEAD@{1} to HEAD@{2}"]
+        );
+        let e = resolve(&t, t.head(), &[], "@-").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'@-' asks for HEAD move 1, but ysess recorded none"
+        );
+        assert!(matches!(at("HEAD@{x}"), Err(RevError::Unknown { .. })));
     }
 
     #[test]

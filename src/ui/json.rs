@@ -13,6 +13,8 @@
 //! | `diff --json` | one [`Diff`] |
 //! | `diff --files --json` | [`Change`] per entry |
 //! | `fsck --json` | [`Finding`] per finding, then [`Summary`] per file |
+//! | `reflog --json` | [`Move`] per HEAD move, newest first |
+//! | `status --json` | one [`Status`] |
 
 use serde::Serialize;
 
@@ -114,4 +116,84 @@ pub struct Change<'a> {
     pub id: &'a str,
     pub line: u64,
     pub note: &'a str,
+}
+
+/// `reflog --json`: one object per HEAD move ysess recorded, newest first.
+#[derive(Serialize)]
+pub struct Move<'a> {
+    /// `HEAD@{n}` is `from`: HEAD as this move left it behind.
+    pub n: usize,
+    /// `checkout`, or `checkout -b` when the move started a branch.
+    pub kind: &'static str,
+    /// The record that made the move.
+    pub record: &'a str,
+    /// As stored, milliseconds since the epoch; `time` is it in local time.
+    pub ts: u64,
+    pub time: String,
+    pub from: &'a str,
+    /// The branch new work landed on before the move (`null`: none).
+    pub from_branch: Option<&'a str>,
+    pub to: &'a str,
+    pub to_branch: Option<&'a str>,
+}
+
+/// `status --json`: one object.
+#[derive(Serialize)]
+pub struct Status<'a> {
+    pub file: &'a str,
+    /// `yoagent`, `pi` or `claude`.
+    pub format: &'static str,
+    /// `null` for an empty session.
+    pub head: Option<StatusHead<'a>>,
+    /// The branch HEAD is on (at its tip), `null` when it is on none.
+    pub branch: Option<&'a str>,
+    /// HEAD is on no named branch, and not at a tip either (new work
+    /// forks there), as `branch` lists it.
+    pub detached: bool,
+    /// The nearest label on HEAD's path, HEAD itself included.
+    pub label: Option<StatusLabel<'a>>,
+    /// Entries of the conversation (ysess's records and pi's label
+    /// entries not counted).
+    pub entries: usize,
+    pub tips: usize,
+    /// The last line is cut short by an interrupted write (`null`: not).
+    pub torn: Option<StatusTorn>,
+    /// The file against the digest given (`null`: none given).
+    pub since: Option<StatusSince>,
+}
+
+#[derive(Serialize)]
+pub struct StatusHead<'a> {
+    pub id: &'a str,
+    pub role: &'static str,
+    /// The model, the tool or the custom kind; empty when none.
+    pub tag: &'a str,
+    pub subject: &'a str,
+    /// Entries on its root path, itself included.
+    pub depth: u32,
+}
+
+#[derive(Serialize)]
+pub struct StatusLabel<'a> {
+    pub name: &'a str,
+    pub id: &'a str,
+    /// How many entries HEAD is below it (0: on HEAD).
+    pub behind: u32,
+}
+
+#[derive(Serialize)]
+pub struct StatusTorn {
+    /// The file is sound up to this byte.
+    pub offset: u64,
+    /// The torn bytes after it.
+    pub bytes: u64,
+}
+
+#[derive(Serialize)]
+pub struct StatusSince {
+    pub digest: String,
+    /// `unchanged`, `appended` (the file only grew) or `rewritten`.
+    pub state: &'static str,
+    /// Bytes appended since (0 unless `appended`).
+    pub appended: u64,
 }

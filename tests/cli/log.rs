@@ -999,8 +999,9 @@ fn log_all_with_a_rev_and_ascii_without_graph_are_refused_not_ignored() {
     let run = dir.run(&["log", "--all", "e6"]);
     run.status(2).stdout("");
     assert!(
-        run.stderr
-            .starts_with("error: the argument '--all' cannot be used with '[REV]'\n"),
+        run.stderr.starts_with(
+            "error: --all cannot be used with a REV: it lists every entry of every branch\n"
+        ),
         "{run}"
     );
     let run = dir.run(&["log", "--ascii"]);

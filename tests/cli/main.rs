@@ -15,10 +15,13 @@ mod pager;
 mod pi;
 mod pipe;
 mod race;
+mod ranges;
 mod readme;
+mod reflog;
 #[path = "gen.rs"]
 mod sessgen;
 mod show;
+mod status;
 mod support;
 mod tag;
 mod write;

@@ -380,7 +380,7 @@ fn log_follows_pi_when_pi_resumes_after_a_label_entry() {
 // pi reads what ysess wrote
 // ---------------------------------------------------------------------------
 
-fn pi_inspect(path: &Path) -> Inspect {
+pub fn pi_inspect(path: &Path) -> Inspect {
     let file = path.to_str().expect("UTF-8 path");
     parse_inspect(&node_harness(&["inspect", file]).expect("the harness ran a moment ago"))
 }
