@@ -66,6 +66,13 @@ impl Pattern {
         Ok(Pattern { text, raw })
     }
 
+    /// The same pattern with no raw form: every line is decoded and
+    /// searched (slower; the raw form never changes what is found).
+    pub fn decoding_every_line(mut self) -> Pattern {
+        self.raw = None;
+        self
+    }
+
     /// Whether every line has to be decoded to be searched.
     pub fn decodes_every_line(&self) -> bool {
         self.raw.is_none()

@@ -183,3 +183,116 @@ impl Reading<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{BlockHits, PatternOptions, Scope, search_message};
+
+    type Found = (String, u64, Vec<BlockHits>);
+
+    fn found(bytes: &[u8], pattern: &Pattern) -> (Vec<Found>, Vec<Skipped>) {
+        let (mut hits, mut skipped) = (Vec::new(), Vec::new());
+        let judge = |d: Decoded| {
+            let h = search_message(pattern, &Scope::default(), &d.entry.message);
+            (!h.is_empty()).then_some((d.id, d.line, h))
+        };
+        scan(bytes, None, pattern, judge, |f| {
+            match f {
+                Ok(f) => hits.push(f),
+                Err(s) => skipped.push(s),
+            }
+            Ok(())
+        })
+        .expect("scans");
+        (hits, skipped)
+    }
+
+    /// Text whose JSON holds every kind of escape, next to what is searched.
+    const ESCAPED: &str = concat!(
+        r#"{"id":"e1","parent_id":null,"timestamp":1,"message":{"role":"user","content":[{"type":"text","text":"a\nword caf\u00e9 and a\/b \"quoted\" tab\there\u001b[31m red"}],"timestamp":1}}"#,
+        "\n",
+        r#"{"id":"e2","parent_id":"e1","timestamp":2,"message":{"role":"assistant","content":[{"type":"thinking","thinking":"line one\nword two"},{"type":"toolCall","id":"c1","name":"edit","arguments":{"path":"src\/x.rs","n":31}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":2}}"#,
+        "\n",
+        r#"{"id":"e3","parent_id":"e2","timestamp":3,"message":{"role":"toolResult","toolCallId":"c1","toolName":"edit","content":[{"type":"text","text":"done: \u0041BC é"}],"isError":false,"timestamp":3}}"#,
+        "\n",
+    );
+
+    #[test]
+    fn the_raw_fast_path_finds_what_decoding_every_line_finds() {
+        let files: Vec<Vec<u8>> = [
+            "tests/fixtures/demo.jsonl",
+            "tests/fixtures/pi/demo.jsonl",
+            "tests/fixtures/pi/v1.jsonl",
+            "tests/fixtures/claude/session.jsonl",
+        ]
+        .iter()
+        .map(|f| std::fs::read(f).expect("fixture reads"))
+        .chain([ESCAPED.as_bytes().to_vec()])
+        .collect();
+        let cases: &[(&str, PatternOptions)] = &[
+            ("word", PatternOptions::default()),
+            (r"\bword", PatternOptions::default()),
+            ("^word", PatternOptions::default()),
+            ("café", PatternOptions::default()),
+            (
+                "CAFÉ",
+                PatternOptions {
+                    ignore_case: true,
+                    ..PatternOptions::default()
+                },
+            ),
+            ("a/b", PatternOptions::default()),
+            ("src/x", PatternOptions::default()),
+            ("ABC", PatternOptions::default()),
+            ("31", PatternOptions::default()),
+            ("fork", PatternOptions::default()),
+            ("plan", PatternOptions::default()),
+            (r"\w+ing\b", PatternOptions::default()),
+            (
+                "a",
+                PatternOptions {
+                    word: true,
+                    ..PatternOptions::default()
+                },
+            ),
+            ("日本", PatternOptions::default()),
+            // These can match what JSON escapes: decoded everywhere anyway.
+            (r#""quoted""#, PatternOptions::default()),
+            (r"tab\there", PatternOptions::default()),
+            (r"\x1b\[31m", PatternOptions::default()),
+        ];
+        for (text, options) in cases {
+            let fast = Pattern::new(text, *options).expect("compiles");
+            let slow = fast.clone().decoding_every_line();
+            let mut total = 0;
+            for bytes in &files {
+                let (a, a_skipped) = found(bytes, &fast);
+                let (b, b_skipped) = found(bytes, &slow);
+                assert_eq!(a, b, "{text}");
+                assert_eq!(a_skipped, b_skipped, "{text}");
+                total += a.len();
+            }
+            assert!(total > 0, "{text} matches somewhere, so the test tests");
+        }
+        // The patterns that cannot match an escaped character do go the fast way.
+        assert!(
+            !Pattern::new("café", PatternOptions::default())
+                .unwrap()
+                .decodes_every_line()
+        );
+    }
+
+    #[test]
+    fn a_match_only_inside_a_unicode_escape_is_found() {
+        let p = Pattern::new("café", PatternOptions::default()).expect("compiles");
+        let (hits, _) = found(ESCAPED.as_bytes(), &p);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].0, "e1");
+        let p = Pattern::new("ABC", PatternOptions::default()).expect("compiles");
+        assert_eq!(found(ESCAPED.as_bytes(), &p).0[0].0, "e3");
+        // Every line holds `\n` escapes; the text holds no backslash.
+        let p = Pattern::new(r"\\n", PatternOptions::default()).expect("compiles");
+        assert_eq!(found(ESCAPED.as_bytes(), &p).0, []);
+    }
+}
