@@ -17,6 +17,7 @@
 //! `benches/support.rs`.
 
 #[path = "support.rs"]
+#[allow(dead_code, reason = "the helpers other benches use")]
 mod support;
 
 use std::ffi::OsString;

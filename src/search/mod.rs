@@ -206,7 +206,8 @@ mod tests {
         let entry = Entry::parse(line).expect("parses");
         let p = Pattern::new("look|bash|ls", PatternOptions::default()).expect("compiles");
         let hits = search_message(&p, &Scope::default(), &entry.message);
-        let seen: Vec<(&str, usize, Vec<(usize, usize)>)> = hits
+        type Seen<'a> = (&'a str, usize, Vec<(usize, usize)>);
+        let seen: Vec<Seen<'_>> = hits
             .iter()
             .map(|h| {
                 (
