@@ -56,9 +56,9 @@ const CASES: &[Case] = &[
         pattern: r"fn \w+\(",
     },
     Case {
-        what: "rare `-F qzxv`",
+        what: "rare `-F 'memory remove we should'`",
         options: &["-F"],
-        pattern: "qzxv",
+        pattern: "memory remove we should",
     },
     Case {
         what: "common `the`",

@@ -8,7 +8,8 @@
 //! in the raw bytes, every line whose decoded text it matches, provided
 //! that its assertions (`^`, `\b`, …) are dropped, since what is around a
 //! match differs between the two (`\n` is a newline decoded, the letter `n`
-//! raw). A line that holds `\u` or `\/` is decoded whatever the pattern.
+//! raw). A line that holds `\/`, or a `\u` escape of anything but a
+//! control character, is decoded whatever the pattern.
 //! The raw matches only pick candidates: each is decoded and searched
 //! again, so what the JSON around a message matches never counts.
 //! A pattern that can match an escaped character (or `{` `}` `[` `]`,
@@ -59,8 +60,13 @@ impl Pattern {
             .ok()
             .filter(|hir| !can_match_escaped(hir))
             .and_then(|hir| {
-                // Any line holding `\u` or `\/` is a candidate too.
-                let raw = format!(r"(?:{})|\\u|\\/", relax(hir));
+                // Any line holding `\/` or a `\u` escape of a character the
+                // pattern could match (not a control character, below
+                // U+0020, which JSON writes as `\u00XX`) is a candidate too.
+                let raw = format!(
+                    r"(?:{})|\\/|\\u(?:[1-9a-fA-F]|0[1-9a-fA-F]|00[2-9a-fA-F])",
+                    relax(hir)
+                );
                 regex::bytes::RegexBuilder::new(&raw).build().ok()
             });
         Ok(Pattern { text, raw })
