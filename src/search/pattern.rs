@@ -59,16 +59,7 @@ impl Pattern {
             .parse(&source)
             .ok()
             .filter(|hir| !can_match_escaped(hir))
-            .and_then(|hir| {
-                // Any line holding `\/` or a `\u` escape of a character the
-                // pattern could match (not a control character, below
-                // U+0020, which JSON writes as `\u00XX`) is a candidate too.
-                let raw = format!(
-                    r"(?:{})|\\/|\\u(?:[1-9a-fA-F]|0[1-9a-fA-F]|00[2-9a-fA-F])",
-                    relax(hir)
-                );
-                regex::bytes::RegexBuilder::new(&raw).build().ok()
-            });
+            .and_then(|hir| regex::bytes::Regex::new(&relax(hir).to_string()).ok());
         Ok(Pattern { text, raw })
     }
 
@@ -91,7 +82,9 @@ impl Pattern {
 
     /// Whether a raw line is worth decoding.
     pub fn may_match_line(&self, line: &[u8]) -> bool {
-        self.raw.as_ref().is_none_or(|raw| raw.is_match(line))
+        self.raw
+            .as_ref()
+            .is_none_or(|raw| raw.is_match(line) || telling_escapes(line).next().is_some())
     }
 
     /// The matches in one line of decoded text, as byte ranges.
@@ -117,6 +110,19 @@ impl Pattern {
     pub fn is_match(&self, line: &str) -> bool {
         self.text.is_match(line)
     }
+}
+
+/// Where the escapes are that spell a character the raw form could miss:
+/// `\/`, and `\u` escapes of anything but a control character (below
+/// U+0020, which the raw form cannot match). Two runs of `memmem`, not in
+/// order. (A `\\u`, an escaped backslash and a `u`, is taken too: its line
+/// is decoded for nothing.)
+pub(crate) fn telling_escapes(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let unicode = memchr::memmem::find_iter(bytes, b"\\u").filter(move |&i| {
+        let hex = bytes.get(i + 2..i + 4).unwrap_or_default();
+        hex != b"00" || !matches!(bytes.get(i + 4), Some(b'0' | b'1'))
+    });
+    unicode.chain(memchr::memmem::find_iter(bytes, b"\\/"))
 }
 
 /// Whether the pattern can match a character that JSON escapes, or a

@@ -126,16 +126,35 @@ impl Reading<'_> {
         };
         match self.pattern.raw() {
             Some(raw) => {
+                // The lines the pattern's raw form picks, and those holding
+                // an escape it could miss, in order.
+                let span = |at: usize| {
+                    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+                    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+                    (start, end)
+                };
+                let mut lines = Vec::new();
                 let mut at = 0;
                 while at < bytes.len() {
                     let Some(m) = raw.find_at(bytes, at) else {
                         break;
                     };
-                    let start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |i| i + 1);
-                    let end = memchr::memchr(b'\n', &bytes[m.start()..])
-                        .map_or(bytes.len(), |i| m.start() + i);
-                    each(start, end, &mut found);
+                    let (start, end) = span(m.start());
+                    lines.push((start, end));
                     at = end + 1;
+                }
+                let mut last: Option<(usize, usize)> = None;
+                for at in super::pattern::telling_escapes(bytes) {
+                    if last.is_none_or(|(start, end)| !(start..=end).contains(&at)) {
+                        let line = span(at);
+                        lines.push(line);
+                        last = Some(line);
+                    }
+                }
+                lines.sort_unstable();
+                lines.dedup();
+                for (start, end) in lines {
+                    each(start, end, &mut found);
                 }
             }
             None => {

@@ -382,3 +382,23 @@ fn grep_l_on_pi_written_sessions_is_the_entries_whose_text_holds_the_word() {
         }
     }
 }
+
+#[test]
+fn grep_skips_a_picked_line_that_is_no_entry_with_a_warning_naming_it() {
+    let dir = Dir::new();
+    dir.write(
+        "session.jsonl",
+        format!(
+            "{}\n{{\"id\":\"e2\", hello broken\n",
+            crate::support::user_line("e1", None, "hello")
+        ),
+    );
+    let run = dir.run(&["grep", "hello"]);
+    run.status(0).stdout("e1 user: hello\n");
+    assert!(
+        run.stderr
+            .starts_with("warning: session.jsonl: line 2: not searched, not an entry:"),
+        "{run}"
+    );
+    assert!(run.stderr.ends_with("(`ysess fsck` explains)\n"), "{run}");
+}
