@@ -3,7 +3,7 @@ use std::io::{self, Write};
 use clap::Args;
 
 use super::filters::Role;
-use super::{Context, Exit, Failure, open_repo, resolve, unreadable};
+use super::{Context, Exit, Failure, open_repo, select, unreadable};
 use crate::format::MessageKind;
 use crate::format::message::Message;
 use crate::search::scan::{Decoded, Skipped, scan};
@@ -34,8 +34,8 @@ pub struct GrepArgs {
     /// The pattern: a regular expression, or with -F a fixed string
     #[arg(value_name = "PATTERN")]
     pub pattern: String,
-    /// Search the paths from the root to these entries [default: every
-    /// entry of the file]
+    /// Search the paths from the root to these entries, or ranges of them
+    /// as `log` takes them (`A..B`) [default: every entry of the file]
     #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub revs: Vec<String>,
     /// PATTERN is a fixed string, not a regular expression
@@ -148,10 +148,10 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     } else {
         let repo = open_repo(ctx)?;
         let tree = &repo.tree;
-        let mut ixs = Vec::new();
-        for rev in &args.revs {
-            ixs.extend(tree.path(resolve(&repo, rev)?));
-        }
+        // The entries the revisions name together, as `log` takes them
+        // (paths, and ranges such as `A..B`), searched in file order.
+        let texts: Vec<&str> = args.revs.iter().map(String::as_str).collect();
+        let mut ixs = select(&repo, &texts, false)?;
         ixs.sort_by_key(|&ix| tree.node(ix).line);
         ixs.dedup();
         paged(&mut ctx.streams, args.json, |out| {

@@ -83,8 +83,8 @@ fn generate_writes_a_script_per_shell_and_a_page_per_command() {
     let pages: Vec<String> = files(&dir.join("m")).into_keys().collect();
     let mut expected = vec!["ysess.1".to_string()];
     for sub in [
-        "append", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "reflog",
-        "show", "status", "tag",
+        "append", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "reflog", "show",
+        "status", "tag",
     ] {
         expected.push(format!("ysess-{sub}.1"));
     }

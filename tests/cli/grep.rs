@@ -170,6 +170,10 @@ fn grep_on_revisions_searches_only_their_paths() {
     dir.run(&["grep", "-l", "serde|Plan", "e13", "HEAD"])
         .status(0)
         .stdout("e4\ne13\ne15\n");
+    // A range, as log takes it: on e15's path, not on e8's.
+    dir.run(&["grep", "-l", "serde|Plan|plan", "e8..e15"])
+        .status(0)
+        .stdout("e15\n");
     dir.run(&["grep", "x", "nosuch"]).status(128);
 }
 
