@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say where HEAD is, and how the file stands')
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session''s messages')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -51,6 +52,13 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries (`-N` too, as in git: `log -3`)')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N entries (`-N` too, as in git: `log -3`)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each entry with this template, e.g. ''{id} {subject}''')
+            [CompletionResult]::new('--grep', '--grep', [CompletionResultType]::ParameterName, 'Only entries whose message text matches PATTERN (a regular expression; repeat it for any of several, see --all-match)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only entries of this role (repeatable)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only assistant messages that call the tool NAME, and its results')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Only assistant messages of the model NAME')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only entries at or after this time (2025-12-02, ''2025-12-02 09:03'', yesterday, ''3 days ago''; local time)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only entries at or before this time (the forms of --since)')
+            [CompletionResult]::new('--min-tokens', '--min-tokens', [CompletionResultType]::ParameterName, 'Only assistant messages whose usage (input, output, cache read and write tokens) adds up to at least N')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
@@ -64,6 +72,12 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('-z', '-z', [CompletionResultType]::ParameterName, 'End each entry with NUL instead of a newline')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'The entries as stored, one JSON object per line')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Also show ysess''s own bookkeeping records (hidden by default)')
+            [CompletionResult]::new('--all-match', '--all-match', [CompletionResultType]::ParameterName, 'With several --grep: entries that match all of them')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'With --grep: ignore case')
+            [CompletionResult]::new('--regexp-ignore-case', '--regexp-ignore-case', [CompletionResultType]::ParameterName, 'With --grep: ignore case')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'With --grep: fixed strings, not regular expressions')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'With --grep: fixed strings, not regular expressions')
+            [CompletionResult]::new('--labelled', '--labelled', [CompletionResultType]::ParameterName, 'Only entries a label names')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
@@ -267,6 +281,35 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ysess;grep' {
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Show N lines of context around each match, within its block (`-C` is the global option that changes directory)')
+            [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Only messages of this role (repeatable)')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only the calls of the tool NAME (its name and arguments) and its results')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'PATTERN is a fixed string, not a regular expression')
+            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'PATTERN is a fixed string, not a regular expression')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Ignore case')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Ignore case')
+            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('--word-regexp', '--word-regexp', [CompletionResultType]::ParameterName, 'Match whole words only')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Print only the ids of the entries that match')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print only the ids of the entries that match')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Print each matching entry''s id and its number of matching lines')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Print each matching entry''s id and its number of matching lines')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per match: id, line, role, block, kind, tool, start, end, text')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ysess;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
@@ -279,6 +322,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('fsck', 'fsck', [CompletionResultType]::ParameterValue, 'Check that session files load in yoagent, and more')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Say where HEAD is, and how the file stands')
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
+            [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session''s messages')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -313,6 +357,9 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;help;reflog' {
+            break
+        }
+        'ysess;help;grep' {
             break
         }
         'ysess;help;help' {

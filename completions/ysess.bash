@@ -34,6 +34,9 @@ _ysess() {
             ysess,fsck)
                 cmd="ysess__subcmd__fsck"
                 ;;
+            ysess,grep)
+                cmd="ysess__subcmd__grep"
+                ;;
             ysess,help)
                 cmd="ysess__subcmd__help"
                 ;;
@@ -70,6 +73,9 @@ _ysess() {
             ysess__subcmd__help,fsck)
                 cmd="ysess__subcmd__help__subcmd__fsck"
                 ;;
+            ysess__subcmd__help,grep)
+                cmd="ysess__subcmd__help__subcmd__grep"
+                ;;
             ysess__subcmd__help,help)
                 cmd="ysess__subcmd__help__subcmd__help"
                 ;;
@@ -95,7 +101,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog help"
+            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -384,8 +390,54 @@ _ysess() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ysess__subcmd__grep)
+            opts="-F -i -w -l -c -f -C -q -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "user assistant toolResult" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ysess__subcmd__help)
-            opts="log show branch tag checkout append export diff fsck status reflog help"
+            opts="log show branch tag checkout append export diff fsck status reflog grep help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -469,6 +521,20 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help__subcmd__fsck)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__help__subcmd__grep)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -567,7 +633,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__log)
-            opts="-n -z -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --file --color --quiet --no-pager --format-of --help --version"
+            opts="-n -z -i -F -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --grep --all-match --regexp-ignore-case --fixed-strings --role --tool --model --since --until --labelled --min-tokens --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +648,34 @@ _ysess() {
                     return 0
                     ;;
                 --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grep)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -W "user assistant toolResult" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-tokens)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

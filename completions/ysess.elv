@@ -41,12 +41,20 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand fsck 'Check that session files load in yoagent, and more'
             cand status 'Say where HEAD is, and how the file stands'
             cand reflog 'List every HEAD move ysess recorded, newest first'
+            cand grep 'Search the text of a session''s messages'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;log'= {
             cand -n 'Show at most N entries (`-N` too, as in git: `log -3`)'
             cand --max-count 'Show at most N entries (`-N` too, as in git: `log -3`)'
             cand --format 'Print each entry with this template, e.g. ''{id} {subject}'''
+            cand --grep 'Only entries whose message text matches PATTERN (a regular expression; repeat it for any of several, see --all-match)'
+            cand --role 'Only entries of this role (repeatable)'
+            cand --tool 'Only assistant messages that call the tool NAME, and its results'
+            cand --model 'Only assistant messages of the model NAME'
+            cand --since 'Only entries at or after this time (2025-12-02, ''2025-12-02 09:03'', yesterday, ''3 days ago''; local time)'
+            cand --until 'Only entries at or before this time (the forms of --since)'
+            cand --min-tokens 'Only assistant messages whose usage (input, output, cache read and write tokens) adds up to at least N'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
@@ -60,6 +68,12 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -z 'End each entry with NUL instead of a newline'
             cand --json 'The entries as stored, one JSON object per line'
             cand --markers 'Also show ysess''s own bookkeeping records (hidden by default)'
+            cand --all-match 'With several --grep: entries that match all of them'
+            cand -i 'With --grep: ignore case'
+            cand --regexp-ignore-case 'With --grep: ignore case'
+            cand -F 'With --grep: fixed strings, not regular expressions'
+            cand --fixed-strings 'With --grep: fixed strings, not regular expressions'
+            cand --labelled 'Only entries a label names'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -252,6 +266,34 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ysess;grep'= {
+            cand --context 'Show N lines of context around each match, within its block (`-C` is the global option that changes directory)'
+            cand --role 'Only messages of this role (repeatable)'
+            cand --tool 'Only the calls of the tool NAME (its name and arguments) and its results'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand -F 'PATTERN is a fixed string, not a regular expression'
+            cand --fixed-strings 'PATTERN is a fixed string, not a regular expression'
+            cand -i 'Ignore case'
+            cand --ignore-case 'Ignore case'
+            cand -w 'Match whole words only'
+            cand --word-regexp 'Match whole words only'
+            cand -l 'Print only the ids of the entries that match'
+            cand --list 'Print only the ids of the entries that match'
+            cand -c 'Print each matching entry''s id and its number of matching lines'
+            cand --count 'Print each matching entry''s id and its number of matching lines'
+            cand --json 'One JSON object per match: id, line, role, block, kind, tool, start, end, text'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
             cand show 'Show one entry in full'
@@ -264,6 +306,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand fsck 'Check that session files load in yoagent, and more'
             cand status 'Say where HEAD is, and how the file stands'
             cand reflog 'List every HEAD move ysess recorded, newest first'
+            cand grep 'Search the text of a session''s messages'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;help;log'= {
@@ -287,6 +330,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;status'= {
         }
         &'ysess;help;reflog'= {
+        }
+        &'ysess;help;grep'= {
         }
         &'ysess;help;help'= {
         }

@@ -47,9 +47,19 @@ complete -c ysess -n "__fish_ysess_needs_command" -f -a "diff" -d 'Compare two d
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "status" -d 'Say where HEAD is, and how the file stands'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "grep" -d 'Search the text of a session\'s messages'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries (`-N` too, as in git: `log -3`)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l grep -d 'Only entries whose message text matches PATTERN (a regular expression; repeat it for any of several, see --all-match)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l role -d 'Only entries of this role (repeatable)' -r -f -a "user\t''
+assistant\t''
+toolResult\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l tool -d 'Only assistant messages that call the tool NAME, and its results' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l model -d 'Only assistant messages of the model NAME' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l since -d 'Only entries at or after this time (2025-12-02, \'2025-12-02 09:03\', yesterday, \'3 days ago\'; local time)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l until -d 'Only entries at or before this time (the forms of --since)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l min-tokens -d 'Only assistant messages whose usage (input, output, cache read and write tokens) adds up to at least N' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
@@ -66,6 +76,10 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -l ascii -d 'Draw the g
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s z -d 'End each entry with NUL instead of a newline'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l json -d 'The entries as stored, one JSON object per line'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l markers -d 'Also show ysess\'s own bookkeeping records (hidden by default)'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l all-match -d 'With several --grep: entries that match all of them'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s i -l regexp-ignore-case -d 'With --grep: ignore case'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s F -l fixed-strings -d 'With --grep: fixed strings, not regular expressions'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l labelled -d 'Only entries a label names'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -225,15 +239,39 @@ complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s q -l quiet -d 'Pr
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "show" -d 'Show one entry in full'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "branch" -d 'List, create, rename or delete branches'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "diff" -d 'Compare two directions of a conversation'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l context -d 'Show N lines of context around each match, within its block (`-C` is the global option that changes directory)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l role -d 'Only messages of this role (repeatable)' -r -f -a "user\t''
+assistant\t''
+toolResult\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l tool -d 'Only the calls of the tool NAME (its name and arguments) and its results' -r
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s F -l fixed-strings -d 'PATTERN is a fixed string, not a regular expression'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s i -l ignore-case -d 'Ignore case'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s w -l word-regexp -d 'Match whole words only'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s l -l list -d 'Print only the ids of the entries that match'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s c -l count -d 'Print each matching entry\'s id and its number of matching lines'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l json -d 'One JSON object per match: id, line, role, block, kind, tool, start, end, text'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "grep" -d 'Search the text of a session\'s messages'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -73,6 +73,8 @@ pub struct LogArgs {
     /// Also show ysess's own bookkeeping records (hidden by default)
     #[arg(long)]
     pub markers: bool,
+    #[command(flatten)]
+    pub filters: super::filters::FilterArgs,
 }
 
 pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -91,6 +93,9 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         max_count,
         ..args.clone()
     };
+    let filter = args
+        .filters
+        .filter(&jiff::ZonedDateTime::now().with_time_zone(ctx.tz.clone()))?;
     let template = args
         .format
         .as_deref()
@@ -168,13 +173,14 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if !args.markers {
         order.retain(|&ix| !tree.is_record(ix));
     }
+    let names = Names::new(tree, head, &branches);
+    super::filters::retain(&filter, &repo, &names, &mut order)?;
     if let Some(n) = args.max_count {
         order.truncate(n);
     }
     if args.reverse {
         order.reverse();
     }
-    let names = Names::new(tree, head, &branches);
     paged(&mut ctx.streams, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
@@ -226,7 +232,13 @@ fn from_the_end(
         .format_of
         .is_none_or(|f| crate::format::Format::from(f) == crate::format::Format::Yoagent);
     let n = args.max_count.filter(|_| {
-        yoagent && head_only && !args.all && !args.graph && !needs_whole && !args.markers
+        yoagent
+            && head_only
+            && !args.all
+            && !args.graph
+            && !needs_whole
+            && !args.markers
+            && args.filters.is_empty()
     })?;
     let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file) else {
         return None;

@@ -7,8 +7,10 @@ mod checkout;
 
 mod diff;
 mod export;
+mod filters;
 mod fsck;
 pub mod generate;
+mod grep;
 mod hint;
 mod log;
 pub mod manual;
@@ -139,6 +141,7 @@ pub enum Command {
     Fsck(fsck::FsckArgs),
     Status(status::StatusArgs),
     Reflog(reflog::ReflogArgs),
+    Grep(grep::GrepArgs),
     /// Hidden: not in the derived command, so neither the help, the man
     /// pages nor the completion scripts show it; [`parse`] adds it.
     #[command(skip)]
@@ -310,6 +313,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Fsck(args) => fsck::run(args, &mut ctx),
         Command::Status(args) => status::run(args, &mut ctx),
         Command::Reflog(args) => reflog::run(args, &mut ctx),
+        Command::Grep(args) => grep::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
 }

@@ -15,6 +15,7 @@
 //! | `fsck --json` | [`Finding`] per finding, then [`Summary`] per file |
 //! | `reflog --json` | [`Move`] per HEAD move, newest first |
 //! | `status --json` | one [`Status`] |
+//! | `grep --json` | [`GrepMatch`] per match |
 
 use serde::Serialize;
 
@@ -196,4 +197,25 @@ pub struct StatusSince {
     pub state: &'static str,
     /// Bytes appended since (0 unless `appended`).
     pub appended: u64,
+}
+
+/// `grep --json`: one object per match.
+#[derive(Serialize)]
+pub struct GrepMatch<'a> {
+    /// The entry's id.
+    pub id: &'a str,
+    /// Its line in the file.
+    pub line: u64,
+    pub role: &'static str,
+    /// The index of the content block in the message.
+    pub block: usize,
+    /// `text`, `thinking`, `toolName` or `toolArguments`.
+    pub kind: &'static str,
+    /// The tool of a tool call or a tool result.
+    pub tool: Option<&'a str>,
+    /// Where the match starts and ends in the block's text, in bytes.
+    pub start: usize,
+    pub end: usize,
+    /// The text matched.
+    pub text: &'a str,
 }

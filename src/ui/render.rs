@@ -44,6 +44,10 @@ impl Paint {
     pub fn error(self, text: &str) -> String {
         self.wrap("31", text)
     }
+    /// What a search matched.
+    pub fn matched(self, text: &str) -> String {
+        self.wrap("1;31", text)
+    }
     pub fn header(self, text: &str) -> String {
         self.wrap("1", text)
     }

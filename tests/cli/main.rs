@@ -8,8 +8,10 @@ mod folded;
 mod formats;
 mod fsck;
 mod generated;
+mod grep;
 mod limits;
 mod log;
+mod log_filters;
 #[cfg(unix)]
 mod pager;
 mod pi;

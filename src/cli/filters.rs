@@ -1,0 +1,159 @@
+//! `log`'s filters on the command line, and the roles `grep` and `log`
+//! take.
+
+use clap::Args;
+
+use super::Failure;
+use crate::format::MessageKind;
+use crate::search::filter::Filter;
+use crate::search::{Pattern, PatternOptions};
+
+/// A role as `--role` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    User,
+    Assistant,
+    #[value(name = "toolResult")]
+    ToolResult,
+}
+
+impl From<Role> for MessageKind {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::User => MessageKind::User,
+            Role::Assistant => MessageKind::Assistant,
+            Role::ToolResult => MessageKind::ToolResult,
+        }
+    }
+}
+
+/// Which entries `log` shows: every filter given must pass.
+#[derive(Debug, Clone, Args, Default)]
+pub struct FilterArgs {
+    /// Only entries whose message text matches PATTERN (a regular
+    /// expression; repeat it for any of several, see --all-match)
+    #[arg(long, value_name = "PATTERN", conflicts_with = "graph")]
+    pub grep: Vec<String>,
+    /// With several --grep: entries that match all of them
+    #[arg(long, requires = "grep")]
+    pub all_match: bool,
+    /// With --grep: ignore case
+    #[arg(short = 'i', long = "regexp-ignore-case", requires = "grep")]
+    pub ignore_case: bool,
+    /// With --grep: fixed strings, not regular expressions
+    #[arg(short = 'F', long = "fixed-strings", requires = "grep")]
+    pub fixed: bool,
+    /// Only entries of this role (repeatable)
+    #[arg(long, value_enum, value_name = "ROLE", conflicts_with = "graph")]
+    pub role: Vec<Role>,
+    /// Only assistant messages that call the tool NAME, and its results
+    #[arg(long, value_name = "NAME", conflicts_with = "graph")]
+    pub tool: Option<String>,
+    /// Only assistant messages of the model NAME
+    #[arg(long, value_name = "NAME", conflicts_with = "graph")]
+    pub model: Option<String>,
+    /// Only entries at or after this time (2025-12-02, '2025-12-02 09:03',
+    /// yesterday, '3 days ago'; local time)
+    #[arg(long, value_name = "WHEN", conflicts_with = "graph")]
+    pub since: Option<String>,
+    /// Only entries at or before this time (the forms of --since)
+    #[arg(long, value_name = "WHEN", conflicts_with = "graph")]
+    pub until: Option<String>,
+    /// Only entries a label names
+    #[arg(long, conflicts_with = "graph")]
+    pub labelled: bool,
+    /// Only assistant messages whose usage (input, output, cache read and
+    /// write tokens) adds up to at least N
+    #[arg(long, value_name = "N", conflicts_with = "graph")]
+    pub min_tokens: Option<u64>,
+}
+
+impl FilterArgs {
+    /// Whether any filter is given.
+    pub fn is_empty(&self) -> bool {
+        self.grep.is_empty()
+            && self.role.is_empty()
+            && self.tool.is_none()
+            && self.model.is_none()
+            && self.since.is_none()
+            && self.until.is_none()
+            && !self.labelled
+            && self.min_tokens.is_none()
+    }
+
+    /// The filter; a pattern or a time that does not parse is a usage
+    /// error.
+    pub fn filter(&self, now: &jiff::ZonedDateTime) -> Result<Filter, Failure> {
+        let options = PatternOptions {
+            fixed: self.fixed,
+            ignore_case: self.ignore_case,
+            word: false,
+        };
+        let grep = self
+            .grep
+            .iter()
+            .map(|p| Pattern::new(p, options))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Failure::usage(format!("--grep: {e}")))?;
+        let when = |flag: &str, text: &Option<String>| {
+            text.as_deref()
+                .map(|t| {
+                    crate::search::when::parse_when(t, now)
+                        .map(|ts| ts.as_millisecond())
+                        .map_err(|e| Failure::usage(format!("{flag}: {e}")))
+                })
+                .transpose()
+        };
+        Ok(Filter {
+            grep,
+            all_match: self.all_match,
+            roles: self.role.iter().map(|&r| r.into()).collect(),
+            tool: self.tool.clone(),
+            model: self.model.clone(),
+            since: when("--since", &self.since)?,
+            until: when("--until", &self.until)?,
+            labelled: self.labelled,
+            min_tokens: self.min_tokens,
+        })
+    }
+}
+
+/// Keeps the entries of `order` that pass `filter`: what the tree knows
+/// first, then (for `--grep`, `--tool`, `--min-tokens`) the entry read
+/// whole, its raw line first looked at by the patterns' raw forms.
+pub fn retain(
+    filter: &Filter,
+    repo: &crate::repo::Repo,
+    names: &crate::refs::Names,
+    order: &mut Vec<crate::tree::Ix>,
+) -> Result<(), Failure> {
+    if filter.is_empty() {
+        return Ok(());
+    }
+    let tree = &repo.tree;
+    let mut kept = Vec::with_capacity(order.len());
+    for &ix in order.iter() {
+        let node = tree.node(ix);
+        let known = crate::search::filter::Known {
+            kind: node.kind,
+            tag: tree.tag(ix),
+            timestamp: node.timestamp,
+            labelled: !names.labels(ix).is_empty(),
+        };
+        if !filter.keeps_known(known) {
+            continue;
+        }
+        if filter.reads_entries() {
+            // ysess's records (shown with --markers) hold no message text.
+            if tree.is_record(ix) || !filter.may_match_line(&repo.line(ix)?) {
+                continue;
+            }
+            if !filter.keeps_entry(&repo.entry(ix)?) {
+                continue;
+            }
+        }
+        kept.push(ix);
+    }
+    *order = kept;
+    Ok(())
+}

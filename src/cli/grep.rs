@@ -1,0 +1,330 @@
+use std::io::{self, Write};
+
+use clap::Args;
+
+use super::filters::Role;
+use super::{Context, Exit, Failure, open_repo, select, unreadable};
+use crate::format::MessageKind;
+use crate::format::message::Message;
+use crate::search::scan::{Decoded, Skipped, scan};
+use crate::search::{BlockHits, BlockKind, Pattern, PatternOptions, Scope, search_message};
+use crate::ui::json::GrepMatch;
+use crate::ui::output::{Level, escape, json_line};
+use crate::ui::pager::paged;
+use crate::ui::render::Paint;
+
+/// Search the text of a session's messages
+///
+/// Prints each line of message text that PATTERN (a regular expression, as
+/// the `regex` crate reads it) matches, as `git grep` does: the entry's id,
+/// its role, and the line, the match highlighted on a terminal. Searched:
+/// user and assistant text, thinking, tool calls' names and arguments (as
+/// compact JSON), tool results; every entry of the file, or the paths from
+/// the root to the REVs given. ysess's own records are never searched.
+/// Exits 1 when nothing matches.
+///
+/// Examples:
+///   ysess grep -i 'serde_json'            where any message mentions it
+///   ysess grep -w plan first-draft        on the path to a checkpoint
+///   ysess grep --tool bash -l 'ls '       the entries whose bash calls list files
+///   ysess grep --json error | jq .id
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct GrepArgs {
+    /// The pattern: a regular expression, or with -F a fixed string
+    #[arg(value_name = "PATTERN")]
+    pub pattern: String,
+    /// Search the paths from the root to these entries, or ranges of them
+    /// as `log` takes them (`A..B`) [default: every entry of the file]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
+    pub revs: Vec<String>,
+    /// PATTERN is a fixed string, not a regular expression
+    #[arg(short = 'F', long)]
+    pub fixed_strings: bool,
+    /// Ignore case
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+    /// Match whole words only
+    #[arg(short = 'w', long)]
+    pub word_regexp: bool,
+    /// Show N lines of context around each match, within its block (`-C`
+    /// is the global option that changes directory)
+    #[arg(long, value_name = "N")]
+    pub context: Option<usize>,
+    /// Only messages of this role (repeatable)
+    #[arg(long, value_enum, value_name = "ROLE")]
+    pub role: Vec<Role>,
+    /// Only the calls of the tool NAME (its name and arguments) and its
+    /// results
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// Print only the ids of the entries that match
+    #[arg(short = 'l', long = "list", conflicts_with_all = ["count", "json", "context"])]
+    pub list: bool,
+    /// Print each matching entry's id and its number of matching lines
+    #[arg(short = 'c', long, conflicts_with_all = ["json", "context"])]
+    pub count: bool,
+    /// One JSON object per match: id, line, role, block, kind, tool, start,
+    /// end, text
+    #[arg(long, conflicts_with = "context")]
+    pub json: bool,
+}
+
+/// An entry that matched, with its hits.
+struct Found {
+    id: String,
+    line: u64,
+    kind: MessageKind,
+    /// The tool a tool result comes from.
+    result_of: Option<String>,
+    hits: Vec<BlockHits>,
+}
+
+fn found(pattern: &Pattern, scope: &Scope, d: Decoded) -> Option<Found> {
+    let hits = search_message(pattern, scope, &d.entry.message);
+    if hits.is_empty() {
+        return None;
+    }
+    let result_of = match &d.entry.message {
+        Message::ToolResult { tool_name, .. } => Some(tool_name.clone()),
+        _ => None,
+    };
+    Some(Found {
+        id: d.id,
+        line: d.line,
+        kind: d.entry.message.kind(),
+        result_of,
+        hits,
+    })
+}
+
+pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let options = PatternOptions {
+        fixed: args.fixed_strings,
+        ignore_case: args.ignore_case,
+        word: args.word_regexp,
+    };
+    let pattern = Pattern::new(&args.pattern, options)
+        .map_err(|e| Failure::usage(format!("the pattern does not parse: {e}")))?;
+    let scope = Scope {
+        roles: args.role.iter().map(|&r| r.into()).collect(),
+        tool: args.tool.clone(),
+    };
+    let render = Render {
+        args,
+        paint: Paint {
+            on: ctx.streams.color_out,
+        },
+    };
+    let mut matched = false;
+    let mut skipped: Vec<Skipped> = Vec::new();
+    if args.revs.is_empty() {
+        let source = crate::input::Source::new(&ctx.global.file);
+        let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
+        let format = ctx.global.format_of.map(Into::into);
+        let judge = |d: Decoded| found(&pattern, &scope, d);
+        paged(&mut ctx.streams, args.json, |out| {
+            // A pager that fails has the output written again, from the start.
+            let reader = match reader.take() {
+                Some(reader) => reader,
+                None => source.open()?,
+            };
+            skipped.clear();
+            scan(reader, format, &pattern, judge, |f| match f {
+                Ok(f) => {
+                    matched = true;
+                    render.entry(out, &f)
+                }
+                Err(s) => {
+                    skipped.push(s);
+                    Ok(())
+                }
+            })
+        })
+        .map_err(|e| {
+            let file = ctx.global.file.display().to_string();
+            Failure::from(anyhow::Error::new(e).context(file))
+        })?;
+    } else {
+        let repo = open_repo(ctx)?;
+        let tree = &repo.tree;
+        // The entries the revisions name together, as `log` takes them
+        // (paths, and ranges such as `A..B`), searched in file order.
+        let texts: Vec<&str> = args.revs.iter().map(String::as_str).collect();
+        let mut ixs = select(&repo, &texts, false)?;
+        ixs.sort_by_key(|&ix| tree.node(ix).line);
+        ixs.dedup();
+        paged(&mut ctx.streams, args.json, |out| {
+            for &ix in &ixs {
+                if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
+                    continue;
+                }
+                if !pattern.may_match_line(&repo.line(ix)?) {
+                    continue;
+                }
+                let d = Decoded {
+                    id: tree.id(ix).to_string(),
+                    line: tree.node(ix).line,
+                    entry: repo.entry(ix)?,
+                };
+                if let Some(f) = found(&pattern, &scope, d) {
+                    matched = true;
+                    render.entry(out, &f)?;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let file = ctx.global.file.display().to_string();
+    for s in skipped.iter().take(5) {
+        ctx.streams.diag(
+            Level::Warning,
+            &escape(&format!(
+                "{file}: line {}: not searched, not an entry: {} (`ysess fsck` explains)",
+                s.line, s.why
+            )),
+        )?;
+    }
+    if skipped.len() > 5 {
+        ctx.streams.diag(
+            Level::Warning,
+            &format!("{} more lines not searched", skipped.len() - 5),
+        )?;
+    }
+    Ok(if matched { Exit::Success } else { Exit::No })
+}
+
+/// How matches are written.
+struct Render<'a> {
+    args: &'a GrepArgs,
+    paint: Paint,
+}
+
+impl Render<'_> {
+    fn entry(&self, out: &mut dyn Write, f: &Found) -> io::Result<()> {
+        let p = self.paint;
+        if self.args.list {
+            return writeln!(out, "{}", p.id(&escape(&f.id)));
+        }
+        if self.args.count {
+            let lines: usize = f.hits.iter().map(|h| h.lines.len()).sum();
+            return writeln!(out, "{}:{lines}", p.id(&escape(&f.id)));
+        }
+        if self.args.json {
+            for h in &f.hits {
+                let tool = h.block.tool.as_deref().or(f.result_of.as_deref());
+                for l in &h.lines {
+                    for &(start, end) in &l.matches {
+                        json_line(
+                            out,
+                            &GrepMatch {
+                                id: &f.id,
+                                line: f.line,
+                                role: f.kind.role_name(),
+                                block: h.block.index,
+                                kind: h.block.kind.name(),
+                                tool,
+                                start,
+                                end,
+                                text: &h.block.text[start..end],
+                            },
+                        )?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for h in &f.hits {
+            let prefix = self.prefix(f, h);
+            match self.args.context.filter(|&n| n > 0) {
+                None => {
+                    for l in &h.lines {
+                        let line = &h.block.text[l.start..l.end];
+                        let shown = self.highlight(line, l.start, &l.matches);
+                        writeln!(out, "{prefix}: {shown}")?;
+                    }
+                }
+                Some(n) => self.with_context(out, &prefix, h, n)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `e4 assistant`, `e2 assistant [thinking]`, `e3 toolResult bash`.
+    fn prefix(&self, f: &Found, h: &BlockHits) -> String {
+        let p = self.paint;
+        let what = match (h.block.kind, &f.result_of) {
+            (BlockKind::Thinking, _) => " [thinking]".to_string(),
+            (BlockKind::ToolName, _) => " [tool call]".to_string(),
+            (BlockKind::ToolArguments, _) => {
+                format!(" [{}]", escape(h.block.tool.as_deref().unwrap_or_default()))
+            }
+            (BlockKind::Text, Some(tool)) => format!(" {}", escape(tool)),
+            (BlockKind::Text, None) => String::new(),
+        };
+        format!(
+            "{} {}",
+            p.id(&escape(&f.id)),
+            p.role(&format!("{}{what}", f.kind.role_name()))
+        )
+    }
+
+    /// A line of text escaped, its matches (byte ranges of the block,
+    /// the line starting at `at`) painted.
+    fn highlight(&self, line: &str, at: usize, matches: &[(usize, usize)]) -> String {
+        let mut shown = String::with_capacity(line.len());
+        let mut from = 0;
+        for &(start, end) in matches {
+            let (start, end) = (start - at, end - at);
+            shown.push_str(&escape(&line[from..start]));
+            shown.push_str(&self.paint.matched(&escape(&line[start..end])));
+            from = end;
+        }
+        shown.push_str(&escape(&line[from..]));
+        shown
+    }
+
+    /// The matched lines of a block with `n` lines around each, as grep
+    /// shows them: `:` before a matched line, `-` before context, `--`
+    /// between groups apart.
+    fn with_context(
+        &self,
+        out: &mut dyn Write,
+        prefix: &str,
+        h: &BlockHits,
+        n: usize,
+    ) -> io::Result<()> {
+        let text = &h.block.text;
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        let line_at = |k: usize| {
+            let start = starts[k];
+            let end = starts.get(k + 1).map_or(text.len(), |&s| s - 1);
+            (start, &text[start..end])
+        };
+        let mut next = 0; // the first line not yet shown
+        let mut hits = h.lines.iter().peekable();
+        while let Some(hit) = hits.next() {
+            let from = hit.number.saturating_sub(n).max(next);
+            if next > 0 && from > next {
+                writeln!(out, "--")?;
+            }
+            for k in from..hit.number {
+                writeln!(out, "{prefix}- {}", escape(line_at(k).1))?;
+            }
+            writeln!(
+                out,
+                "{prefix}: {}",
+                self.highlight(&text[hit.start..hit.end], hit.start, &hit.matches)
+            )?;
+            next = hit.number + 1;
+            let until = (hit.number + n + 1).min(starts.len());
+            let stop = hits.peek().map_or(until, |h| h.number.min(until));
+            for k in next..stop {
+                writeln!(out, "{prefix}- {}", escape(line_at(k).1))?;
+            }
+            next = next.max(stop);
+        }
+        Ok(())
+    }
+}

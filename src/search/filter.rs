@@ -1,0 +1,117 @@
+//! Which entries `log` keeps: its filters, combined (an entry is kept when
+//! it passes every filter given).
+
+use crate::format::MessageKind;
+use crate::format::message::{Entry, Message};
+
+use super::{Pattern, Scope, search_message};
+
+/// `log`'s filters.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `--grep`: the message text matches one of them (all of them with
+    /// `all_match`).
+    pub grep: Vec<Pattern>,
+    pub all_match: bool,
+    /// `--role`: only these roles.
+    pub roles: Vec<MessageKind>,
+    /// `--tool`: an assistant message that calls it, or its result.
+    pub tool: Option<String>,
+    /// `--model`: assistant messages of this model.
+    pub model: Option<String>,
+    /// `--since`, `--until`: milliseconds since the epoch, both included.
+    pub since: Option<i64>,
+    pub until: Option<i64>,
+    /// `--labelled`: entries a label names.
+    pub labelled: bool,
+    /// `--min-tokens`: assistant messages whose usage (input, output,
+    /// cache read and write) adds up to at least this.
+    pub min_tokens: Option<u64>,
+}
+
+/// What the tree tells of an entry, without reading it.
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    pub kind: MessageKind,
+    /// The model of an assistant message, the tool of a tool result.
+    pub tag: &'a str,
+    pub timestamp: u64,
+    pub labelled: bool,
+}
+
+impl Filter {
+    /// Whether no filter is given.
+    pub fn is_empty(&self) -> bool {
+        self.grep.is_empty()
+            && self.roles.is_empty()
+            && self.tool.is_none()
+            && self.model.is_none()
+            && self.since.is_none()
+            && self.until.is_none()
+            && !self.labelled
+            && self.min_tokens.is_none()
+    }
+
+    /// Whether what the tree knows already rules the entry out.
+    pub fn keeps_known(&self, known: Known<'_>) -> bool {
+        let ts = i64::try_from(known.timestamp).unwrap_or(i64::MAX);
+        (self.roles.is_empty() || self.roles.contains(&known.kind))
+            && self
+                .model
+                .as_ref()
+                .is_none_or(|m| known.kind == MessageKind::Assistant && known.tag == m.as_str())
+            && self.since.is_none_or(|s| ts >= s)
+            && self.until.is_none_or(|u| ts <= u)
+            && (!self.labelled || known.labelled)
+            && (self.min_tokens.is_none() || known.kind == MessageKind::Assistant)
+    }
+
+    /// Whether the entry has to be read to decide.
+    pub fn reads_entries(&self) -> bool {
+        !self.grep.is_empty() || self.tool.is_some() || self.min_tokens.is_some()
+    }
+
+    /// Whether a raw line may pass the `--grep` filters (a cheap first
+    /// look at the bytes, before the entry is decoded).
+    pub fn may_match_line(&self, line: &[u8]) -> bool {
+        let mut each = self.grep.iter().map(|p| p.may_match_line(line));
+        if self.all_match {
+            each.all(|m| m)
+        } else {
+            self.grep.is_empty() || each.any(|m| m)
+        }
+    }
+
+    /// Whether the entry, read whole, passes the filters the tree cannot
+    /// decide.
+    pub fn keeps_entry(&self, entry: &Entry) -> bool {
+        let message = &entry.message;
+        if let Some(tool) = &self.tool
+            && !super::tools(message).contains(&tool.as_str())
+        {
+            return false;
+        }
+        if let Some(min) = self.min_tokens {
+            let Message::Assistant { usage, .. } = message else {
+                return false;
+            };
+            let total = usage.input + usage.output + usage.cache_read + usage.cache_write;
+            if total < min {
+                return false;
+            }
+        }
+        if self.grep.is_empty() {
+            return true;
+        }
+        let scope = Scope::default();
+        let mut matched = self
+            .grep
+            .iter()
+            .map(|p| !search_message(p, &scope, message).is_empty());
+        if self.all_match {
+            matched.all(|m| m)
+        } else {
+            matched.any(|m| m)
+        }
+    }
+}
