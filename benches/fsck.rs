@@ -1,5 +1,6 @@
 //! `cargo bench --bench fsck`: `ysess fsck` against yoagent's own loader on a
-//! large generated session.
+//! large generated session, and against the cost of reading the bytes
+//! (`wc -l`, `cat > /dev/null`); `log --graph` against `fsck`.
 //!
 //! Environment:
 //! - `YSESS_BENCH_ENTRIES` (default 200000): entries in the generated session.
@@ -10,7 +11,11 @@
 //! reused while the marker matches.
 //!
 //! `ysess fsck` is run once with its output captured, then timed with its
-//! output on /dev/null; likewise `ysess fsck --digest`. Peak RSS of the ysess
+//! output on /dev/null; likewise `ysess fsck --digest` and `ysess log
+//! --graph`. yoagent's loader is timed twice: inside this process, and as a
+//! process of its own (this bench run again with `--yoagent-load FILE`: it
+//! reads the file and calls `from_jsonl`), timed like the ysess child, so
+//! that process is compared with process. Peak RSS of the ysess
 //! child comes from `/usr/bin/time -f %M` and a `/proc/<pid>/status` `VmHWM`
 //! poll, whichever saw more (see `benches/support.rs`).
 
@@ -31,8 +36,16 @@ use support::{
 const TABLE: Table = Table { what: 40 };
 const SPEEDUP_TARGET: f64 = 10.0;
 const RSS_TARGET: f64 = 0.5;
+/// `fsck` against `wc -l` on the same file: at most this many times.
+const WC_TARGET: f64 = 5.0;
+/// `log --graph` against `fsck` on the same file: at most this many times.
+const GRAPH_TARGET: f64 = 2.0;
 
 fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(i) = argv.iter().position(|a| a == "--yoagent-load") {
+        return yoagent_load(argv.get(i + 1).map(Path::new));
+    }
     let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
     let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
     let file = match bench_file(entries) {
@@ -78,7 +91,33 @@ fn main() -> ExitCode {
         }
     };
     let digest = check_and_time(ysess, &digest_args, runs);
+    let graph_args: Vec<OsString> = vec![
+        "-f".into(),
+        file.clone().into(),
+        "log".into(),
+        "--graph".into(),
+    ];
+    let graph = check_and_time(ysess, &graph_args, runs);
     let rss = peak_rss(ysess, &fsck_args, runs);
+    // The floor: reading the bytes, with and without looking at them.
+    let wc = time_child(
+        Path::new("wc"),
+        &["-l".into(), file.clone().into()],
+        runs,
+        Out::Null,
+    );
+    let cat = time_child(Path::new("cat"), &[file.clone().into()], runs, Out::Null);
+    // yoagent's loader as a process of its own: this bench, run again.
+    let load_process = std::env::current_exe()
+        .map_err(|e| e.to_string())
+        .and_then(|me| {
+            time_child(
+                &me,
+                &["--yoagent-load".into(), file.clone().into()],
+                runs,
+                Out::Null,
+            )
+        });
 
     // -- table ---------------------------------------------------------------
     let ratio = secs(load) / secs(fsck.best);
@@ -106,6 +145,49 @@ fn main() -> ExitCode {
         &format!(">= {SPEEDUP_TARGET:.0}x"),
         pass(ratio_read >= SPEEDUP_TARGET),
     );
+    match &load_process {
+        Ok(t) => {
+            let r = secs(t.best) / secs(fsck.best);
+            TABLE.row("yoagent load, a process of its own", &ms(t.best), "", "");
+            TABLE.row(
+                "speedup: yoagent process / ysess fsck",
+                &format!("{r:.1}x"),
+                &format!(">= {SPEEDUP_TARGET:.0}x"),
+                pass(r >= SPEEDUP_TARGET),
+            );
+        }
+        Err(e) => TABLE.row("yoagent load process", "failed", "", &format!("({e})")),
+    }
+    match &cat {
+        Ok(t) => TABLE.row("cat > /dev/null", &ms(t.best), "", ""),
+        Err(e) => TABLE.row("cat > /dev/null", "failed", "", &format!("({e})")),
+    }
+    match &wc {
+        Ok(t) => {
+            let r = secs(fsck.best) / secs(t.best);
+            TABLE.row("wc -l", &ms(t.best), "", "");
+            TABLE.row(
+                "ysess fsck / wc -l",
+                &format!("{r:.1}x"),
+                &format!("<= {WC_TARGET:.0}x"),
+                pass(r <= WC_TARGET),
+            );
+        }
+        Err(e) => TABLE.row("wc -l", "failed", "", &format!("({e})")),
+    }
+    match &graph {
+        Ok((_, t)) => {
+            let r = secs(t.best) / secs(fsck.best);
+            TABLE.row("ysess log --graph", &ms(t.best), "", "");
+            TABLE.row(
+                "ysess log --graph / ysess fsck",
+                &format!("{r:.2}x"),
+                &format!("<= {GRAPH_TARGET:.0}x"),
+                pass(r <= GRAPH_TARGET),
+            );
+        }
+        Err(e) => TABLE.row("ysess log --graph", "failed", "", &format!("({e})")),
+    }
     match &rss {
         Ok(rss) => TABLE.rss_rows(
             &format!("ysess fsck peak RSS ({})", rss.method),
@@ -122,6 +204,14 @@ fn main() -> ExitCode {
     }
     println!();
     println!("best of {runs}; ysess fsck runs: {}", list_ms(&fsck.all));
+    if let (Ok(w), Ok(c), Ok(p)) = (&wc, &cat, &load_process) {
+        println!(
+            "wc -l runs: {}; cat runs: {}; yoagent process runs: {}",
+            list_ms(&w.all),
+            list_ms(&c.all),
+            list_ms(&p.all)
+        );
+    }
     if let Ok(rss) = &rss {
         println!("peak RSS detail: {}", rss.detail);
     }
@@ -150,6 +240,28 @@ fn main() -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// `--yoagent-load FILE`: what an app does to open a session, as a process
+/// of its own: read the file and load it with `from_jsonl`.
+fn yoagent_load(file: Option<&Path>) -> ExitCode {
+    let Some(file) = file else {
+        eprintln!("error: --yoagent-load needs a file");
+        return ExitCode::FAILURE;
+    };
+    let loaded = std::fs::read_to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|text| yoagent::Session::from_jsonl(&text).map_err(|e| e.to_string()));
+    match loaded {
+        Ok(session) => {
+            println!("{} entries", session.entries().len());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// What the generated session holds, read back through yoagent.

@@ -521,10 +521,17 @@ impl State {
             report.torn = Some(Torn { offset, len: 0 });
         }
         let tree = builder.finish();
-        if warnings {
-            warn(&tree, &tools, format, &mut report.findings);
-        }
-        report.summary = summarize(&tree, 0);
+        // The summary is counted on another thread while the warnings are
+        // looked for: the other cores are idle by now.
+        report.summary = std::thread::scope(|scope| {
+            let summary = scope.spawn(|| summarize(&tree, 0));
+            if warnings {
+                warn(&tree, &tools, format, &mut report.findings);
+            }
+            summary
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
         (report, tree)
     }
 }

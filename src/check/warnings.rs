@@ -47,18 +47,37 @@ impl ToolFacts {
     }
 }
 
-/// The warnings: what yoagent loads but a person likely did not mean.
+/// The warnings: what yoagent loads but a person likely did not mean. The
+/// tool results are paired with their calls on another thread meanwhile:
+/// this runs after the whole file is read, when the other cores are idle.
 pub(super) fn warn(tree: &Tree, tools: &ToolFacts, format: Format, out: &mut Vec<Finding>) {
-    let finding = |ix: Ix, code: Code, message: String| {
-        let node = tree.node(ix);
-        Finding {
-            code,
-            line: Some(node.line),
-            offset: Some(node.offset),
-            id: Some(tree.id(ix).to_string()),
-            message,
+    std::thread::scope(|scope| {
+        let orphans = scope.spawn(|| orphan_results(tree, tools));
+        labels_ids_and_links(tree, format, out);
+        match orphans.join() {
+            Ok(found) => out.extend(found),
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-    };
+        unanswered_calls(tree, tools, out);
+    });
+}
+
+/// A warning about entry `ix`.
+fn finding(tree: &Tree, ix: Ix, code: Code, message: String) -> Finding {
+    let node = tree.node(ix);
+    Finding {
+        code,
+        line: Some(node.line),
+        offset: Some(node.offset),
+        id: Some(tree.id(ix).to_string()),
+        message,
+    }
+}
+
+/// Labels (empty, or a name on several entries), ids yoagent would not make,
+/// extra roots, children older than their parents.
+fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
+    let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
     let all = 0..tree.len() as Ix;
 
     // Labels: empty ones, and names on several entries.
@@ -159,8 +178,12 @@ pub(super) fn warn(tree: &Tree, tools: &ToolFacts, format: Format, out: &mut Vec
             }
         }
     }
+}
 
-    // Tool results that answer no call on their path.
+/// Tool results that answer no call on their path.
+fn orphan_results(tree: &Tree, tools: &ToolFacts) -> Vec<Finding> {
+    let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
+    let mut out = Vec::new();
     if !tools.answers.is_empty() {
         let (enter, exit) = tree.intervals();
         let is_ancestor = |a: Ix, b: Ix| {
@@ -191,9 +214,13 @@ pub(super) fn warn(tree: &Tree, tools: &ToolFacts, format: Format, out: &mut Vec
             }
         }
     }
+    out
+}
 
-    // Tool calls left unanswered at the end of a branch: resuming there
-    // sends the model a call without its result.
+/// Tool calls left unanswered at the end of a branch: resuming there sends
+/// the model a call without its result.
+fn unanswered_calls(tree: &Tree, tools: &ToolFacts, out: &mut Vec<Finding>) {
+    let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
     for tip in tree.tips() {
         let mut answered: Vec<u64> = Vec::new();
         let mut cursor = Some(tip);
