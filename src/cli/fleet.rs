@@ -242,9 +242,9 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let mut failed: Option<Failure> = None;
     crate::fleet::ordered(workers, workers * 4, items, check_item, |done| {
         let printed = bar.suspend(|| match done {
-            Done::Checked { source, result } => {
+            Done::Checked { source, mut result } => {
                 let name = source.display();
-                match &result {
+                match &mut result {
                     Ok(outcome) => {
                         let report = &outcome.report;
                         tally.files += 1;
@@ -256,6 +256,10 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                             out.add(&name, digest).map_err(|e| {
                                 Failure::refuse(format!("--manifest: cannot write: {e}"))
                             })?;
+                        }
+                        // Computed for the manifest: printed only when asked.
+                        if !args.digest {
+                            outcome.report.digest = None;
                         }
                     }
                     Err(_) => {
