@@ -61,9 +61,9 @@
 //! of the README.
 
 pub mod check;
-pub mod fleet;
 pub mod cli;
 pub mod compare;
+pub mod fleet;
 pub mod format;
 pub mod input;
 pub mod refs;

@@ -34,10 +34,20 @@ enum Old {
 
 /// One thing to report on, in walk order.
 enum Item {
-    File { path: PathBuf, size: u64, old: Option<Old> },
-    Unreadable { path: PathBuf, error: io::Error },
+    File {
+        path: PathBuf,
+        size: u64,
+        old: Option<Old>,
+    },
+    Unreadable {
+        path: PathBuf,
+        error: io::Error,
+    },
     /// A file the old version has and the present does not.
-    Gone { path: PathBuf, why: String },
+    Gone {
+        path: PathBuf,
+        why: String,
+    },
 }
 
 impl From<Found> for Item {
@@ -57,7 +67,7 @@ impl From<Found> for Item {
 enum Done {
     Checked {
         source: Source,
-        result: io::Result<super::fsck::Outcome>,
+        result: io::Result<Box<super::fsck::Outcome>>,
     },
     Gone {
         path: PathBuf,
@@ -220,7 +230,10 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                         Err(e) => result = Err(e),
                     }
                 }
-                Done::Checked { source, result }
+                Done::Checked {
+                    source,
+                    result: result.map(Box::new),
+                }
             }
             Item::Unreadable { path, error } => Done::Checked {
                 source: Source::Path(path),
@@ -267,7 +280,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                         bar.done(0);
                     }
                 }
-                print(args, ctx, &source, result, naming)
+                print(args, ctx, &source, result.map(|o| *o), naming)
             }
             Done::Gone { path, why } => {
                 tally.missing += 1;
@@ -354,7 +367,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -207,31 +207,29 @@ pub(super) fn check_one(
     since: Option<&Since>,
     source: &Source,
 ) -> io::Result<Outcome> {
-    {
-        let mut report = check(source.open()?, options)?;
-        if let (Some(Since::File(old)), Source::Path(path)) = (since, source) {
-            report.findings.extend(crate::check::since::compare(
-                old,
-                std::fs::File::open(path)?,
-            )?);
-        }
-        let repaired = match (args.repair, report.torn, source) {
-            (true, Some(_), Source::Path(_)) if !report.format.writable() => {
-                Some(Err(RepairError::Format(report.format)))
-            }
-            (true, Some(torn), Source::Path(path)) => {
-                let result = cut_torn(path, torn, report.summary.bytes);
-                if result.is_ok() {
-                    report
-                        .findings
-                        .retain(|f| f.code != Code::TruncatedLastLine);
-                }
-                Some(result)
-            }
-            _ => None,
-        };
-        Ok(Outcome { report, repaired })
+    let mut report = check(source.open()?, options)?;
+    if let (Some(Since::File(old)), Source::Path(path)) = (since, source) {
+        report.findings.extend(crate::check::since::compare(
+            old,
+            std::fs::File::open(path)?,
+        )?);
     }
+    let repaired = match (args.repair, report.torn, source) {
+        (true, Some(_), Source::Path(_)) if !report.format.writable() => {
+            Some(Err(RepairError::Format(report.format)))
+        }
+        (true, Some(torn), Source::Path(path)) => {
+            let result = cut_torn(path, torn, report.summary.bytes);
+            if result.is_ok() {
+                report
+                    .findings
+                    .retain(|f| f.code != Code::TruncatedLastLine);
+            }
+            Some(result)
+        }
+        _ => None,
+    };
+    Ok(Outcome { report, repaired })
 }
 
 pub(super) fn worse(a: Exit, b: Exit) -> Exit {

@@ -31,7 +31,10 @@ impl fmt::Display for GitError {
                 f,
                 "revision {rev} is not in this shallow clone: its history was not fetched"
             ),
-            GitError::UnknownRevision { rev, shallow: false } => {
+            GitError::UnknownRevision {
+                rev,
+                shallow: false,
+            } => {
                 write!(f, "revision {rev} is not a commit of this repository")
             }
             GitError::Failed(why) => write!(f, "git failed: {why}"),
@@ -60,7 +63,13 @@ pub fn resolve(rev: &str) -> Result<String, GitError> {
         return Err(GitError::NotARepository(stderr_of(&inside)));
     }
     let spec = format!("{rev}^{{commit}}");
-    let out = git(&["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])?;
+    let out = git(&[
+        "rev-parse",
+        "--verify",
+        "--quiet",
+        "--end-of-options",
+        &spec,
+    ])?;
     if out.status.success() {
         return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
     }
@@ -76,10 +85,7 @@ pub fn resolve(rev: &str) -> Result<String, GitError> {
 pub fn files_at(commit: &str, paths: &[PathBuf]) -> Result<BTreeMap<PathBuf, String>, GitError> {
     let mut cmd = Command::new("git");
     cmd.args(["ls-tree", "-r", "-z", commit, "--"]).args(paths);
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .map_err(GitError::Spawn)?;
+    let out = cmd.stdin(Stdio::null()).output().map_err(GitError::Spawn)?;
     if !out.status.success() {
         return Err(GitError::Failed(stderr_of(&out)));
     }
@@ -96,7 +102,10 @@ pub fn files_at(commit: &str, paths: &[PathBuf]) -> Result<BTreeMap<PathBuf, Str
         if kind != Some("blob") || mode == Some("120000") {
             continue;
         }
-        files.insert(path_of(&record[tab + 1..]), oid.unwrap_or_default().to_string());
+        files.insert(
+            path_of(&record[tab + 1..]),
+            oid.unwrap_or_default().to_string(),
+        );
     }
     Ok(files)
 }

@@ -112,10 +112,16 @@ mod tests {
     #[test]
     fn stops_taking_items_when_told() {
         let mut seen = Vec::new();
-        ordered(2, 4, 0..1_000_000u32, |n| n, |n| {
-            seen.push(n);
-            n < 10
-        });
+        ordered(
+            2,
+            4,
+            0..1_000_000u32,
+            |n| n,
+            |n| {
+                seen.push(n);
+                n < 10
+            },
+        );
         assert!(seen.len() < 20, "{}", seen.len());
         assert_eq!(seen[..11], (0..11).collect::<Vec<_>>()[..]);
     }

@@ -136,7 +136,11 @@ fn tidy(_root: &Path, path: PathBuf) -> PathBuf {
         .components()
         .filter(|c| *c != std::path::Component::CurDir)
         .collect();
-    if tidy.as_os_str().is_empty() { path } else { tidy }
+    if tidy.as_os_str().is_empty() {
+        path
+    } else {
+        tidy
+    }
 }
 
 /// The path and the I/O error inside one of `ignore`'s errors.

@@ -104,10 +104,15 @@ fn a_directory_is_walked_in_name_order_skipping_ignored_hidden_and_linked_files(
     assert_eq!(total["files_with_errors"], 1);
     assert_eq!(total["unreadable"], 0);
     assert_eq!(total["ok"], false);
-    let bytes: u64 = ["broken.jsonl", "demo.jsonl", "pi/demo.jsonl", "claude/session.jsonl"]
-        .iter()
-        .map(|f| std::fs::metadata(crate::support::fixture(f)).map_or(0, |m| m.len()))
-        .sum();
+    let bytes: u64 = [
+        "broken.jsonl",
+        "demo.jsonl",
+        "pi/demo.jsonl",
+        "claude/session.jsonl",
+    ]
+    .iter()
+    .map(|f| std::fs::metadata(crate::support::fixture(f)).map_or(0, |m| m.len()))
+    .sum();
     assert_eq!(total["bytes"], bytes);
 
     // The same, for people: findings as for one file, then one line.
@@ -176,7 +181,11 @@ fn an_unreadable_file_is_reported_and_the_others_still_checked() {
     let run = dir.run(&["fsck", "--json", "d", "socket.jsonl"]);
     run.status(128);
     let found = findings(&run);
-    assert_eq!(found.last().map(|f| f.1.as_str()), Some("unreadable"), "{run}");
+    assert_eq!(
+        found.last().map(|f| f.1.as_str()),
+        Some("unreadable"),
+        "{run}"
+    );
     assert_eq!(found.last().map(|f| f.0.as_str()), Some("socket.jsonl"));
     assert_eq!(total(&run)["unreadable"], 1);
     assert_eq!(total(&run)["files_with_errors"], 1);
@@ -287,7 +296,10 @@ fn since_rev_accepts_growth_and_names_rewritten_shortened_and_deleted_files() {
         ]
     );
     let total = total(&run);
-    assert_eq!((total["files"].as_u64(), total["missing"].as_u64()), (Some(4), Some(1)));
+    assert_eq!(
+        (total["files"].as_u64(), total["missing"].as_u64()),
+        (Some(4), Some(1))
+    );
 
     let run = repo.run(&["fsck", "--since-rev", "HEAD~1", "sessions"]);
     run.status(1).stdout("");
@@ -313,7 +325,12 @@ fn since_rev_accepts_growth_and_names_rewritten_shortened_and_deleted_files() {
         .current_dir(&sub)
         .output()
         .expect("ysess runs");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -326,7 +343,11 @@ fn since_rev_names_a_revision_that_is_not_there() {
     let plain = Dir::new();
     let run = plain.run(&["fsck", "--since-rev", "HEAD"]);
     run.status(128);
-    assert!(run.stderr.starts_with("error: --since-rev HEAD: not in a git repository"), "{run}");
+    assert!(
+        run.stderr
+            .starts_with("error: --since-rev HEAD: not in a git repository"),
+        "{run}"
+    );
 }
 
 #[test]
@@ -334,7 +355,10 @@ fn since_rev_in_a_shallow_clone_without_the_revision_says_how_to_fetch_it() {
     let repo = repository();
     let clones = Dir::new();
     let url = format!("file://{}", repo.path().display());
-    git(clones.path(), &["clone", "-q", "--depth", "1", &url, "shallow"]);
+    git(
+        clones.path(),
+        &["clone", "-q", "--depth", "1", &url, "shallow"],
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_ysess"))
         .args(["fsck", "--since-rev", "HEAD~1"])
         .current_dir(clones.join("shallow"))
@@ -376,7 +400,10 @@ fn a_manifest_round_trip_proves_growth_and_names_missing_files() {
     );
     // The digest is the one `fsck --digest` prints for the file.
     let digest = dir.run(&["fsck", "--digest", "fleet/grows.jsonl"]);
-    assert_eq!(lines[1]["digest"].as_str().map(|d| format!("{d}\n")), Some(digest.stdout.clone()));
+    assert_eq!(
+        lines[1]["digest"].as_str().map(|d| format!("{d}\n")),
+        Some(digest.stdout.clone())
+    );
     assert_eq!(lines[1]["bytes"], session(3).len());
 
     // Unchanged: passes. Then one grows, one shrinks, one goes, one is new.
@@ -411,7 +438,10 @@ fn a_manifest_round_trip_proves_growth_and_names_missing_files() {
         .status(0);
 
     // A manifest that is not one is refused, naming its line.
-    dir.write("bad.manifest", "{\"file\":\"a\",\"bytes\":1,\"digest\":\"x\"}\n");
+    dir.write(
+        "bad.manifest",
+        "{\"file\":\"a\",\"bytes\":1,\"digest\":\"x\"}\n",
+    );
     let run = dir.run(&["fsck", "--since-manifest", "bad.manifest", "fleet"]);
     run.status(128);
     assert!(
