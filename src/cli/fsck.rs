@@ -69,10 +69,11 @@ pub struct FsckArgs {
     /// [default: *.jsonl]
     #[arg(long, value_name = "GLOB")]
     pub glob: Vec<String>,
-    /// Prove that every session file at git revision REV only grew since:
+    /// Prove that every session file at git revision COMMIT (any name git
+    /// knows: a branch, a tag, HEAD~3) only grew since:
     /// old versions are read through git; deleted, shortened or rewritten
     /// files are errors
-    #[arg(long, value_name = "REV", conflicts_with_all = ["since", "since_manifest"])]
+    #[arg(long, value_name = "COMMIT", conflicts_with_all = ["since", "since_manifest"])]
     pub since_rev: Option<String>,
     /// Write each file's digest to OUT, one JSON line per file
     #[arg(long, value_name = "OUT", conflicts_with = "since")]

@@ -450,3 +450,67 @@ fn a_manifest_round_trip_proves_growth_and_names_missing_files() {
         "{run}"
     );
 }
+
+/// The README's `pre-receive` hook, as printed there, on a bare repository:
+/// growth is pushed, a shortened session is refused.
+#[cfg(unix)]
+#[test]
+fn the_readme_pre_receive_hook_refuses_a_push_that_shortens_a_session() {
+    use std::os::unix::fs::PermissionsExt;
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README reads");
+    let start = readme
+        .find("```sh\n#!/bin/sh\n# Refuse a push")
+        .expect("the README shows the hook");
+    let hook = &readme[start + "```sh\n".len()..];
+    let hook = &hook[..hook.find("```").expect("the block ends")];
+
+    let dir = Dir::new();
+    git(
+        dir.path(),
+        &["init", "-q", "--bare", "-b", "main", "server.git"],
+    );
+    let path = dir.write("server.git/hooks/pre-receive", hook);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    git(dir.path(), &["init", "-q", "-b", "main", "work"]);
+    let work = dir.join("work");
+    mkdir(&dir, "work/sessions");
+    let bin = Path::new(env!("CARGO_BIN_EXE_ysess"))
+        .parent()
+        .expect("the binary's folder");
+    let search = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let push = || {
+        Command::new("git")
+            .args(["push", "-q", "../server.git", "main"])
+            .current_dir(&work)
+            .env("PATH", &search)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .expect("git push runs")
+    };
+    for (n, message) in [(3, "first"), (5, "grew")] {
+        dir.write("work/sessions/a.jsonl", session(n));
+        git(&work, &["add", "-A"]);
+        git(&work, &["commit", "-q", "-m", message]);
+        let out = push();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    dir.write("work/sessions/a.jsonl", session(4));
+    git(&work, &["commit", "-q", "-am", "shortened"]);
+    let out = push();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("error: sessions/a.jsonl: historyRewritten: entry e5 (old line 5)")
+            && stderr.contains("refs/heads/main: session history changed; push refused"),
+        "{stderr}"
+    );
+}
