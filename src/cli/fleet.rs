@@ -254,6 +254,12 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let mut worst = Exit::Success;
     let mut failed: Option<Failure> = None;
     crate::fleet::ordered(workers, workers * 4, items, check_item, |done| {
+        let read = match &done {
+            Done::Checked { result: Ok(o), .. } => Some(o.report.summary.bytes),
+            Done::Checked { result: Err(_), .. } => Some(0),
+            Done::Gone { .. } => None,
+        };
+        // The bar is locked while the findings print: it moves after.
         let printed = bar.suspend(|| match done {
             Done::Checked { source, mut result } => {
                 let name = source.display();
@@ -262,7 +268,6 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                         let report = &outcome.report;
                         tally.files += 1;
                         tally.bytes += report.summary.bytes;
-                        bar.done(report.summary.bytes);
                         tally.with_errors += u64::from(report.errors() > 0);
                         tally.with_warnings += u64::from(report.warnings() > 0);
                         if let (Some(out), Some(digest)) = (&mut manifest_out, report.digest) {
@@ -277,7 +282,6 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                     }
                     Err(_) => {
                         tally.unreadable += 1;
-                        bar.done(0);
                     }
                 }
                 print(args, ctx, &source, result.map(|o| *o), naming)
@@ -300,6 +304,9 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                 Ok(Exit::No)
             }
         });
+        if let Some(bytes) = read {
+            bar.done(bytes);
+        }
         match printed {
             Ok(exit) => {
                 worst = worse(worst, exit);

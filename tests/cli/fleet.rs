@@ -514,3 +514,93 @@ fn the_readme_pre_receive_hook_refuses_a_push_that_shortens_a_session() {
         "{stderr}"
     );
 }
+
+/// Runs ysess with its stderr on a pseudo-terminal of 100 columns (stdout a
+/// pipe): what the terminal showed, and the exit status. `feed` runs while
+/// ysess does.
+#[cfg(unix)]
+fn stderr_on_terminal(dir: &Dir, args: &[&str], feed: impl FnOnce()) -> (String, Option<i32>) {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    use std::ffi::OsStr;
+    use std::io::Read;
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Stdio;
+
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("a pseudo-terminal");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    let size = rustix::termios::Winsize {
+        ws_row: 24,
+        ws_col: 100,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    rustix::termios::tcsetwinsize(&master, size).expect("the terminal takes a size");
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(OsStr::from_bytes(name.as_bytes()))
+        .expect("the terminal's other end opens");
+    let mut master = std::fs::File::from(master);
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut chunk = [0u8; 4096];
+        while let Ok(n @ 1..) = master.read(&mut chunk) {
+            seen.extend_from_slice(&chunk[..n]);
+        }
+        seen
+    });
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
+    cmd.args(args)
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(terminal));
+    let mut child = cmd.spawn().expect("ysess starts");
+    drop(cmd);
+    feed();
+    let status = child.wait().expect("ysess finishes");
+    let seen = reader.join().expect("the terminal reader ends");
+    (String::from_utf8_lossy(&seen).into_owned(), status.code())
+}
+
+/// A file that is slow to come (a FIFO, written after 1.5 s) keeps the run
+/// going: on a terminal the bar shows after a second, and is cleared.
+#[cfg(unix)]
+#[test]
+fn a_progress_bar_shows_on_a_terminal_once_a_run_takes_a_second() {
+    let dir = Dir::new();
+    mkdir(&dir, "d");
+    dir.write("d/a.jsonl", session(3));
+    let made = Command::new("mkfifo")
+        .arg(dir.join("slow.jsonl"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let feed = || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        std::fs::write(dir.join("slow.jsonl"), session(2)).expect("the FIFO takes it");
+    };
+    let (seen, status) = stderr_on_terminal(&dir, &["fsck", "d", "slow.jsonl"], feed);
+    assert_eq!(status, Some(0), "{seen}");
+    assert!(
+        seen.contains(" files, ") && seen.contains("ETA"),
+        "no bar: {seen:?}"
+    );
+    assert!(
+        seen.contains("2 files, 0 with errors, 0 with warnings"),
+        "{seen:?}"
+    );
+
+    // A quick run shows no bar at all.
+    let (seen, status) = stderr_on_terminal(&dir, &["fsck", "d"], || {});
+    assert_eq!(status, Some(0));
+    assert!(!seen.contains("ETA"), "{seen:?}");
+    assert!(
+        seen.starts_with("1 file, 0 with errors, 0 with warnings, "),
+        "{seen:?}"
+    );
+}
