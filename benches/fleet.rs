@@ -12,9 +12,10 @@
 //! 20,000-entry yoagent session (made and cached as the other benches make
 //! theirs), its size drawn from 10 kB to 20 MB, most files small
 //! (`10 kB × 2000^(u⁴)`, `u` uniform): about 1.5 GB for 2,000 files. Every
-//! 40th file is broken (a torn last line, or a line of invalid JSON in the
-//! middle); every 100th is one of the test fixtures in pi's or Claude Code's
-//! format, so the formats mix. Files are spread over 20 folders.
+//! 100th file is one of the test fixtures in pi's or Claude Code's format,
+//! so the formats mix; of the others, every 40th is broken (a torn last
+//! line, or a line of invalid JSON in the middle): 40 of 2,000. Files are
+//! spread over 20 folders.
 //!
 //! The yoagent program is this bench's own binary run again as a child
 //! (`YSESS_FLEET_LOADER=DIR`): it walks DIR and, on two threads, reads each
