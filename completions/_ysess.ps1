@@ -228,6 +228,10 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         }
         'ysess;fsck' {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Check the file only grew since a digest (from --digest) or an old copy')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Which files a directory''s walk checks, by name (or by path below the directory, when the glob holds a `/`); repeat for several [default: *.jsonl]')
+            [CompletionResult]::new('--since-rev', '--since-rev', [CompletionResultType]::ParameterName, 'Prove that every session file at git revision COMMIT (any name git knows: a branch, a tag, HEAD~3) only grew since: old versions are read through git; deleted, shortened or rewritten files are errors')
+            [CompletionResult]::new('--manifest', '--manifest', [CompletionResultType]::ParameterName, 'Write each file''s digest to OUT, one JSON line per file')
+            [CompletionResult]::new('--since-manifest', '--since-manifest', [CompletionResultType]::ParameterName, 'Prove that every file a manifest (from --manifest) lists only grew since; missing files are errors')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')

@@ -353,13 +353,29 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__fsck)
-            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --file --color --quiet --no-pager --format-of --help --version"
+            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --glob --since-rev --manifest --since-manifest --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since-rev)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --manifest)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since-manifest)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

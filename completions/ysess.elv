@@ -216,6 +216,10 @@ set edit:completion:arg-completer[ysess] = {|@words|
         }
         &'ysess;fsck'= {
             cand --since 'Check the file only grew since a digest (from --digest) or an old copy'
+            cand --glob 'Which files a directory''s walk checks, by name (or by path below the directory, when the glob holds a `/`); repeat for several [default: *.jsonl]'
+            cand --since-rev 'Prove that every session file at git revision COMMIT (any name git knows: a branch, a tag, HEAD~3) only grew since: old versions are read through git; deleted, shortened or rewritten files are errors'
+            cand --manifest 'Write each file''s digest to OUT, one JSON line per file'
+            cand --since-manifest 'Prove that every file a manifest (from --manifest) lists only grew since; missing files are errors'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

@@ -195,6 +195,10 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -l no-pager -d 'Never 
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since -d 'Check the file only grew since a digest (from --digest) or an old copy' -r
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l glob -d 'Which files a directory\'s walk checks, by name (or by path below the directory, when the glob holds a `/`); repeat for several [default: *.jsonl]' -r
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since-rev -d 'Prove that every session file at git revision COMMIT (any name git knows: a branch, a tag, HEAD~3) only grew since: old versions are read through git; deleted, shortened or rewritten files are errors' -r
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l manifest -d 'Write each file\'s digest to OUT, one JSON line per file' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since-manifest -d 'Prove that every file a manifest (from --manifest) lists only grew since; missing files are errors' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''

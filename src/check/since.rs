@@ -38,6 +38,15 @@ fn next_entry<R: Read>(lines: &mut LineReader<R>) -> io::Result<Option<Line>> {
 /// Compares `new` against `old`. Errors name the first line of `new` that
 /// breaks the append-only promise; labels added in place are warnings.
 pub fn compare<R1: Read, R2: Read>(old: R1, new: R2) -> io::Result<Vec<Finding>> {
+    compare_to(old, new, "the old copy")
+}
+
+/// [`compare`], the old version named `old_name` in messages (`HEAD~3`).
+pub fn compare_to<R1: Read, R2: Read>(
+    old: R1,
+    new: R2,
+    old_name: &str,
+) -> io::Result<Vec<Finding>> {
     let mut old_lines = LineReader::new(old);
     let mut new_lines = LineReader::new(new);
     let mut findings = Vec::new();
@@ -53,7 +62,7 @@ pub fn compare<R1: Read, R2: Read>(old: R1, new: R2) -> io::Result<Vec<Finding>>
                 line: None,
                 offset: None,
                 message: format!(
-                    "entry {} (old line {}) and all after it are gone: the file lost entries",
+                    "entry {} (old line {}) and all after it are gone: the file lost entries since {old_name}",
                     id.as_deref().unwrap_or("?"),
                     old.number
                 ),
@@ -79,19 +88,19 @@ pub fn compare<R1: Read, R2: Read>(old: R1, new: R2) -> io::Result<Vec<Finding>>
                 Some(id.clone()),
                 format!(
                     "label `{label}` was added to entry {id} in place (as yoagent's checkpoint does), \
-                     not appended; it is not in the old copy's line {}",
+                     not appended; it is not in line {} of {old_name}",
                     old.number
                 ),
             )),
             Change::Rewritten { old_id, new_id, what } => {
                 let message = match (&old_id, &new_id) {
                     (Some(o), Some(n)) if o != n => format!(
-                        "this line holds entry {n} where the old copy has entry {o} (old line {}): \
+                        "this line holds entry {n} where {old_name} has entry {o} (old line {}): \
                          entries were removed, reordered or inserted",
                         old.number
                     ),
                     _ => format!(
-                        "entry {} was rewritten since the old copy (old line {}): {what}",
+                        "entry {} was rewritten since {old_name} (old line {}): {what}",
                         new_id.as_deref().unwrap_or("?"),
                         old.number
                     ),

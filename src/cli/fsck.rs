@@ -19,6 +19,13 @@ use crate::write::{RepairError, backup_path, cut_torn};
 /// empty labels, odd ids, several roots, clocks going backwards, tool calls
 /// and results that do not pair up). A clean file prints nothing.
 ///
+/// A directory is walked for session files (*.jsonl; .gitignore honoured,
+/// hidden files and symbolic links skipped), checked on every core, and
+/// ends with one summary line on stderr: files, how many with errors and
+/// warnings, bytes and time. --since-rev proves that every session file in
+/// git only grew since a revision; --manifest and --since-manifest do the
+/// same against a list of digests, outside git.
+///
 /// Findings go to stderr as `error: FILE:LINE: code: message`; with --json
 /// they go to stdout as JSON Lines. Exit status: 0 when every file loads in
 /// yoagent, 1 when any has an error (or, with --strict, a warning), 2 for a
@@ -27,12 +34,16 @@ use crate::write::{RepairError, backup_path, cut_torn};
 /// Examples:
 ///   ysess fsck                       check ./session.jsonl
 ///   ysess fsck --strict sessions/*.jsonl
+///   ysess fsck sessions/             every *.jsonl below sessions/
+///   ysess fsck --since-rev origin/main sessions/
 ///   ysess fsck --digest > base.digest && ysess fsck --since "$(cat base.digest)"
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct FsckArgs {
-    /// Session files to check [default: the session file, see -f]
-    #[arg(value_name = "FILE")]
+    /// Session files, and directories to walk for them [default: the
+    /// session file, see -f; `.` with --since-rev, --manifest or
+    /// --since-manifest]
+    #[arg(value_name = "PATH")]
     pub files: Vec<PathBuf>,
     /// Treat warnings as errors for the exit status
     #[arg(long)]
@@ -53,19 +64,54 @@ pub struct FsckArgs {
     /// Check the file only grew since a digest (from --digest) or an old copy
     #[arg(long, value_name = "DIGEST|OLDFILE")]
     pub since: Option<String>,
+    /// Which files a directory's walk checks, by name (or by path below
+    /// the directory, when the glob holds a `/`); repeat for several
+    /// [default: *.jsonl]
+    #[arg(long, value_name = "GLOB")]
+    pub glob: Vec<String>,
+    /// Prove that every session file at git revision COMMIT (any name git
+    /// knows: a branch, a tag, HEAD~3) only grew since:
+    /// old versions are read through git; deleted, shortened or rewritten
+    /// files are errors
+    #[arg(long, value_name = "COMMIT", conflicts_with_all = ["since", "since_manifest"])]
+    pub since_rev: Option<String>,
+    /// Write each file's digest to OUT, one JSON line per file
+    #[arg(long, value_name = "OUT", conflicts_with = "since")]
+    pub manifest: Option<PathBuf>,
+    /// Prove that every file a manifest (from --manifest) lists only grew
+    /// since; missing files are errors
+    #[arg(long, value_name = "OLD", conflicts_with = "since")]
+    pub since_manifest: Option<PathBuf>,
 }
 
-enum Since {
+pub(super) enum Since {
     Digest(Digest),
     File(std::fs::File),
 }
 
-struct Outcome {
-    report: Report,
+pub(super) struct Outcome {
+    pub(super) report: Report,
     repaired: Option<Result<PathBuf, RepairError>>,
 }
 
+/// How [`print`] names what it prints.
+#[derive(Clone, Copy)]
+pub(super) struct Naming {
+    /// Name the file after its digest (several files).
+    pub(super) digest: bool,
+    /// Hint how to name another file when the default one is missing.
+    pub(super) file_hints: bool,
+}
+
 pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if args.since_rev.is_some()
+        || args.manifest.is_some()
+        || args.since_manifest.is_some()
+        || !args.glob.is_empty()
+        || args.files.iter().any(|p| p.is_dir())
+    {
+        return super::fleet::run(args, ctx);
+    }
     let files: Vec<Source> = if args.files.is_empty() {
         vec![Source::new(&ctx.global.file)]
     } else {
@@ -121,31 +167,11 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         format: ctx.global.format_of.map(Into::into),
     };
 
-    let check_one = |source: &Source| -> io::Result<Outcome> {
-        let mut report = check(source.open()?, &options)?;
-        if let (Some(Since::File(old)), Source::Path(path)) = (&since, source) {
-            report.findings.extend(crate::check::since::compare(
-                old,
-                std::fs::File::open(path)?,
-            )?);
-        }
-        let repaired = match (args.repair, report.torn, source) {
-            (true, Some(_), Source::Path(_)) if !report.format.writable() => {
-                Some(Err(RepairError::Format(report.format)))
-            }
-            (true, Some(torn), Source::Path(path)) => {
-                let result = cut_torn(path, torn, report.summary.bytes);
-                if result.is_ok() {
-                    report
-                        .findings
-                        .retain(|f| f.code != Code::TruncatedLastLine);
-                }
-                Some(result)
-            }
-            _ => None,
-        };
-        Ok(Outcome { report, repaired })
+    let naming = Naming {
+        digest: files.len() > 1,
+        file_hints: args.files.is_empty(),
     };
+    let check_one = |source: &Source| check_one(args, &options, since.as_ref(), source);
 
     // Check in parallel, print in argument order as results arrive. After a
     // failure to print (a closed pipe), the rest is checked but not printed.
@@ -161,7 +187,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         |source| (source, check_one(source)),
         |(source, result)| {
             if failed.is_none() {
-                match print(args, ctx, source, result) {
+                match print(args, ctx, source, result, naming) {
                     Ok(exit) => worst = worse(worst, exit),
                     Err(e) => failed = Some(e),
                 }
@@ -175,7 +201,39 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
 }
 
-fn worse(a: Exit, b: Exit) -> Exit {
+/// Checks one file as the options say, repairing it if asked.
+pub(super) fn check_one(
+    args: &FsckArgs,
+    options: &Options,
+    since: Option<&Since>,
+    source: &Source,
+) -> io::Result<Outcome> {
+    let mut report = check(source.open()?, options)?;
+    if let (Some(Since::File(old)), Source::Path(path)) = (since, source) {
+        report.findings.extend(crate::check::since::compare(
+            old,
+            std::fs::File::open(path)?,
+        )?);
+    }
+    let repaired = match (args.repair, report.torn, source) {
+        (true, Some(_), Source::Path(_)) if !report.format.writable() => {
+            Some(Err(RepairError::Format(report.format)))
+        }
+        (true, Some(torn), Source::Path(path)) => {
+            let result = cut_torn(path, torn, report.summary.bytes);
+            if result.is_ok() {
+                report
+                    .findings
+                    .retain(|f| f.code != Code::TruncatedLastLine);
+            }
+            Some(result)
+        }
+        _ => None,
+    };
+    Ok(Outcome { report, repaired })
+}
+
+pub(super) fn worse(a: Exit, b: Exit) -> Exit {
     let rank = |e| match e {
         Exit::Success => 0,
         Exit::No => 1,
@@ -186,11 +244,12 @@ fn worse(a: Exit, b: Exit) -> Exit {
 }
 
 /// Prints one file's results; returns what they mean for the exit status.
-fn print(
+pub(super) fn print(
     args: &FsckArgs,
     ctx: &mut Context<'_>,
     source: &Source,
     result: io::Result<Outcome>,
+    naming: Naming,
 ) -> Result<Exit, Failure> {
     let file = source.display();
     let streams = &mut ctx.streams;
@@ -211,7 +270,7 @@ fn print(
             } else {
                 streams.diag(Level::Error, &human(&file, &finding))?;
                 // The session file by default (no FILE named): say how to name one.
-                if args.files.is_empty() && !quiet {
+                if naming.file_hints && !quiet {
                     for hint in super::hint::missing_file(ctx.global, &e) {
                         streams.diag(Level::Hint, &escape(&hint))?;
                     }
@@ -305,7 +364,7 @@ fn print(
             }
         }
         if let Some(digest) = report.digest {
-            if args.files.len() > 1 {
+            if naming.digest {
                 writeln!(streams.out, "{digest}  {}", escape(&file))?;
             } else {
                 writeln!(streams.out, "{digest}")?;
@@ -362,7 +421,7 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'a> {
+pub(super) fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'a> {
     json::Finding {
         r#type: "finding",
         file,
@@ -376,7 +435,7 @@ fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'a> {
 }
 
 /// `FILE:LINE: code: message`, session text escaped.
-fn human(file: &str, f: &Finding) -> String {
+pub(super) fn human(file: &str, f: &Finding) -> String {
     match f.line {
         Some(line) => format!(
             "{}:{line}: {}: {}",

@@ -8,6 +8,7 @@ mod checkout;
 mod diff;
 mod export;
 mod filters;
+mod fleet;
 mod fsck;
 pub mod generate;
 mod grep;

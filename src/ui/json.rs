@@ -219,3 +219,18 @@ pub struct GrepMatch<'a> {
     /// The text matched.
     pub text: &'a str,
 }
+
+/// `fsck --json` on a directory (or with `--since-rev`, `--manifest`,
+/// `--since-manifest`): one object after every file's (`"type": "total"`).
+#[derive(Serialize)]
+pub struct Total {
+    pub r#type: &'static str,
+    pub ok: bool,
+    pub files: u64,
+    pub files_with_errors: u64,
+    pub files_with_warnings: u64,
+    pub unreadable: u64,
+    pub missing: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+}

@@ -294,7 +294,7 @@ fn since_an_old_copy_names_the_first_rewritten_line_and_allows_a_checkpoint() {
     dir.write("session.jsonl", session.to_jsonl());
     dir.run(&["fsck", "--since", "old.jsonl"]).status(0).stderr(
         "warning: session.jsonl:2: labelAddedInPlace: label `first-draft` was added to entry e2 in place \
-         (as yoagent's checkpoint does), not appended; it is not in the old copy's line 2\n",
+         (as yoagent's checkpoint does), not appended; it is not in line 2 of the old copy\n",
     );
 
     let edited = String::from_utf8(dir.read("session.jsonl"))

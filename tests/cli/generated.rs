@@ -429,7 +429,7 @@ fn man_synopsis_names_every_option_value() {
     assert!(!log.contains("-C ]") && !log.contains("--file]"), "{log}");
     let diff = synopsis("ysess-diff.1");
     assert!(diff.contains("[--files OLD NEW]"), "{diff}");
-    assert!(synopsis("ysess-fsck.1").contains("[FILE]..."));
+    assert!(synopsis("ysess-fsck.1").contains("[PATH]..."));
     assert!(synopsis("ysess.1").ends_with("[--no-pager] [--format-of FORMAT] COMMAND"));
 }
 

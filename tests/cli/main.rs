@@ -4,6 +4,7 @@ mod branch;
 mod corpus;
 mod diff;
 mod errors;
+mod fleet;
 mod folded;
 mod formats;
 mod fsck;

@@ -1,0 +1,519 @@
+//! `ysess fsck DIR…`: many files at once. Directories are walked for session
+//! files, every file is checked on all cores and printed in walk order as
+//! the verdicts stream back (memory bounded whatever the number of files),
+//! and one summary line ends the run. `--since-rev` and `--since-manifest`
+//! add the proof that every old file only grew; `--manifest` writes the
+//! digests for the next such proof.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::fsck::{FsckArgs, Naming, check_one, human, json_finding, print, worse};
+use super::{Context, Exit, Failure};
+use crate::check::digest::Digest;
+use crate::check::{Code, Finding, Options};
+use crate::fleet::git::{self, CatFile, GitError};
+use crate::fleet::manifest;
+use crate::fleet::walk::{DEFAULT_GLOB, Found, Globs, walk};
+use crate::input::Source;
+use crate::ui::json;
+use crate::ui::output::{Level, json_line};
+
+/// What a file was, before: the proof its current bytes must pass.
+enum Old {
+    /// The blob of the file at the revision (`--since-rev`).
+    Blob(String),
+    /// The digest a manifest lists (`--since-manifest`).
+    Digest(Digest),
+}
+
+/// One thing to report on, in walk order.
+enum Item {
+    File {
+        path: PathBuf,
+        size: u64,
+        old: Option<Old>,
+    },
+    Unreadable {
+        path: PathBuf,
+        error: io::Error,
+    },
+    /// A file the old version has and the present does not.
+    Gone {
+        path: PathBuf,
+        why: String,
+    },
+}
+
+impl From<Found> for Item {
+    fn from(found: Found) -> Item {
+        match found {
+            Found::File { path, size } => Item::File {
+                path,
+                size,
+                old: None,
+            },
+            Found::Unreadable { path, error } => Item::Unreadable { path, error },
+        }
+    }
+}
+
+/// What checking an item gave.
+enum Done {
+    Checked {
+        source: Source,
+        result: io::Result<Box<super::fsck::Outcome>>,
+    },
+    Gone {
+        path: PathBuf,
+        why: String,
+    },
+}
+
+/// Counts for the summary line.
+#[derive(Default)]
+struct Tally {
+    files: u64,
+    with_errors: u64,
+    with_warnings: u64,
+    unreadable: u64,
+    missing: u64,
+    bytes: u64,
+}
+
+pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let start = Instant::now();
+    if args.files.iter().any(|p| p == Path::new("-")) {
+        return Err(Failure::usage(
+            "standard input (`-`) cannot be checked with a directory, \
+             --since-rev, --manifest or --since-manifest",
+        ));
+    }
+    if args.since.is_some() {
+        return Err(Failure::usage(
+            "--since compares one file; for a directory use --since-rev or --since-manifest",
+        ));
+    }
+    let roots: Vec<PathBuf> = if args.files.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.files.clone()
+    };
+    let globs: Vec<String> = if args.glob.is_empty() {
+        vec![DEFAULT_GLOB.to_string()]
+    } else {
+        args.glob.clone()
+    };
+    let globs = Globs::new(&globs).map_err(|e| Failure::usage(format!("--glob: {e}")))?;
+
+    // The old versions: what git or the manifest lists, by path.
+    let mut cat_file = None;
+    let mut rev_name = String::new();
+    let olds: Option<BTreeMap<PathBuf, Old>> = if let Some(rev) = &args.since_rev {
+        let commit = git::resolve(rev).map_err(|e| git_failure(rev, e))?;
+        let files = git::files_at(&commit, &roots).map_err(|e| git_failure(rev, e))?;
+        cat_file = Some(Mutex::new(
+            CatFile::start().map_err(|e| git_failure(rev, e))?,
+        ));
+        rev_name = rev.clone();
+        Some(
+            files
+                .into_iter()
+                .filter(|(path, _)| globs.matches_name(path))
+                .map(|(path, oid)| (path, Old::Blob(oid)))
+                .collect(),
+        )
+    } else if let Some(old) = &args.since_manifest {
+        let listed = manifest::read(old).map_err(|e| {
+            Failure::refuse(format!("--since-manifest {e}"))
+                .with_hint("--since-manifest takes a file that `ysess fsck --manifest OUT` wrote")
+        })?;
+        rev_name = old.display().to_string();
+        Some(
+            listed
+                .into_iter()
+                .map(|(path, digest)| (path, Old::Digest(digest)))
+                .collect(),
+        )
+    } else {
+        None
+    };
+    let mut manifest_out = match &args.manifest {
+        Some(out) => Some(manifest::Writer::create(out).map_err(|e| {
+            Failure::refuse(format!("--manifest {}: cannot write: {e}", out.display()))
+        })?),
+        None => None,
+    };
+
+    // Without old versions the walk streams; with them, the present and
+    // the past are merged by path first (their paths only).
+    let items: Box<dyn Iterator<Item = Item> + Send + '_> = match olds {
+        None => Box::new(walk(&roots, &globs).map(Item::from)),
+        Some(mut olds) => {
+            let mut merged: BTreeMap<PathBuf, Item> = BTreeMap::new();
+            for found in walk(&roots, &globs) {
+                let mut item = Item::from(found);
+                if let Item::File { path, old, .. } = &mut item {
+                    *old = olds.remove(path.as_path());
+                }
+                let path = match &item {
+                    Item::File { path, .. } | Item::Unreadable { path, .. } => path.clone(),
+                    Item::Gone { path, .. } => path.clone(),
+                };
+                merged.insert(path, item);
+            }
+            for (path, old) in olds {
+                // Not found by the walk: gone, or left out by an ignore file.
+                let item = match std::fs::symlink_metadata(&path) {
+                    Ok(meta) => Item::File {
+                        size: meta.len(),
+                        path: path.clone(),
+                        old: Some(old),
+                    },
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => Item::Gone {
+                        why: match &old {
+                            Old::Blob(_) => format!("the file was deleted since {rev_name}"),
+                            Old::Digest(d) => format!(
+                                "the file is missing: {rev_name} lists it with {} bytes",
+                                d.bytes
+                            ),
+                        },
+                        path: path.clone(),
+                    },
+                    Err(error) => Item::Unreadable {
+                        path: path.clone(),
+                        error,
+                    },
+                };
+                merged.insert(path, item);
+            }
+            Box::new(merged.into_values())
+        }
+    };
+
+    let options = Options {
+        subjects: false,
+        warnings: true,
+        digest: args.digest || manifest_out.is_some(),
+        since: None,
+        format: ctx.global.format_of.map(Into::into),
+    };
+    let naming = Naming {
+        digest: true,
+        file_hints: false,
+    };
+    let check_item = |item: Item| -> Done {
+        match item {
+            Item::File { path, old, .. } => {
+                let source = Source::Path(path);
+                let mut options = options.clone();
+                if let Some(Old::Digest(d)) = &old {
+                    options.since = Some(*d);
+                }
+                let mut result = check_one(args, &options, None, &source);
+                if let (Ok(outcome), Some(Old::Blob(oid)), Source::Path(path), Some(cat)) =
+                    (&mut result, &old, &source, &cat_file)
+                {
+                    let grew = File::open(path).and_then(|now| {
+                        let mut cat = cat.lock().unwrap_or_else(|e| e.into_inner());
+                        cat.with_blob(oid, |then| {
+                            crate::check::since::compare_to(then, now, &rev_name)
+                        })
+                    });
+                    match grew {
+                        Ok(findings) => outcome.report.findings.extend(findings),
+                        Err(e) => result = Err(e),
+                    }
+                }
+                Done::Checked {
+                    source,
+                    result: result.map(Box::new),
+                }
+            }
+            Item::Unreadable { path, error } => Done::Checked {
+                source: Source::Path(path),
+                result: Err(error),
+            },
+            Item::Gone { path, why } => Done::Gone { path, why },
+        }
+    };
+
+    let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
+    let items = items.inspect(|item| {
+        if let Item::File { size, .. } = item {
+            bar.found(*size);
+        }
+    });
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut tally = Tally::default();
+    let mut worst = Exit::Success;
+    let mut failed: Option<Failure> = None;
+    crate::fleet::ordered(workers, workers * 4, items, check_item, |done| {
+        let read = match &done {
+            Done::Checked { result: Ok(o), .. } => Some(o.report.summary.bytes),
+            Done::Checked { result: Err(_), .. } => Some(0),
+            Done::Gone { .. } => None,
+        };
+        // The bar is locked while the findings print: it moves after.
+        let printed = bar.suspend(|| match done {
+            Done::Checked { source, mut result } => {
+                let name = source.display();
+                match &mut result {
+                    Ok(outcome) => {
+                        let report = &outcome.report;
+                        tally.files += 1;
+                        tally.bytes += report.summary.bytes;
+                        tally.with_errors += u64::from(report.errors() > 0);
+                        tally.with_warnings += u64::from(report.warnings() > 0);
+                        if let (Some(out), Some(digest)) = (&mut manifest_out, report.digest) {
+                            out.add(&name, digest).map_err(|e| {
+                                Failure::refuse(format!("--manifest: cannot write: {e}"))
+                            })?;
+                        }
+                        // Computed for the manifest: printed only when asked.
+                        if !args.digest {
+                            outcome.report.digest = None;
+                        }
+                    }
+                    Err(_) => {
+                        tally.unreadable += 1;
+                    }
+                }
+                print(args, ctx, &source, result.map(|o| *o), naming)
+            }
+            Done::Gone { path, why } => {
+                tally.missing += 1;
+                let name = path.display().to_string();
+                let finding = Finding {
+                    code: Code::HistoryRewritten,
+                    line: None,
+                    offset: None,
+                    id: None,
+                    message: why,
+                };
+                if args.json {
+                    json_line(ctx.streams.out, &json_finding(&name, &finding))?;
+                } else if !ctx.global.quiet {
+                    ctx.streams.diag(Level::Error, &human(&name, &finding))?;
+                }
+                Ok(Exit::No)
+            }
+        });
+        if let Some(bytes) = read {
+            bar.done(bytes);
+        }
+        match printed {
+            Ok(exit) => {
+                worst = worse(worst, exit);
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    });
+    bar.finish();
+    if let Some(failure) = failed {
+        return Err(failure);
+    }
+    if let (Some(out), Some(path)) = (manifest_out, &args.manifest) {
+        out.finish().map_err(|e| {
+            Failure::refuse(format!("--manifest {}: cannot write: {e}", path.display()))
+        })?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let ok = worst == Exit::Success;
+    if args.json {
+        json_line(
+            ctx.streams.out,
+            &json::Total {
+                r#type: "total",
+                ok,
+                files: tally.files,
+                files_with_errors: tally.with_errors,
+                files_with_warnings: tally.with_warnings,
+                unreadable: tally.unreadable,
+                missing: tally.missing,
+                bytes: tally.bytes,
+                seconds,
+            },
+        )?;
+    } else if !ctx.global.quiet {
+        writeln!(ctx.streams.err, "{}", summary_line(&tally, seconds))?;
+    }
+    Ok(worst)
+}
+
+/// `12,408 files, 2 with errors, 31 with warnings, 9.1 GB in 6.2 s`
+fn summary_line(t: &Tally, seconds: f64) -> String {
+    let mut parts = vec![
+        format!(
+            "{} {}",
+            thousands(t.files),
+            if t.files == 1 { "file" } else { "files" }
+        ),
+        format!("{} with errors", thousands(t.with_errors)),
+        format!("{} with warnings", thousands(t.with_warnings)),
+    ];
+    if t.unreadable > 0 {
+        parts.push(format!("{} unreadable", thousands(t.unreadable)));
+    }
+    if t.missing > 0 {
+        parts.push(format!("{} missing", thousands(t.missing)));
+    }
+    format!("{}, {} in {seconds:.1} s", parts.join(", "), size(t.bytes))
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Bytes in decimal units, one decimal: `9.1 GB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64;
+    let mut unit = "B";
+    for u in UNITS {
+        if value < 1000.0 {
+            break;
+        }
+        value /= 1000.0;
+        unit = u;
+    }
+    format!("{value:.1} {unit}")
+}
+
+fn git_failure(rev: &str, e: GitError) -> Failure {
+    let failure = Failure::refuse(format!("--since-rev {rev}: {e}"));
+    match e {
+        GitError::UnknownRevision { shallow: true, .. } => failure
+            .with_hint(
+                "fetch the history down to it: `git fetch --deepen=N` or `git fetch --unshallow`",
+            )
+            .with_hint("in GitHub Actions: actions/checkout with `fetch-depth: 0`"),
+        GitError::NotARepository(_) => {
+            failure.with_hint("--since-rev runs in a git repository's work tree")
+        }
+        _ => failure,
+    }
+}
+
+/// The progress bar: on a terminal, once the run has taken a second.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    found: AtomicU64,
+    done: AtomicU64,
+    shown: std::sync::Arc<AtomicBool>,
+}
+
+impl Progress {
+    fn new(terminal: bool) -> Progress {
+        let shown = std::sync::Arc::new(AtomicBool::new(false));
+        let bar = terminal.then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(0),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{wide_bar} {msg} files, {bytes}/{total_bytes}, {bytes_per_sec}, ETA {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let (later, shown) = (bar.clone(), shown.clone());
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_secs(1));
+                if !later.is_finished() {
+                    later.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                    later.enable_steady_tick(Duration::from_millis(200));
+                    shown.store(true, Ordering::SeqCst);
+                }
+            });
+            bar
+        });
+        Progress {
+            bar,
+            found: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            shown,
+        }
+    }
+
+    fn found(&self, bytes: u64) {
+        if let Some(bar) = &self.bar {
+            self.found.fetch_add(1, Ordering::Relaxed);
+            bar.inc_length(bytes);
+            self.message(bar);
+        }
+    }
+
+    fn done(&self, bytes: u64) {
+        if let Some(bar) = &self.bar {
+            self.done.fetch_add(1, Ordering::Relaxed);
+            bar.inc(bytes);
+            self.message(bar);
+        }
+    }
+
+    fn message(&self, bar: &indicatif::ProgressBar) {
+        bar.set_message(format!(
+            "{}/{}",
+            thousands(self.done.load(Ordering::Relaxed)),
+            thousands(self.found.load(Ordering::Relaxed))
+        ));
+    }
+
+    fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) if self.shown.load(Ordering::SeqCst) => bar.suspend(f),
+            _ => f(),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_line_reads_as_the_readme_shows() {
+        let t = Tally {
+            files: 12_408,
+            with_errors: 2,
+            with_warnings: 31,
+            bytes: 9_100_000_000,
+            ..Tally::default()
+        };
+        assert_eq!(
+            summary_line(&t, 6.2),
+            "12,408 files, 2 with errors, 31 with warnings, 9.1 GB in 6.2 s"
+        );
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(size(512), "512 B");
+        assert_eq!(size(1_500), "1.5 kB");
+    }
+}

@@ -1,0 +1,134 @@
+//! `fsck --manifest`: one JSON line per file, its path and digest, so that a
+//! later `fsck --since-manifest` proves every file only grew, outside git
+//! (object storage, backups).
+//!
+//! ```text
+//! {"file":"sessions/a.jsonl","bytes":8873,"digest":"sha256:…:8873"}
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::digest::Digest;
+
+/// One line of a manifest.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Line {
+    pub file: String,
+    pub bytes: u64,
+    pub digest: String,
+}
+
+/// A manifest that cannot be read: its path, the line, why.
+#[derive(Debug)]
+pub struct ManifestError {
+    pub path: PathBuf,
+    pub line: Option<u64>,
+    pub why: String,
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.why),
+            None => write!(f, "{}: {}", self.path.display(), self.why),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// Reads a manifest: each file's digest, by path.
+pub fn read(path: &Path) -> Result<BTreeMap<PathBuf, Digest>, ManifestError> {
+    let fail = |line, why: String| ManifestError {
+        path: path.to_path_buf(),
+        line,
+        why,
+    };
+    let file = File::open(path).map_err(|e| fail(None, format!("cannot read: {e}")))?;
+    let mut files = BTreeMap::new();
+    for (n, text) in BufReader::new(file).lines().enumerate() {
+        let n = n as u64 + 1;
+        let text = text.map_err(|e| fail(Some(n), format!("cannot read: {e}")))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let line: Line = serde_json::from_str(&text)
+            .map_err(|e| fail(Some(n), format!("not a manifest line: {e}")))?;
+        let digest: Digest = line
+            .digest
+            .parse()
+            .map_err(|e| fail(Some(n), format!("field `digest`: {e}")))?;
+        if digest.bytes != line.bytes {
+            return Err(fail(
+                Some(n),
+                format!(
+                    "field `bytes` is {} but the digest covers {} bytes",
+                    line.bytes, digest.bytes
+                ),
+            ));
+        }
+        if files.insert(PathBuf::from(&line.file), digest).is_some() {
+            return Err(fail(Some(n), format!("{} is listed twice", line.file)));
+        }
+    }
+    Ok(files)
+}
+
+/// Writes a manifest beside its final path, then renames it there: a run
+/// that stops half way leaves the old manifest whole.
+pub struct Writer {
+    path: PathBuf,
+    temp: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl Writer {
+    pub fn create(path: &Path) -> io::Result<Writer> {
+        let name = path
+            .file_name()
+            .ok_or_else(|| io::Error::other("not a file name"))?;
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".ysess-{}", std::process::id()));
+        let temp = path.with_file_name(temp_name);
+        let out = BufWriter::new(File::create(&temp)?);
+        Ok(Writer {
+            path: path.to_path_buf(),
+            temp,
+            out,
+        })
+    }
+
+    pub fn add(&mut self, file: &str, digest: Digest) -> io::Result<()> {
+        let line = Line {
+            file: file.to_string(),
+            bytes: digest.bytes,
+            digest: digest.to_string(),
+        };
+        serde_json::to_writer(&mut self.out, &line)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes to disk and puts the manifest in place.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.flush()?;
+        self.out.get_ref().sync_all()?;
+        std::fs::rename(&self.temp, &self.path)?;
+        self.temp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if !self.temp.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
