@@ -147,8 +147,15 @@
     drawRows(true);
     if (msgs) renderChat();
     else {
-      // The outline paints first; the messages are parsed after.
-      requestAnimationFrame(function () { setTimeout(renderChat, 0); });
+      // The outline paints first; the messages, which come after this
+      // script in the page, are parsed once the browser has read them.
+      var once = function () { if (!msgs) renderChat(); };
+      var soon = function () {
+        requestAnimationFrame(function () { setTimeout(once, 0); });
+        setTimeout(once, 100);
+      };
+      if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", soon);
+      else soon();
     }
   }
 

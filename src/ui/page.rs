@@ -132,22 +132,54 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
         SerializeMap::end(map).map_err(io::Error::other)?;
     }
     out.write_all(b"</script>\n")?;
+    // The script comes before the messages, so that the outline is drawn
+    // while the browser still reads them.
+    writeln!(out, "<script>{SCRIPT}</script>")?;
 
-    // The messages, in the same order as the nodes.
+    // The messages, in the same order as the nodes: read and serialized in
+    // chunks on every core, written here in order.
     out.write_all(b"<script type=\"application/json\" id=\"messages\">[")?;
-    for (k, &ix) in shown.iter().enumerate() {
-        if k > 0 {
-            out.write_all(b",")?;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let mut chunks = shown.chunks(CHUNK).enumerate();
+    let mut failed = None;
+    crate::input::par::ordered_map(
+        workers,
+        || Ok::<_, io::Error>(chunks.next()),
+        |(k, chunk)| messages_json(repo, chunk, k == 0),
+        |done| match done {
+            Ok(bytes) if failed.is_none() => {
+                if let Err(e) = out.write_all(&bytes) {
+                    failed = Some(e);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => failed = failed.take().or(Some(e)),
+        },
+    )?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.write_all(b"]</script>\n</body>\n</html>\n")?;
+    Ok(())
+}
+
+/// Entries serialized per task: enough to keep a worker busy, small enough
+/// to keep memory low.
+const CHUNK: usize = 256;
+
+/// The JSON of some entries' messages, comma-separated (a leading comma
+/// unless `first`).
+fn messages_json(repo: &Repo, chunk: &[Ix], first: bool) -> io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(chunk.len() * 1024);
+    for (k, &ix) in chunk.iter().enumerate() {
+        if k > 0 || !first {
+            out.push(b',');
         }
         let entry = repo.entry(ix)?;
-        let mut ser = serde_json::Serializer::with_formatter(&mut *out, HtmlJson);
-        Msg(&entry)
-            .serialize(&mut ser)
-            .map_err(io::Error::other)?;
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
+        Msg(&entry).serialize(&mut ser).map_err(io::Error::other)?;
     }
-    out.write_all(b"]</script>\n")?;
-    writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>")?;
-    Ok(())
+    Ok(out)
 }
 
 /// A sequence serialized from an iterator, one item at a time.
@@ -369,28 +401,36 @@ impl serde_json::ser::Formatter for HtmlJson {
     ) -> io::Result<()> {
         let bytes = fragment.as_bytes();
         let mut from = 0;
-        let mut k = 0;
-        while k < bytes.len() {
-            let escape: Option<&[u8]> = match bytes[k] {
-                b'<' => Some(b"\\u003c"),
-                b'>' => Some(b"\\u003e"),
-                b'&' => Some(b"\\u0026"),
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                0xE2 if bytes.get(k + 1) == Some(&0x80) => match bytes.get(k + 2) {
-                    Some(0xA8) => Some(b"\\u2028"),
-                    Some(0xA9) => Some(b"\\u2029"),
-                    _ => None,
-                },
-                _ => None,
-            };
-            if let Some(escape) = escape {
-                writer.write_all(&bytes[from..k])?;
-                writer.write_all(escape)?;
-                k += if bytes[k] == 0xE2 { 3 } else { 1 };
-                from = k;
-            } else {
-                k += 1;
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; E2 starts other
+        // characters too, so it is looked for apart from the three ASCII
+        // bytes, and found again only once passed.
+        let mut e2 = memchr::memchr(0xE2, bytes);
+        loop {
+            let ascii = memchr::memchr3(b'<', b'>', b'&', &bytes[from..]).map(|k| from + k);
+            while e2.is_some_and(|k| k < from) {
+                e2 = e2.and_then(|k| memchr::memchr(0xE2, &bytes[k + 1..]).map(|j| k + 1 + j));
             }
+            let at = match (ascii, e2) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(at) => at,
+                    None => break,
+                },
+            };
+            let (escape, len): (&[u8], usize) = match bytes[at] {
+                b'<' => (b"\\u003c", 1),
+                b'>' => (b"\\u003e", 1),
+                b'&' => (b"\\u0026", 1),
+                _ => match bytes.get(at + 1..at + 3) {
+                    Some([0x80, 0xA8]) => (b"\\u2028", 3),
+                    Some([0x80, 0xA9]) => (b"\\u2029", 3),
+                    // Another character: written as it is.
+                    _ => (&bytes[at..at + 1], 1),
+                },
+            };
+            writer.write_all(&bytes[from..at])?;
+            writer.write_all(escape)?;
+            from = at + len;
         }
         writer.write_all(&bytes[from..])
     }
