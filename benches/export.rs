@@ -17,6 +17,7 @@
 //! browser run (start, load, dump, exit) is shown beside them.
 
 #[path = "support.rs"]
+#[allow(dead_code)]
 mod support;
 
 use std::ffi::OsString;
@@ -24,7 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-use support::{Out, Table, bench_file, env_usize, list_ms, mb, ms, pass, secs, time_child};
+use support::{
+    Out, Table, bench_file, check_run, env_usize, list_ms, mb, ms, pass, peak_rss, secs, time_child,
+};
 
 const TABLE: Table = Table { what: 44 };
 
@@ -55,13 +58,14 @@ fn main() -> ExitCode {
         "-o".into(),
         page.clone().into(),
     ];
-    let timed = match time_child(ysess, &args, runs, Out::Null) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let timed =
+        match check_run(ysess, &args).and_then(|_| time_child(ysess, &args, runs, Out::Null)) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
     let size = std::fs::metadata(&page).map(|m| m.len()).unwrap_or(0);
     let ratio = size as f64 / bytes.max(1) as f64;
 
@@ -74,6 +78,16 @@ fn main() -> ExitCode {
         &format!("< {EXPORT_TARGET:.0} s"),
         pass(secs(timed.best) < EXPORT_TARGET),
     );
+    match peak_rss(ysess, &args, 1) {
+        Ok(rss) => TABLE.rss_rows(
+            &format!("export --html peak RSS ({})", rss.method),
+            "export --html peak RSS / session size",
+            rss.kib,
+            bytes,
+            None,
+        ),
+        Err(e) => eprintln!("warning: peak RSS: {e}"),
+    }
     TABLE.row("page size", &mb(size), "", "");
     TABLE.row(
         "page size / session size",
@@ -95,7 +109,10 @@ fn main() -> ExitCode {
         Ok((wall, marks)) => {
             for (name, what) in [
                 ("data-first-paint", "browser: first paint"),
-                ("data-first-contentful-paint", "browser: first contentful paint"),
+                (
+                    "data-first-contentful-paint",
+                    "browser: first contentful paint",
+                ),
                 ("data-outline", "browser: outline drawn"),
                 ("data-messages", "browser: messages parsed"),
                 ("data-ready", "browser: chat of HEAD's path shown"),

@@ -72,9 +72,13 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 Some(target) => {
                     crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz)?;
                 }
-                None => writeln!(out, "# {}
+                None => writeln!(
+                    out,
+                    "# {}
 
-The session is empty.", escape(&title))?,
+The session is empty.",
+                    escape(&title)
+                )?,
             }
         } else if args.session {
             session(out, &repo, target)?;
@@ -114,11 +118,9 @@ fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), F
     let Some(target) = target else {
         return Ok(());
     };
-    crate::write::export::path_session(repo, target, super::write::now_ms(), |line| {
-        match line {
-            Line::Entry(raw) => json_line(out, &raw),
-            Line::Record(line) => writeln!(out, "{line}"),
-        }
+    crate::write::export::path_session(repo, target, super::write::now_ms(), |line| match line {
+        Line::Entry(raw) => json_line(out, &raw),
+        Line::Record(line) => writeln!(out, "{line}"),
     })?;
     Ok(())
 }
@@ -128,8 +130,10 @@ fn title(file: &Path) -> String {
     if file == Path::new("-") {
         return "standard input".to_string();
     }
-    file.file_name()
-        .map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned())
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Writes FILE whole or not at all: into a hidden file beside it, renamed
@@ -142,7 +146,8 @@ fn to_file(
         .file_name()
         .ok_or_else(|| Failure::usage(format!("-o {}: not a file name", path.display())))?;
     let part = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
-    let cannot = |e: std::io::Error| Failure::refuse(format!("{}: cannot write: {e}", path.display()));
+    let cannot =
+        |e: std::io::Error| Failure::refuse(format!("{}: cannot write: {e}", path.display()));
     let file = std::fs::File::create(&part).map_err(cannot)?;
     let mut out = BufWriter::new(file);
     let done = write(&mut out).and_then(|()| {

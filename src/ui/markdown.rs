@@ -76,9 +76,7 @@ fn heading(
         Message::User { .. } => "User".to_string(),
         Message::Assistant { model, .. } if model.is_empty() => "Assistant".to_string(),
         Message::Assistant { model, .. } => format!("Assistant ({})", escape(model)),
-        Message::ToolResult { tool_name, .. } if tool_name.is_empty() => {
-            "Tool result".to_string()
-        }
+        Message::ToolResult { tool_name, .. } if tool_name.is_empty() => "Tool result".to_string(),
         Message::ToolResult { tool_name, .. } => format!("Tool result ({})", escape(tool_name)),
         Message::Custom { kind, .. } => format!("Custom ({})", escape(kind)),
     };
@@ -183,11 +181,7 @@ fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
 
 /// A fenced block whose fence no run of backticks inside can close.
 fn fenced(out: &mut dyn Write, info: &str, text: &str) -> io::Result<()> {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     writeln!(out, "{fence}{info}")?;
     for line in escape_lines(text.trim_end_matches('\n')) {

@@ -16,8 +16,8 @@
 
 use std::io::{self, Write};
 
-use serde::{Serialize, Serializer};
 use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -60,10 +60,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
     for (k, &ix) in shown.iter().enumerate() {
         at[ix as usize] = k as u32;
     }
-    let place = |ix: Option<Ix>| {
-        ix.map(|ix| at[ix as usize])
-            .filter(|&k| k != u32::MAX)
-    };
+    let place = |ix: Option<Ix>| ix.map(|ix| at[ix as usize]).filter(|&k| k != u32::MAX);
     let branches = repo.refs.pairs();
     let names = Names::new(tree, tree.head(), &branches);
 
@@ -255,7 +252,12 @@ impl Serialize for Msg<'_> {
                 }
                 map.serialize_entry(
                     "usage",
-                    &[usage.input, usage.output, usage.cache_read, usage.cache_write],
+                    &[
+                        usage.input,
+                        usage.output,
+                        usage.cache_read,
+                        usage.cache_write,
+                    ],
                 )?;
                 if let Some(cost) = cost(&entry.message_value) {
                     map.serialize_entry("cost", &cost)?;
@@ -287,10 +289,9 @@ impl Serialize for Msg<'_> {
             &seq(entry.message.content().iter().map(|b| Shown {
                 block: b,
                 data: match b {
-                    Block::Image { mime_type, .. } => images
-                        .next()
-                        .flatten()
-                        .filter(|_| is_image_type(mime_type)),
+                    Block::Image { mime_type, .. } => {
+                        images.next().flatten().filter(|_| is_image_type(mime_type))
+                    }
                     _ => None,
                 },
             })),
@@ -459,8 +460,7 @@ fn sha256_base64(text: &str) -> String {
 }
 
 fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let n = chunk

@@ -76,14 +76,26 @@ fn markdown_marks_failed_tool_results_and_folds_out_ysess_records() {
         .collect();
     assert_eq!(
         headings,
-        ["e1", "e2", "e3", "e4 (first-draft)", "e7", "e8 (library)", "e14", "e15 (HEAD)"]
+        [
+            "e1",
+            "e2",
+            "e3",
+            "e4 (first-draft)",
+            "e7",
+            "e8 (library)",
+            "e14",
+            "e15 (HEAD)"
+        ]
     );
     let run = dir.run(&["export", "--markdown", "e12"]);
     assert!(
         run.stdout
             .contains("## Tool result (search) · e12 · 2025-12-02 09:03:")
     );
-    assert!(run.stdout.contains("**Error:**\n\n```text\nerror: search service unavailable\n```"));
+    assert!(
+        run.stdout
+            .contains("**Error:**\n\n```text\nerror: search service unavailable\n```")
+    );
 }
 
 #[test]
@@ -110,7 +122,10 @@ fn markdown_fences_outlast_backticks_and_control_characters_are_escaped() {
     dir.write("session.jsonl", format!("{text}\n"));
     let run = dir.run(&["export", "--markdown"]);
     run.status(0).stderr("");
-    assert!(run.stdout.contains("\nbell\\u{7} and \\u{1b}[31mred\n"), "{run}");
+    assert!(
+        run.stdout.contains("\nbell\\u{7} and \\u{1b}[31mred\n"),
+        "{run}"
+    );
     assert!(
         run.stdout
             .contains("\n````text\n```\nnot the end\n```\n````\n"),

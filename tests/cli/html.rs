@@ -38,7 +38,9 @@ pub fn chromium() -> Option<PathBuf> {
 pub fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
     // One browser at a time: each is heavy, and the tests run in parallel.
     static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = ONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let profile = tempfile::tempdir().expect("a browser profile dir");
     let mut url = format!("file://{}", page.display());
     if !fragment.is_empty() {
@@ -205,7 +207,7 @@ fn the_fragment_selects_a_path_and_the_chat_shows_exactly_its_entries() {
                 .iter()
                 .filter_map(|t| attr(t, "data-id"))
                 .collect();
-            assert_eq!(selected, [tip.clone()], "{name}#{tip}");
+            assert_eq!(selected, std::slice::from_ref(tip), "{name}#{tip}");
             tried += 1;
         }
         assert!(tried > 0);
@@ -302,7 +304,11 @@ fn a_hostile_session_renders_as_text_and_runs_no_script() {
         .stderr("");
     let page = dir.join("page.html");
     let html = std::fs::read_to_string(&page).expect("the page reads");
-    assert_eq!(html.matches("<script").count(), 3, "only ysess's own scripts");
+    assert_eq!(
+        html.matches("<script").count(),
+        3,
+        "only ysess's own scripts"
+    );
     for fragment in ["", "e1", "e6", "e12"] {
         let dom = dump_dom(&browser, &page, fragment);
         assert!(
