@@ -32,6 +32,9 @@ pub fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// One browser at a time: each is heavy, and the tests run in parallel.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The document Chromium built from `page` (with `#fragment` when not
 /// empty), once its script ran, in a window tall enough for every row of a
 /// small session.
@@ -371,4 +374,274 @@ fn export_html_writes_stdout_or_the_file_named_by_o() {
     dir.run(&["export", "--html", "nosuch", "-o", "page.html"])
         .status(128);
     assert_eq!(dir.read("page.html"), b"kept");
+}
+
+/// A page driven over the DevTools protocol, for what `--dump-dom` cannot
+/// do: pressing keys. A minimal WebSocket client (RFC 6455: one
+/// handshake, masked text frames out, text frames in) is enough for it.
+mod devtools {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::path::Path;
+    use std::process::{Child, Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    pub struct Page {
+        child: Child,
+        socket: TcpStream,
+        next: u64,
+        _profile: tempfile::TempDir,
+    }
+
+    impl Drop for Page {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    fn http_get(port: &str, path: &str) -> String {
+        let mut s = TcpStream::connect(format!("127.0.0.1:{port}")).expect("devtools answers");
+        s.set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+        )
+        .expect("request");
+        // The server keeps the connection open: read what Content-Length says.
+        let mut reader = BufReader::new(s);
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("response headers");
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().expect("a length");
+            }
+        }
+        let mut body = vec![0u8; length];
+        reader.read_exact(&mut body).expect("response body");
+        String::from_utf8(body).expect("UTF-8")
+    }
+
+    impl Page {
+        pub fn open(browser: &Path, url: &str) -> Page {
+            let profile = tempfile::tempdir().expect("a profile dir");
+            let child = Command::new(browser)
+                .args(super::headless_flags(profile.path()))
+                .args(["--remote-debugging-port=0", "--window-size=1280,900"])
+                .arg(url)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromium starts");
+            let active = profile.path().join("DevToolsActivePort");
+            let started = Instant::now();
+            let port = loop {
+                if let Ok(text) = std::fs::read_to_string(&active)
+                    && let Some(port) = text.lines().next().filter(|p| !p.is_empty())
+                {
+                    break port.to_string();
+                }
+                assert!(
+                    started.elapsed() < Duration::from_secs(60),
+                    "chromium opened no DevTools port"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            let (ws_path, socket) = loop {
+                let list: Value =
+                    serde_json::from_str(&http_get(&port, "/json/list")).unwrap_or(Value::Null);
+                let target = list
+                    .as_array()
+                    .and_then(|targets| targets.iter().find(|t| t["type"] == "page").cloned());
+                if let Some(url) =
+                    target.and_then(|t| t["webSocketDebuggerUrl"].as_str().map(str::to_string))
+                {
+                    let path = url.splitn(4, '/').nth(3).unwrap_or_default().to_string();
+                    let socket = TcpStream::connect(format!("127.0.0.1:{port}")).expect("connects");
+                    socket
+                        .set_read_timeout(Some(Duration::from_secs(60)))
+                        .expect("timeout");
+                    break (path, socket);
+                }
+                assert!(
+                    started.elapsed() < Duration::from_secs(60),
+                    "no page target"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            };
+            let mut page = Page {
+                child,
+                socket,
+                next: 0,
+                _profile: profile,
+            };
+            write!(
+                page.socket,
+                "GET /{ws_path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n\
+                 Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+                 Sec-WebSocket-Version: 13\r\n\r\n"
+            )
+            .expect("handshake");
+            let mut reader = BufReader::new(page.socket.try_clone().expect("socket clones"));
+            let mut status = String::new();
+            reader.read_line(&mut status).expect("handshake answer");
+            assert!(status.contains(" 101 "), "{status}");
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("headers");
+                if line == "\r\n" {
+                    break;
+                }
+            }
+            page
+        }
+
+        fn send(&mut self, text: &str) {
+            let bytes = text.as_bytes();
+            let mut frame = vec![0x81u8];
+            match bytes.len() {
+                n if n < 126 => frame.push(0x80 | n as u8),
+                n if n < 65536 => {
+                    frame.push(0x80 | 126);
+                    frame.extend_from_slice(&(n as u16).to_be_bytes());
+                }
+                n => {
+                    frame.push(0x80 | 127);
+                    frame.extend_from_slice(&(n as u64).to_be_bytes());
+                }
+            }
+            // A zero mask leaves the payload as it is.
+            frame.extend_from_slice(&[0, 0, 0, 0]);
+            frame.extend_from_slice(bytes);
+            self.socket.write_all(&frame).expect("frame sent");
+        }
+
+        fn receive(&mut self) -> String {
+            let mut message = Vec::new();
+            loop {
+                let mut head = [0u8; 2];
+                self.socket.read_exact(&mut head).expect("frame head");
+                let len = match head[1] & 0x7f {
+                    126 => {
+                        let mut b = [0u8; 2];
+                        self.socket.read_exact(&mut b).expect("length");
+                        u64::from(u16::from_be_bytes(b))
+                    }
+                    127 => {
+                        let mut b = [0u8; 8];
+                        self.socket.read_exact(&mut b).expect("length");
+                        u64::from_be_bytes(b)
+                    }
+                    n => u64::from(n),
+                };
+                let mut payload = vec![0u8; len as usize];
+                self.socket.read_exact(&mut payload).expect("payload");
+                message.extend_from_slice(&payload);
+                if head[0] & 0x80 != 0 {
+                    return String::from_utf8(message).expect("UTF-8");
+                }
+            }
+        }
+
+        /// Calls a DevTools method and waits for its answer.
+        pub fn call(&mut self, method: &str, params: Value) -> Value {
+            self.next += 1;
+            let id = self.next;
+            self.send(&json!({"id": id, "method": method, "params": params}).to_string());
+            loop {
+                let answer: Value = serde_json::from_str(&self.receive()).expect("JSON");
+                if answer["id"] == id {
+                    assert!(answer.get("error").is_none(), "{method}: {answer}");
+                    return answer["result"].clone();
+                }
+            }
+        }
+
+        /// A JavaScript expression's value in the page.
+        pub fn eval(&mut self, expression: &str) -> Value {
+            self.call(
+                "Runtime.evaluate",
+                json!({"expression": expression, "returnByValue": true}),
+            )["result"]["value"]
+                .clone()
+        }
+
+        /// Waits until an expression is true in the page.
+        pub fn wait(&mut self, expression: &str) {
+            let started = Instant::now();
+            while self.eval(expression) != Value::Bool(true) {
+                assert!(
+                    started.elapsed() < Duration::from_secs(60),
+                    "never true: {expression}"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+
+        /// Presses a key (`ArrowDown`, `Home`, …) where the focus is.
+        pub fn press(&mut self, key: &str, code: u32) {
+            for kind in ["rawKeyDown", "keyUp"] {
+                self.call(
+                    "Input.dispatchKeyEvent",
+                    json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_outline_is_walked_with_the_arrow_keys() {
+    let Some(browser) = chromium() else { return };
+    let _one = ONE_BROWSER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = demo();
+    let page = page(&dir, &[]);
+    let mut tab = devtools::Page::open(&browser, &format!("file://{}", page.display()));
+    tab.wait("document.documentElement.hasAttribute('data-ready')");
+    tab.call("Page.bringToFront", serde_json::json!({}));
+    tab.call(
+        "Emulation.setFocusEmulationEnabled",
+        serde_json::json!({"enabled": true}),
+    );
+    tab.eval("document.getElementById('rows').focus()");
+    assert_eq!(tab.eval("document.activeElement.id"), "rows");
+    let selected = |tab: &mut devtools::Page| {
+        tab.eval(
+            "[document.querySelector('[aria-selected=true]').dataset.id, location.hash, \
+             document.querySelector('article:last-of-type').dataset.id]",
+        )
+    };
+    // HEAD first (the URL names no entry yet); each key moves the
+    // selection, the fragment and the chat.
+    assert_eq!(selected(&mut tab), serde_json::json!(["e15", "", "e15"]));
+    for (key, code, id) in [
+        ("ArrowDown", 40, "e14"),
+        ("ArrowDown", 40, "e13"),
+        ("ArrowLeft", 37, "e12"),
+        ("ArrowLeft", 37, "e11"),
+        ("ArrowRight", 39, "e12"),
+        ("End", 35, "e1"),
+        ("ArrowUp", 38, "e2"),
+        ("ArrowRight", 39, "e3"),
+        ("Home", 36, "e15"),
+    ] {
+        tab.press(key, code);
+        assert_eq!(
+            selected(&mut tab),
+            serde_json::json!([id, format!("#{id}"), id]),
+            "after {key}"
+        );
+    }
 }
