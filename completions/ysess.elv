@@ -177,12 +177,16 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
         }
         &'ysess;export'= {
+            cand -o 'Write to FILE instead of standard output (replaced whole, once done)'
+            cand --output 'Write to FILE instead of standard output (replaced whole, once done)'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
             cand --session 'Write the path as a linear session file (JSON Lines)'
+            cand --html 'Write one HTML page of the whole tree (with REV: of its path)'
+            cand --markdown 'Write the path as Markdown'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

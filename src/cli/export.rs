@@ -1,8 +1,13 @@
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::format::message::Message;
-use crate::ui::output::json_line;
+use crate::repo::Repo;
+use crate::tree::Ix;
+use crate::ui::output::{escape, json_line};
 use crate::write::export::Line;
 
 /// Print a path's messages, ready for an agent to resume with
@@ -13,9 +18,16 @@ use crate::write::export::Line;
 /// file instead (JSON Lines, ysess's records dropped, each entry's parent the
 /// one before it), which yoagent's `Session::from_jsonl` loads.
 ///
+/// With --html, one self-contained page to open in a browser: the whole
+/// tree as an outline (or, with REV, that path) beside the conversation of
+/// the selected entry's path (`page.html#e42` selects e42). With
+/// --markdown, the path as a readable transcript.
+///
 /// Examples:
 ///   ysess export first-draft > messages.json
 ///   ysess export --session lib > lib.jsonl
+///   ysess export --html -o session.html
+///   ysess export --markdown lib > lib.md
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ExportArgs {
@@ -25,45 +37,126 @@ pub struct ExportArgs {
     /// Write the path as a linear session file (JSON Lines)
     #[arg(long)]
     pub session: bool,
+    /// Write one HTML page of the whole tree (with REV: of its path)
+    #[arg(long, conflicts_with_all = ["session", "markdown"])]
+    pub html: bool,
+    /// Write the path as Markdown
+    #[arg(long, conflicts_with = "session")]
+    pub markdown: bool,
+    /// Write to FILE instead of standard output (replaced whole, once done)
+    #[arg(short, long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<PathBuf>,
 }
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    if args.rev.is_none() && tree.head().is_none() {
-        // An empty session resumes with no messages.
-        if !args.session {
-            writeln!(ctx.streams.out, "[]")?;
+    let target = match (&args.rev, tree.head()) {
+        (None, None) => None,
+        (rev, _) => Some(resolve(&repo, rev.as_deref().unwrap_or("HEAD"))?),
+    };
+    let title = title(&ctx.global.file);
+    let tz = ctx.tz.clone();
+    let write = |out: &mut dyn Write| -> Result<(), Failure> {
+        if args.html {
+            let page = crate::ui::page::Page {
+                repo: &repo,
+                path_to: target.filter(|_| args.rev.is_some()),
+                title: &title,
+            };
+            let mut out = BufWriter::with_capacity(1 << 16, out);
+            crate::ui::page::write_page(&mut out, &page)?;
+            out.flush()?;
+        } else if args.markdown {
+            match target {
+                Some(target) => {
+                    crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz)?;
+                }
+                None => writeln!(
+                    out,
+                    "# {}
+
+The session is empty.",
+                    escape(&title)
+                )?,
+            }
+        } else if args.session {
+            session(out, &repo, target)?;
+        } else {
+            messages(out, &repo, target)?;
         }
-        return Ok(Exit::Success);
+        Ok(())
+    };
+    match &args.output {
+        Some(path) => to_file(path, write)?,
+        None => write(&mut *ctx.streams.out)?,
     }
-    let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
-    let out = &mut ctx.streams.out;
-    if args.session {
-        if repo.format != crate::format::Format::Yoagent {
-            return Err(Failure::refuse(format!(
-                "export --session writes a yoagent session; this is a {} session",
-                repo.format.name()
-            )));
-        }
-        crate::write::export::path_session(
-            &repo,
-            target,
-            super::write::now_ms(),
-            |line| match line {
-                Line::Entry(raw) => json_line(*out, &raw),
-                Line::Record(line) => writeln!(out, "{line}"),
-            },
-        )?;
-        return Ok(Exit::Success);
-    }
+    Ok(Exit::Success)
+}
+
+/// The messages on the path as one JSON array (none for an empty session).
+fn messages(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
     let mut messages = Vec::new();
-    for ix in tree.path(target) {
+    for ix in target.map(|t| repo.tree.path(t)).unwrap_or_default() {
         let entry = repo.entry(ix)?;
         if !matches!(entry.message, Message::Custom { .. }) {
             messages.push(entry.message_value);
         }
     }
-    json_line(*out, &messages)?;
-    Ok(Exit::Success)
+    json_line(out, &messages)?;
+    Ok(())
+}
+
+/// The path as a linear yoagent session (nothing for an empty session).
+fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
+    if repo.format != crate::format::Format::Yoagent {
+        return Err(Failure::refuse(format!(
+            "export --session writes a yoagent session; this is a {} session",
+            repo.format.name()
+        )));
+    }
+    let Some(target) = target else {
+        return Ok(());
+    };
+    crate::write::export::path_session(repo, target, super::write::now_ms(), |line| match line {
+        Line::Entry(raw) => json_line(out, &raw),
+        Line::Record(line) => writeln!(out, "{line}"),
+    })?;
+    Ok(())
+}
+
+/// What a page or transcript is called: the session file's name.
+fn title(file: &Path) -> String {
+    if file == Path::new("-") {
+        return "standard input".to_string();
+    }
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Writes FILE whole or not at all: into a hidden file beside it, renamed
+/// over FILE once everything is written.
+fn to_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| Failure::usage(format!("-o {}: not a file name", path.display())))?;
+    let part = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
+    let cannot =
+        |e: std::io::Error| Failure::refuse(format!("{}: cannot write: {e}", path.display()));
+    let file = std::fs::File::create(&part).map_err(cannot)?;
+    let mut out = BufWriter::new(file);
+    let done = write(&mut out).and_then(|()| {
+        let file = out.into_inner().map_err(|e| cannot(e.into_error()))?;
+        file.sync_all().map_err(cannot)?;
+        std::fs::rename(&part, path).map_err(cannot)
+    });
+    if done.is_err() {
+        let _ = std::fs::remove_file(&part);
+    }
+    done
 }

@@ -3,6 +3,8 @@
 
 pub mod complete;
 pub mod json;
+pub mod markdown;
 pub mod output;
+pub mod page;
 pub mod pager;
 pub mod render;

@@ -1,0 +1,207 @@
+//! `export --markdown`: one path as a readable transcript.
+//!
+//! Each entry is a `##` heading (role, model or tool, id, time, names),
+//! then its text as written; thinking is a quoted block, tool calls and
+//! tool results are fenced blocks (the fence longer than any run of
+//! backticks inside), images are named with their type and size. Control
+//! characters are escaped as everywhere else ysess prints session text.
+
+use std::io::{self, Write};
+
+use jiff::tz::TimeZone;
+
+use crate::format::message::{Block, Entry, Message, human_size};
+use crate::refs::Names;
+use crate::repo::Repo;
+use crate::tree::Ix;
+use crate::ui::output::{escape, escape_lines};
+use crate::ui::render::{label_word, time};
+
+/// Writes the path root→`target` of `repo` as Markdown.
+pub fn write_transcript(
+    out: &mut dyn Write,
+    repo: &Repo,
+    target: Ix,
+    title: &str,
+    tz: &TimeZone,
+) -> io::Result<()> {
+    let tree = &repo.tree;
+    let path = tree.path(target);
+    let branches = repo.refs.pairs();
+    let names = Names::new(tree, tree.head(), &branches);
+    writeln!(out, "# {}", escape(title))?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{} entries on the path to {} ({} session).",
+        path.len(),
+        escape(tree.id(target)),
+        repo.format.name()
+    )?;
+    writeln!(out)?;
+    let mut total = [0u64; 4];
+    for &ix in &path {
+        let entry = repo.entry(ix)?;
+        if let Message::Assistant { usage, .. } = &entry.message {
+            for (t, u) in total.iter_mut().zip([
+                usage.input,
+                usage.output,
+                usage.cache_read,
+                usage.cache_write,
+            ]) {
+                *t += u;
+            }
+        }
+        heading(out, &entry, ix, &names, tz)?;
+        body(out, &entry)?;
+    }
+    writeln!(out, "---")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Tokens on this path: {} in, {} out, {} cache read, {} cache write.",
+        total[0], total[1], total[2], total[3]
+    )?;
+    Ok(())
+}
+
+fn heading(
+    out: &mut dyn Write,
+    entry: &Entry,
+    ix: Ix,
+    names: &Names,
+    tz: &TimeZone,
+) -> io::Result<()> {
+    let who = match &entry.message {
+        Message::User { .. } => "User".to_string(),
+        Message::Assistant { model, .. } if model.is_empty() => "Assistant".to_string(),
+        Message::Assistant { model, .. } => format!("Assistant ({})", escape(model)),
+        Message::ToolResult { tool_name, .. } if tool_name.is_empty() => "Tool result".to_string(),
+        Message::ToolResult { tool_name, .. } => format!("Tool result ({})", escape(tool_name)),
+        Message::Custom { kind, .. } => format!("Custom ({})", escape(kind)),
+    };
+    let mut decorations = Vec::new();
+    if names.head == Some(ix) {
+        decorations.push("HEAD".to_string());
+    }
+    decorations.extend(names.branches(ix).iter().map(|b| escape(b).into_owned()));
+    decorations.extend(
+        names
+            .labels(ix)
+            .iter()
+            .map(|l| escape(&label_word(l)).into_owned()),
+    );
+    let decorations = if decorations.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", decorations.join(", "))
+    };
+    writeln!(
+        out,
+        "## {who} · {}{decorations} · {}",
+        escape(&entry.id),
+        time(entry.timestamp, tz, false)
+    )?;
+    writeln!(out)
+}
+
+fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+    let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
+    if is_error {
+        writeln!(out, "**Error:**")?;
+        writeln!(out)?;
+    }
+    for block in entry.message.content() {
+        match block {
+            Block::Text(text) if matches!(entry.message, Message::ToolResult { .. }) => {
+                fenced(out, "text", text)?;
+            }
+            Block::Text(text) => {
+                for line in escape_lines(text.trim_end()) {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out)?;
+            }
+            Block::Thinking { text, redacted } => {
+                let what = if *redacted {
+                    "Thinking (redacted)"
+                } else {
+                    "Thinking"
+                };
+                writeln!(out, "> *{what}*")?;
+                for line in escape_lines(text.trim_end()) {
+                    writeln!(out, ">{}{line}", if line.is_empty() { "" } else { " " })?;
+                }
+                writeln!(out)?;
+            }
+            Block::ToolCall {
+                id,
+                name,
+                arguments,
+            } => {
+                writeln!(out, "**Tool call** {} [{}]:", escape(name), escape(id))?;
+                writeln!(out)?;
+                let args = serde_json::to_string_pretty(arguments).unwrap_or_default();
+                fenced(out, "json", &args)?;
+            }
+            Block::Image { mime_type, bytes } => {
+                writeln!(out, "[{}, {}]", escape(mime_type), human_size(*bytes))?;
+                writeln!(out)?;
+            }
+        }
+    }
+    match &entry.message {
+        Message::Assistant {
+            usage,
+            error_message,
+            ..
+        } => {
+            if let Some(error) = error_message {
+                writeln!(out, "**Error:** {}", escape(error))?;
+                writeln!(out)?;
+            }
+            writeln!(
+                out,
+                "*Tokens: {} in, {} out, {} cache read, {} cache write.*",
+                usage.input, usage.output, usage.cache_read, usage.cache_write
+            )?;
+            writeln!(out)?;
+        }
+        Message::Custom { data, .. } => {
+            fenced(
+                out,
+                "json",
+                &serde_json::to_string_pretty(data).unwrap_or_default(),
+            )?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A fenced block whose fence no run of backticks inside can close.
+fn fenced(out: &mut dyn Write, info: &str, text: &str) -> io::Result<()> {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    writeln!(out, "{fence}{info}")?;
+    for line in escape_lines(text.trim_end_matches('\n')) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "{fence}")?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fence_outlasts_the_backticks_inside() {
+        let mut out = Vec::new();
+        fenced(&mut out, "text", "a ```` b\n").expect("writes");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "`````text\na ```` b\n`````\n\n"
+        );
+    }
+}

@@ -1,0 +1,533 @@
+//! `export --html`: one self-contained page of a session's tree.
+//!
+//! The page is static HTML with one inline style sheet and one inline
+//! script, both allowed by hash in a strict Content-Security-Policy (no
+//! network, no other script). The session travels as JSON in two
+//! `<script type="application/json">` blocks, which browsers never run:
+//! `tree` (ids, parents, roles, subjects, names and the `log --graph`
+//! drawing, small) and `messages` (every content block, large, parsed only
+//! once the outline is on screen). Session text is escaped on output twice
+//! over: `<`, `>`, `&`, U+2028 and U+2029 are `\u` escapes inside the JSON,
+//! so nothing in it can end its block, and the script builds the page with
+//! `textContent` and `createElement` only.
+//!
+//! Everything is streamed: the JSON is written by serde straight into the
+//! writer, entry by entry, so memory stays that of one entry.
+
+use std::io::{self, Write};
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::format::message::{Block, Entry, Message};
+use crate::refs::Names;
+use crate::repo::Repo;
+use crate::tree::Ix;
+use crate::tree::graph::{Graph, Style, display_order};
+
+const STYLE: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("page.js");
+
+/// What to put on the page.
+pub struct Page<'a> {
+    pub repo: &'a Repo,
+    /// Only the path root→this entry; `None`: the whole tree.
+    pub path_to: Option<Ix>,
+    /// The page's title (the session file's name), escaped here.
+    pub title: &'a str,
+}
+
+/// Writes the page.
+pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
+    let repo = page.repo;
+    let tree = &repo.tree;
+    // Rows top to bottom, as `log --graph` draws them.
+    let mut order: Vec<Ix> = match page.path_to {
+        Some(ix) => {
+            let mut path = tree.path(ix);
+            path.reverse();
+            path
+        }
+        None => display_order(tree, false),
+    };
+    order.retain(|&ix| !tree.is_record(ix));
+    // Entries go in file order; `at[ix]` is an entry's place there.
+    let mut shown: Vec<Ix> = order.clone();
+    shown.sort_unstable();
+    let mut at = vec![u32::MAX; tree.len()];
+    for (k, &ix) in shown.iter().enumerate() {
+        at[ix as usize] = k as u32;
+    }
+    let place = |ix: Option<Ix>| ix.map(|ix| at[ix as usize]).filter(|&k| k != u32::MAX);
+    let branches = repo.refs.pairs();
+    let names = Names::new(tree, tree.head(), &branches);
+
+    let csp = format!(
+        "default-src 'none'; script-src 'sha256-{}'; style-src 'sha256-{}'; \
+         img-src data:; base-uri 'none'; form-action 'none'",
+        sha256_base64(SCRIPT),
+        sha256_base64(STYLE)
+    );
+    write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <header id=\"top\"><h1>{}</h1><span id=\"summary\"></span></header>\n\
+         <main><nav id=\"outline\" aria-label=\"Session tree\"><div id=\"rows\" role=\"tree\" tabindex=\"0\" aria-label=\"Entries\"></div></nav>\n\
+         <section id=\"chat\" aria-live=\"polite\"><p class=\"note\">Loading…</p></section></main>\n\
+         <noscript><p class=\"note\">This page shows the session with JavaScript; the data is in the page source.</p></noscript>\n",
+        html_escape(page.title),
+        html_escape(page.title),
+    )?;
+
+    // The tree: small, parsed first.
+    out.write_all(b"<script type=\"application/json\" id=\"tree\">")?;
+    {
+        let mut ser = serde_json::Serializer::with_formatter(&mut *out, HtmlJson);
+        let mut map = (&mut ser).serialize_map(None).map_err(io::Error::other)?;
+        map.serialize_entry("format", repo.format.name())
+            .map_err(io::Error::other)?;
+        map.serialize_entry("head", &place(tree.head()))
+            .map_err(io::Error::other)?;
+        map.serialize_entry("select", &place(page.path_to.or(tree.head())))
+            .map_err(io::Error::other)?;
+        map.serialize_entry("path", &page.path_to.is_some())
+            .map_err(io::Error::other)?;
+        map.serialize_entry(
+            "nodes",
+            &seq(shown.iter().map(|&ix| Node {
+                id: tree.id(ix),
+                parent: place(tree.parent(ix)),
+                role: tree.node(ix).kind.role_name(),
+                tag: tree.tag(ix),
+                subject: tree.subject(ix),
+                time: tree.node(ix).timestamp,
+                labels: names.labels(ix),
+                branches: names.branches(ix),
+            })),
+        )
+        .map_err(io::Error::other)?;
+        let mut graph = Graph::new(tree, Style::Curved);
+        map.serialize_entry(
+            "rows",
+            &seq(order.iter().map(|&ix| {
+                let row = graph.draw(ix);
+                Row {
+                    at: at[ix as usize],
+                    prefix: row.prefix,
+                    connector: row.connector,
+                    gap: row.gap,
+                }
+            })),
+        )
+        .map_err(io::Error::other)?;
+        SerializeMap::end(map).map_err(io::Error::other)?;
+    }
+    out.write_all(b"</script>\n")?;
+    // The script comes before the messages, so that the outline is drawn
+    // while the browser still reads them.
+    writeln!(out, "<script>{SCRIPT}</script>")?;
+
+    // The messages, in the same order as the nodes: read and serialized in
+    // chunks on every core, written here in order.
+    out.write_all(b"<script type=\"application/json\" id=\"messages\">[")?;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let mut chunks = shown.chunks(CHUNK).enumerate();
+    let mut failed = None;
+    crate::input::par::ordered_map(
+        workers,
+        || Ok::<_, io::Error>(chunks.next()),
+        |(k, chunk)| messages_json(repo, chunk, k == 0),
+        |done| match done {
+            Ok(bytes) if failed.is_none() => {
+                if let Err(e) = out.write_all(&bytes) {
+                    failed = Some(e);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => failed = failed.take().or(Some(e)),
+        },
+    )?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.write_all(b"]</script>\n</body>\n</html>\n")?;
+    Ok(())
+}
+
+/// Entries serialized per task: enough to keep a worker busy, small enough
+/// to keep memory low.
+const CHUNK: usize = 256;
+
+/// The JSON of some entries' messages, comma-separated (a leading comma
+/// unless `first`).
+fn messages_json(repo: &Repo, chunk: &[Ix], first: bool) -> io::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(chunk.len() * 1024);
+    for (k, &ix) in chunk.iter().enumerate() {
+        if k > 0 || !first {
+            out.push(b',');
+        }
+        let entry = repo.entry(ix)?;
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
+        Msg(&entry).serialize(&mut ser).map_err(io::Error::other)?;
+    }
+    Ok(out)
+}
+
+/// A sequence serialized from an iterator, one item at a time.
+struct Seq<I>(std::cell::Cell<Option<I>>);
+
+fn seq<I>(items: I) -> Seq<I> {
+    Seq(std::cell::Cell::new(Some(items)))
+}
+
+impl<I, T> Serialize for Seq<I>
+where
+    I: Iterator<Item = T>,
+    T: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        if let Some(items) = self.0.take() {
+            for item in items {
+                seq.serialize_element(&item)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// One entry of the outline.
+#[derive(Serialize)]
+struct Node<'a> {
+    id: &'a str,
+    parent: Option<u32>,
+    role: &'a str,
+    tag: &'a str,
+    subject: &'a str,
+    time: u64,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    labels: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    branches: &'a [String],
+}
+
+/// One line of the drawing: the entry and the graph text before it.
+#[derive(Serialize)]
+struct Row {
+    at: u32,
+    prefix: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    connector: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gap: Option<String>,
+}
+
+/// An entry's message as the page shows it.
+struct Msg<'a>(&'a Entry);
+
+impl Serialize for Msg<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let entry = self.0;
+        let mut map = s.serialize_map(None)?;
+        match &entry.message {
+            Message::User { .. } => {}
+            Message::Assistant {
+                stop_reason,
+                model,
+                provider,
+                usage,
+                error_message,
+                ..
+            } => {
+                map.serialize_entry("model", model)?;
+                map.serialize_entry("provider", provider)?;
+                if !stop_reason.is_empty() {
+                    map.serialize_entry("stop", stop_reason)?;
+                }
+                map.serialize_entry(
+                    "usage",
+                    &[
+                        usage.input,
+                        usage.output,
+                        usage.cache_read,
+                        usage.cache_write,
+                    ],
+                )?;
+                if let Some(cost) = cost(&entry.message_value) {
+                    map.serialize_entry("cost", &cost)?;
+                }
+                if let Some(error) = error_message {
+                    map.serialize_entry("error", error)?;
+                }
+            }
+            Message::ToolResult {
+                tool_call_id,
+                tool_name,
+                is_error,
+                ..
+            } => {
+                map.serialize_entry("call", tool_call_id)?;
+                map.serialize_entry("tool", tool_name)?;
+                if *is_error {
+                    map.serialize_entry("isError", &true)?;
+                }
+            }
+            Message::Custom { kind, data, .. } => {
+                map.serialize_entry("kind", kind)?;
+                map.serialize_entry("data", data)?;
+            }
+        }
+        let mut images = image_data(&entry.message_value);
+        map.serialize_entry(
+            "blocks",
+            &seq(entry.message.content().iter().map(|b| Shown {
+                block: b,
+                data: match b {
+                    Block::Image { mime_type, .. } => {
+                        images.next().flatten().filter(|_| is_image_type(mime_type))
+                    }
+                    _ => None,
+                },
+            })),
+        )?;
+        map.end()
+    }
+}
+
+/// One content block.
+struct Shown<'a> {
+    block: &'a Block,
+    /// An image's base64 data, when the session holds it.
+    data: Option<&'a str>,
+}
+
+impl Serialize for Shown<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        match self.block {
+            Block::Text(text) => {
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+            }
+            Block::Thinking { text, redacted } => {
+                map.serialize_entry("type", "thinking")?;
+                map.serialize_entry("text", text)?;
+                if *redacted {
+                    map.serialize_entry("redacted", &true)?;
+                }
+            }
+            Block::ToolCall {
+                id,
+                name,
+                arguments,
+            } => {
+                map.serialize_entry("type", "toolCall")?;
+                map.serialize_entry("id", id)?;
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("arguments", arguments)?;
+            }
+            Block::Image { mime_type, bytes } => {
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry("mimeType", mime_type)?;
+                map.serialize_entry("bytes", bytes)?;
+                if let Some(data) = self.data {
+                    map.serialize_entry("data", data)?;
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+/// The cost a message's usage records (pi's `usage.cost.total`), if any.
+fn cost(message: &Value) -> Option<f64> {
+    let cost = message.get("usage")?.get("cost")?;
+    cost.get("total")
+        .and_then(Value::as_f64)
+        .or_else(|| cost.as_f64())
+}
+
+/// The base64 data of each image block of a message, in block order:
+/// yoagent's and pi's `data`, Claude Code's `source.data`. `None` for an
+/// image whose data is missing or not plain base64.
+fn image_data(message: &Value) -> impl Iterator<Item = Option<&str>> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("image"))
+        .map(|b| {
+            b.get("data")
+                .or_else(|| b.get("source").and_then(|s| s.get("data")))
+                .and_then(Value::as_str)
+                .filter(|d| is_base64(d))
+        })
+}
+
+fn is_base64(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+}
+
+/// `image/png` and the like: only images become `data:` URLs.
+pub fn is_image_type(mime: &str) -> bool {
+    mime.strip_prefix("image/").is_some_and(|sub| {
+        !sub.is_empty()
+            && sub
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-'))
+    })
+}
+
+/// A serde_json formatter for JSON inside a `<script>` block: `<`, `>` and
+/// `&` become `\u003c` and the like, so no text in it can close the block
+/// or open a comment, and U+2028/U+2029 are escaped as JavaScript once
+/// wanted. The JSON means the same.
+pub struct HtmlJson;
+
+impl serde_json::ser::Formatter for HtmlJson {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let bytes = fragment.as_bytes();
+        let mut from = 0;
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; E2 starts other
+        // characters too, so it is looked for apart from the three ASCII
+        // bytes, and found again only once passed.
+        let mut e2 = memchr::memchr(0xE2, bytes);
+        loop {
+            let ascii = memchr::memchr3(b'<', b'>', b'&', &bytes[from..]).map(|k| from + k);
+            while e2.is_some_and(|k| k < from) {
+                e2 = e2.and_then(|k| memchr::memchr(0xE2, &bytes[k + 1..]).map(|j| k + 1 + j));
+            }
+            let at = match (ascii, e2) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(at) => at,
+                    None => break,
+                },
+            };
+            let (escape, len): (&[u8], usize) = match bytes[at] {
+                b'<' => (b"\\u003c", 1),
+                b'>' => (b"\\u003e", 1),
+                b'&' => (b"\\u0026", 1),
+                _ => match bytes.get(at + 1..at + 3) {
+                    Some([0x80, 0xA8]) => (b"\\u2028", 3),
+                    Some([0x80, 0xA9]) => (b"\\u2029", 3),
+                    // Another character: written as it is.
+                    _ => (&bytes[at..at + 1], 1),
+                },
+            };
+            writer.write_all(&bytes[from..at])?;
+            writer.write_all(escape)?;
+            from = at + len;
+        }
+        writer.write_all(&bytes[from..])
+    }
+}
+
+/// Text made safe inside HTML text and attribute values.
+pub fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The hash a Content-Security-Policy names an inline block by.
+fn sha256_base64(text: &str) -> String {
+    base64(&Sha256::digest(text.as_bytes()))
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_in_a_script_block_cannot_close_it() {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
+        "</script><!-- a&b \u{2028}\u{2029} é"
+            .serialize(&mut ser)
+            .expect("serializes");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(
+            text,
+            r#""\u003c/script\u003e\u003c!-- a\u0026b \u2028\u2029 é""#
+        );
+        let back: String = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back, "</script><!-- a&b \u{2028}\u{2029} é");
+    }
+
+    #[test]
+    fn base64_matches_the_standard_alphabet_and_padding() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        // The hash of the empty script, as browsers compute it.
+        assert_eq!(
+            sha256_base64(""),
+            "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
+    }
+
+    #[test]
+    fn only_image_types_become_data_urls() {
+        assert!(is_image_type("image/png"));
+        assert!(is_image_type("image/svg+xml"));
+        assert!(!is_image_type("text/html"));
+        assert!(!is_image_type("image/"));
+        assert!(!is_image_type("image/png;base64,x\"onerror"));
+        assert!(is_base64("iVBORw0KGgo="));
+        assert!(!is_base64("abc\"><script>"));
+    }
+
+    #[test]
+    fn html_escape_covers_text_and_attributes() {
+        assert_eq!(
+            html_escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+}
