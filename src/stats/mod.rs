@@ -1,0 +1,403 @@
+//! Accounting: what the turns of a session used, by branch, model, tool or
+//! day. [`read`] reads what every entry of the user's tree says about usage
+//! (ysess's records and other folded-out entries never count); an
+//! [`Account`] sums any set of entries, so that a set of several branches
+//! counts the entries they share once.
+//!
+//! What counts, per format:
+//! - tokens come from an assistant message's `usage` (yoagent's and pi's
+//!   `input`, `output`, `cacheRead`, `cacheWrite`; Claude Code's
+//!   `input_tokens`, `output_tokens`, `cache_read_input_tokens`,
+//!   `cache_creation_input_tokens`);
+//! - cost only where the format records it: pi's `usage.cost.total`
+//!   (dollars, as pi-ai prices it); yoagent and Claude Code record none;
+//! - Claude Code writes one model response as several lines sharing
+//!   `message.id`, each repeating the usage: the response counts once, as
+//!   one assistant turn, with the usage of its last line in the set;
+//! - a tool call counts by the name it calls, an error by the tool result
+//!   that says `isError` (its tool named by the result, or else by the call
+//!   it answers).
+
+use std::collections::BTreeMap;
+use std::io;
+
+use hashbrown::HashMap;
+use serde_json::Value;
+
+use crate::format::message::{Block, Entry, Message, Usage};
+use crate::format::{Format, MessageKind};
+use crate::repo::Repo;
+use crate::tree::Ix;
+
+/// What one entry says about usage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub kind: MessageKind,
+    pub timestamp: u64,
+    /// An assistant message's model; for a tool result, the model of the
+    /// call it answers (when that call is in the file).
+    pub model: Option<String>,
+    pub usage: Usage,
+    /// Dollars, where the format records a cost.
+    pub cost: Option<f64>,
+    /// The names of the tools an assistant message calls, in order.
+    pub calls: Vec<String>,
+    /// A tool result: its tool and whether it is an error.
+    pub result: Option<(String, bool)>,
+    /// Claude Code: the response (`message.id`) an assistant line is part of.
+    pub response: Option<String>,
+}
+
+impl Facts {
+    /// The facts of one entry read whole, as the format records them.
+    pub fn of(entry: &Entry, format: Format) -> Facts {
+        let mut facts = Facts {
+            kind: entry.message.kind(),
+            timestamp: entry.timestamp,
+            ..Facts::default()
+        };
+        match &entry.message {
+            Message::Assistant {
+                content,
+                model,
+                usage,
+                ..
+            } => {
+                facts.model = Some(model.clone());
+                facts.usage = *usage;
+                facts.cost = cost(&entry.message_value, format);
+                facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
+                if format == Format::Claude {
+                    facts.response = entry
+                        .message_value
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+            }
+            Message::ToolResult {
+                tool_name,
+                is_error,
+                ..
+            } => facts.result = Some((tool_name.clone(), *is_error)),
+            _ => {}
+        }
+        facts
+    }
+
+    /// Whether the entry carries usage (an assistant message).
+    pub fn has_usage(&self) -> bool {
+        self.kind == MessageKind::Assistant
+    }
+}
+
+/// The tool calls of a message: their ids and names.
+fn calls(content: &[Block]) -> impl Iterator<Item = (&str, &str)> {
+    content.iter().filter_map(|b| match b {
+        Block::ToolCall { id, name, .. } => Some((id.as_str(), name.as_str())),
+        _ => None,
+    })
+}
+
+/// The cost a message records: pi's `usage.cost.total`, in dollars.
+pub fn cost(message: &Value, format: Format) -> Option<f64> {
+    match format {
+        Format::Pi => message
+            .get("usage")?
+            .get("cost")?
+            .get("total")?
+            .as_f64()
+            .filter(|c| c.is_finite()),
+        Format::Yoagent | Format::Claude => None,
+    }
+}
+
+/// The facts of every entry, by index; `None` for an entry folded out of
+/// the user's tree (ysess's records, a format's bookkeeping). Entries are
+/// read on every core.
+pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
+    let tree = &repo.tree;
+    let len = tree.len();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = len.div_ceil(workers).max(1);
+    // Read in parallel: each worker its own range of indexes. Tool calls'
+    // ids and the calls tool results answer are kept aside, to name each
+    // result's tool and model once all are read.
+    type Calls = Vec<(String, Ix, String)>;
+    type Answers = Vec<(Ix, String)>;
+    type Part = (Vec<Option<Facts>>, Calls, Answers);
+    let parts: Vec<io::Result<Part>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..len)
+            .step_by(chunk)
+            .map(|from| {
+                scope.spawn(move || -> io::Result<Part> {
+                    let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
+                    for ix in from..(from + chunk).min(len) {
+                        let ix = ix as Ix;
+                        if tree.is_record(ix) {
+                            part.0.push(None);
+                            continue;
+                        }
+                        let entry = repo.entry(ix)?;
+                        match &entry.message {
+                            Message::Assistant { content, .. } => part.1.extend(
+                                calls(content).map(|(id, name)| (id.to_string(), ix, name.into())),
+                            ),
+                            Message::ToolResult { tool_call_id, .. } => {
+                                part.2.push((ix, tool_call_id.clone()));
+                            }
+                            _ => {}
+                        }
+                        part.0.push(Some(Facts::of(&entry, repo.format)));
+                    }
+                    Ok(part)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a reading thread does not panic"))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(len);
+    let mut by_call: HashMap<String, (Ix, String)> = HashMap::new();
+    let mut answers = Vec::new();
+    for part in parts {
+        let (facts, ids, answered) = part?;
+        all.extend(facts);
+        for (id, ix, name) in ids {
+            by_call.entry(id).or_insert((ix, name));
+        }
+        answers.extend(answered);
+    }
+    // A tool result's model is its call's; Claude Code's results do not
+    // name their tool, their call does.
+    for (ix, call) in answers {
+        let Some((from, name)) = by_call.get(&call) else {
+            continue;
+        };
+        let model = all[*from as usize].as_ref().and_then(|f| f.model.clone());
+        if let Some(f) = all[ix as usize].as_mut() {
+            f.model = model;
+            if let Some((tool, _)) = &mut f.result
+                && tool.is_empty()
+            {
+                *tool = name.clone();
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// Turns by role: each message once (a Claude Code response once, however
+/// many lines it takes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Turns {
+    pub user: u64,
+    pub assistant: u64,
+    pub tool_result: u64,
+    pub custom: u64,
+}
+
+/// Calls of one tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ToolUse {
+    pub calls: u64,
+    /// Tool results that say `isError`.
+    pub errors: u64,
+}
+
+/// What a set of entries used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Account {
+    /// Entries of the user's tree in the set.
+    pub entries: u64,
+    pub turns: Turns,
+    /// Tokens, summed over the assistant turns (`total_tokens` is the sum of
+    /// the four kinds, whatever the messages say).
+    pub usage: Usage,
+    /// Dollars, summed over the turns that record a cost; `None` when none
+    /// does.
+    pub cost: Option<f64>,
+    /// Tool calls and errors, by tool name.
+    pub tools: BTreeMap<String, ToolUse>,
+    /// Assistant turns, by model.
+    pub models: BTreeMap<String, u64>,
+    /// The earliest and the latest timestamp (ms), zero ones left out.
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+}
+
+impl Account {
+    /// The account of the entries `set` names (each once, in any order);
+    /// entries without facts (folded out) are left out.
+    pub fn of(facts: &[Option<Facts>], set: impl IntoIterator<Item = Ix>) -> Account {
+        let mut ixs: Vec<Ix> = set.into_iter().collect();
+        ixs.sort_unstable();
+        ixs.dedup();
+        let mut account = Account::default();
+        // A Claude Code response counts once, with its last line's usage.
+        let mut responses: HashMap<&str, &Facts> = HashMap::new();
+        let mut order: Vec<&str> = Vec::new();
+        for ix in ixs {
+            let Some(f) = facts.get(ix as usize).and_then(Option::as_ref) else {
+                continue;
+            };
+            account.entries += 1;
+            if f.timestamp > 0 {
+                account.first = Some(account.first.map_or(f.timestamp, |t| t.min(f.timestamp)));
+                account.last = Some(account.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
+            }
+            for name in &f.calls {
+                account.tools.entry(name.clone()).or_default().calls += 1;
+            }
+            match f.kind {
+                MessageKind::User => account.turns.user += 1,
+                MessageKind::ToolResult => {
+                    account.turns.tool_result += 1;
+                    if let Some((tool, true)) = &f.result {
+                        account.tools.entry(tool.clone()).or_default().errors += 1;
+                    }
+                }
+                MessageKind::Custom => account.turns.custom += 1,
+                MessageKind::Assistant => match &f.response {
+                    Some(id) => {
+                        if responses.insert(id, f).is_none() {
+                            order.push(id);
+                        }
+                    }
+                    None => account.add_turn(f),
+                },
+            }
+        }
+        for id in order {
+            account.add_turn(responses[id]);
+        }
+        account
+    }
+
+    /// One assistant turn's usage, cost and model.
+    fn add_turn(&mut self, f: &Facts) {
+        self.turns.assistant += 1;
+        let u = &mut self.usage;
+        u.input += f.usage.input;
+        u.output += f.usage.output;
+        u.cache_read += f.usage.cache_read;
+        u.cache_write += f.usage.cache_write;
+        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        if let Some(c) = f.cost {
+            self.cost = Some(self.cost.unwrap_or(0.0) + c);
+        }
+        if let Some(model) = &f.model {
+            *self.models.entry(model.clone()).or_default() += 1;
+        }
+    }
+
+    /// Milliseconds from the first timestamp to the last.
+    pub fn wall_ms(&self) -> u64 {
+        match (self.first, self.last) {
+            (Some(first), Some(last)) => last - first,
+            _ => 0,
+        }
+    }
+}
+
+/// The entries of `set` grouped by a key (`None`: in no group), each group
+/// in file order, the groups sorted by key.
+pub fn group(
+    facts: &[Option<Facts>],
+    set: impl IntoIterator<Item = Ix>,
+    key: impl Fn(&Facts) -> Option<String>,
+) -> BTreeMap<String, Vec<Ix>> {
+    let mut groups: BTreeMap<String, Vec<Ix>> = BTreeMap::new();
+    for ix in set {
+        if let Some(k) = facts.get(ix as usize).and_then(Option::as_ref).and_then(&key) {
+            groups.entry(k).or_default().push(ix);
+        }
+    }
+    for ixs in groups.values_mut() {
+        ixs.sort_unstable();
+        ixs.dedup();
+    }
+    groups
+}
+
+/// Whether an entry's usage is counted where it stands, one entry at a time
+/// (`log --format {tokens_in}`): any assistant message, except a Claude
+/// Code line that a later line of the same response follows (the response
+/// counts on its last line).
+pub fn counts_alone(repo: &Repo, ix: Ix, facts: &Facts) -> io::Result<bool> {
+    if !facts.has_usage() {
+        return Ok(false);
+    }
+    let Some(id) = &facts.response else {
+        return Ok(true);
+    };
+    for &child in repo.tree.raw_children(ix) {
+        if repo.tree.node(child).kind != MessageKind::Assistant || repo.tree.is_record(child) {
+            continue;
+        }
+        let next = Facts::of(&repo.entry(child)?, repo.format);
+        if next.response.as_ref() == Some(id) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assistant(model: &str, input: u64, output: u64, response: Option<&str>) -> Option<Facts> {
+        Some(Facts {
+            kind: MessageKind::Assistant,
+            timestamp: 10,
+            model: Some(model.into()),
+            usage: Usage {
+                input,
+                output,
+                ..Usage::default()
+            },
+            cost: None,
+            calls: vec!["bash".into()],
+            result: None,
+            response: response.map(str::to_string),
+        })
+    }
+
+    #[test]
+    fn a_set_counts_each_entry_once_however_often_it_is_named() {
+        let facts = vec![assistant("m", 5, 1, None), assistant("m", 7, 2, None)];
+        let once = Account::of(&facts, [0, 1]);
+        let twice = Account::of(&facts, [1, 0, 1, 0]);
+        assert_eq!(once, twice);
+        assert_eq!((once.usage.input, once.usage.output), (12, 3));
+        assert_eq!(once.tools["bash"].calls, 2);
+    }
+
+    #[test]
+    fn a_response_over_several_lines_counts_once_with_its_last_lines_usage() {
+        let facts = vec![
+            assistant("m", 4, 10, Some("msg_1")),
+            assistant("m", 4, 312, Some("msg_1")),
+            assistant("m", 6, 98, Some("msg_2")),
+        ];
+        let a = Account::of(&facts, [0, 1, 2]);
+        assert_eq!(a.turns.assistant, 2);
+        assert_eq!((a.usage.input, a.usage.output), (10, 410));
+        assert_eq!(a.models["m"], 2);
+        assert_eq!(a.entries, 3);
+    }
+
+    #[test]
+    fn cost_is_none_until_a_turn_records_one() {
+        let mut facts = vec![assistant("m", 1, 1, None)];
+        assert_eq!(Account::of(&facts, [0]).cost, None);
+        facts.push(assistant("m", 1, 1, None));
+        facts[1].as_mut().expect("facts").cost = Some(0.25);
+        assert_eq!(Account::of(&facts, [0, 1]).cost, Some(0.25));
+    }
+}
