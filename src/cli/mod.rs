@@ -3,6 +3,7 @@
 
 mod append;
 mod branch;
+mod branch_format;
 mod checkout;
 
 mod diff;

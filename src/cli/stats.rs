@@ -148,7 +148,9 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             };
             // A named branch or a revision also says which entry it is.
             let tip = match (g.tip, &g.name) {
-                (Some(tip), Some(_)) => format!(" {}", p.id(&escape(tree.id(tip)))),
+                (Some(tip), Some(name)) if name != tree.id(tip) => {
+                    format!(" {}", p.id(&escape(tree.id(tip))))
+                }
                 _ => String::new(),
             };
             writeln!(out, "{marker}{painted}{tip}")?;

@@ -324,6 +324,30 @@ pub fn group(
     groups
 }
 
+/// What one entry used, on its own (`log --format {tokens_in}`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spent {
+    pub input: u64,
+    pub output: u64,
+    /// Dollars, where the format records a cost.
+    pub cost: Option<f64>,
+}
+
+/// What the entry `ix` used on its own: `None` for an entry that records no
+/// usage (any but an assistant message), and for a Claude Code line that a
+/// later line of the same response follows (see [`counts_alone`]).
+pub fn spent(repo: &Repo, ix: Ix) -> io::Result<Option<Spent>> {
+    if repo.tree.node(ix).kind != MessageKind::Assistant || repo.tree.is_record(ix) {
+        return Ok(None);
+    }
+    let facts = Facts::of(&repo.entry(ix)?, repo.format);
+    Ok(counts_alone(repo, ix, &facts)?.then_some(Spent {
+        input: facts.usage.input,
+        output: facts.usage.output,
+        cost: facts.cost,
+    }))
+}
+
 /// Whether an entry's usage is counted where it stands, one entry at a time
 /// (`log --format {tokens_in}`): any assistant message, except a Claude
 /// Code line that a later line of the same response follows (the response
