@@ -19,8 +19,8 @@ pub mod manual;
 mod reflog;
 
 mod show;
-mod status;
 mod stats;
+mod status;
 mod tag;
 mod write;
 

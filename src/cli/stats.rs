@@ -198,7 +198,11 @@ fn branches(repo: &Repo) -> Vec<(Option<String>, Ix, bool)> {
 /// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.
 fn day(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
     let ts = jiff::Timestamp::from_millisecond(i64::try_from(ms).ok()?).ok()?;
-    (ms > 0).then(|| ts.to_zoned_datetime(tz.clone()).strftime("%Y-%m-%d").to_string())
+    (ms > 0).then(|| {
+        ts.to_zoned_datetime(tz.clone())
+            .strftime("%Y-%m-%d")
+            .to_string()
+    })
 }
 
 /// `$0.0627`: dollars to a hundredth of a cent.

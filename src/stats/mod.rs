@@ -313,7 +313,11 @@ pub fn group(
 ) -> BTreeMap<String, Vec<Ix>> {
     let mut groups: BTreeMap<String, Vec<Ix>> = BTreeMap::new();
     for ix in set {
-        if let Some(k) = facts.get(ix as usize).and_then(Option::as_ref).and_then(&key) {
+        if let Some(k) = facts
+            .get(ix as usize)
+            .and_then(Option::as_ref)
+            .and_then(&key)
+        {
             groups.entry(k).or_default().push(ix);
         }
     }
