@@ -188,6 +188,8 @@ fn every_revision_argument_completes() {
         &["branch", "--contains", "lib"],
         &["branch", "x", "lib"],
         &["append", "--parent", "lib"],
+        &["stats", "lib"],
+        &["stats", "e1", "lib"],
     ];
     for words in lines {
         let (run, offered) = complete_bash(&dir, words, &[]);
