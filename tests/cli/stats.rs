@@ -692,3 +692,37 @@ fn a_claude_code_response_over_several_lines_counts_once() {
         head.tools
     );
 }
+
+#[test]
+fn stats_never_prints_control_or_bidi_characters_from_the_session_raw() {
+    let dir = Dir::new();
+    dir.write("session.jsonl", sg::hostile());
+    for args in [
+        &["stats"][..],
+        &["stats", "--by", "model"],
+        &["stats", "--by", "tool"],
+        &["stats", "--json"],
+        &["stats", "--json", "--by", "tool"],
+        &["branch", "--format", "{name} {role} {subject} {tokens_in}"],
+    ] {
+        let run = dir.run(args);
+        run.status(0);
+        sg::assert_terminal_safe(&run);
+    }
+    // The model and the tool, escaped in the text, whole in the JSON.
+    let run = dir.run(&["stats", "--by", "model"]);
+    assert!(run.stdout.contains(sg::HOSTILE_SHOWN), "{run}");
+    let total = accounts(&dir.run(&["stats", "--json"]))
+        .pop()
+        .expect("a total");
+    let tool = format!("n{}", sg::HOSTILE);
+    assert_eq!(
+        total.tools,
+        [Tool {
+            kind: None,
+            name: tool,
+            calls: 1,
+            errors: 1
+        }]
+    );
+}
