@@ -140,17 +140,11 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                             part.0.push(None);
                             continue;
                         }
-                        let entry = repo.entry(ix)?;
-                        match &entry.message {
-                            Message::Assistant { content, .. } => part.1.extend(
-                                calls(content).map(|(id, name)| (id.to_string(), ix, name.into())),
-                            ),
-                            Message::ToolResult { tool_call_id, .. } => {
-                                part.2.push((ix, tool_call_id.clone()));
-                            }
-                            _ => {}
-                        }
-                        part.0.push(Some(Facts::of(&entry, repo.format)));
+                        let (facts, calls, answers) = read_one(repo, ix)?;
+                        part.1
+                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                        part.2.extend(answers.map(|call| (ix, call)));
+                        part.0.push(Some(facts));
                     }
                     Ok(part)
                 })
@@ -189,6 +183,162 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
         }
     }
     Ok(all)
+}
+
+/// One entry's facts, the ids and names of the tool calls it makes, and the
+/// call it answers. yoagent's and pi's messages (the same pi-ai shapes) are
+/// read lean, their text skipped unread, and a user or custom message not
+/// at all (the index knows its kind and time); anything the lean read does
+/// not take, and Claude Code's lines, are read whole.
+type One = (Facts, Vec<(String, String)>, Option<String>);
+
+fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
+    let node = repo.tree.node(ix);
+    let lean_format = matches!(repo.format, Format::Yoagent | Format::Pi);
+    if lean_format {
+        match node.kind {
+            MessageKind::User | MessageKind::Custom => {
+                let facts = Facts {
+                    kind: node.kind,
+                    timestamp: node.timestamp,
+                    ..Facts::default()
+                };
+                return Ok((facts, Vec::new(), None));
+            }
+            MessageKind::Assistant | MessageKind::ToolResult => {
+                if let Some(one) = lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format) {
+                    return Ok(one);
+                }
+            }
+        }
+    }
+    let entry = repo.entry(ix)?;
+    let (calls, answers) = match &entry.message {
+        Message::Assistant { content, .. } => (
+            calls(content)
+                .map(|(id, name)| (id.to_string(), name.to_string()))
+                .collect(),
+            None,
+        ),
+        Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
+        _ => (Vec::new(), None),
+    };
+    Ok((Facts::of(&entry, repo.format), calls, answers))
+}
+
+/// An assistant message or tool result of yoagent or pi, read for its
+/// usage and tool calls only; `None` for anything not in the usual shape
+/// (then the entry is read whole).
+fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Option<One> {
+    use std::borrow::Cow;
+
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Lean<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Lean<'a> {
+        #[serde(default, borrow)]
+        content: Vec<LeanBlock<'a>>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        usage: Option<LeanUsage>,
+        #[serde(rename = "toolCallId", default, borrow)]
+        tool_call_id: Option<Cow<'a, str>>,
+        #[serde(rename = "toolName", default, borrow)]
+        tool_name: Option<Cow<'a, str>>,
+        #[serde(rename = "isError", default)]
+        is_error: Option<bool>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanBlock<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(non_snake_case)]
+    struct LeanUsage {
+        #[serde(default)]
+        input: u64,
+        #[serde(default)]
+        output: u64,
+        #[serde(default)]
+        cacheRead: Option<u64>,
+        #[serde(default)]
+        cache_read: Option<u64>,
+        #[serde(default)]
+        cacheWrite: Option<u64>,
+        #[serde(default)]
+        cache_write: Option<u64>,
+        #[serde(default)]
+        totalTokens: Option<u64>,
+        #[serde(default)]
+        total_tokens: Option<u64>,
+        #[serde(default)]
+        cost: Option<LeanCost>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanCost {
+        #[serde(default)]
+        total: Option<f64>,
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
+    let mut facts = Facts {
+        kind,
+        timestamp,
+        ..Facts::default()
+    };
+    match kind {
+        MessageKind::Assistant => {
+            // yoagent also takes snake_case usage; pi reads camelCase only.
+            let yoagent = format == Format::Yoagent;
+            let either = |camel: Option<u64>, snake: Option<u64>| {
+                camel.or(snake.filter(|_| yoagent)).unwrap_or(0)
+            };
+            if let Some(u) = &m.usage {
+                facts.usage = Usage {
+                    input: u.input,
+                    output: u.output,
+                    cache_read: either(u.cacheRead, u.cache_read),
+                    cache_write: either(u.cacheWrite, u.cache_write),
+                    total_tokens: either(u.totalTokens, u.total_tokens),
+                };
+                facts.cost = u
+                    .cost
+                    .as_ref()
+                    .and_then(|c| c.total)
+                    .filter(|c| c.is_finite() && format == Format::Pi);
+            }
+            facts.model = Some(m.model.unwrap_or_default().into_owned());
+            let calls: Vec<(String, String)> = m
+                .content
+                .into_iter()
+                .filter(|b| b.kind == "toolCall")
+                .map(|b| {
+                    (
+                        b.id.unwrap_or_default().into_owned(),
+                        b.name.unwrap_or_default().into_owned(),
+                    )
+                })
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            let tool = m.tool_name.unwrap_or_default().into_owned();
+            facts.result = Some((tool, m.is_error.unwrap_or(false)));
+            let call = m.tool_call_id.unwrap_or_default().into_owned();
+            Some((facts, Vec::new(), Some(call)))
+        }
+        _ => None,
+    }
 }
 
 /// Turns by role: each message once (a Claude Code response once, however
@@ -394,6 +544,72 @@ mod tests {
             result: None,
             response: response.map(str::to_string),
         })
+    }
+
+    /// An entry read whole: the slow path every format has.
+    fn whole(repo: &Repo, ix: Ix) -> One {
+        let entry = repo.entry(ix).expect("reads");
+        let (calls, answers) = match &entry.message {
+            Message::Assistant { content, .. } => (
+                calls(content)
+                    .map(|(id, name)| (id.to_string(), name.to_string()))
+                    .collect(),
+                None,
+            ),
+            Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
+            _ => (Vec::new(), None),
+        };
+        (Facts::of(&entry, repo.format), calls, answers)
+    }
+
+    #[test]
+    fn the_lean_read_gives_what_reading_each_entry_whole_gives() {
+        let odd = [
+            // snake_case usage (yoagent takes it), a tag written as a number,
+            // lean or not, the same.
+            r#"{"id":"e1","parent_id":null,"message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e2","parent_id":"e1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":3,"output":4,"cache_read":5,"cache_write":6},"timestamp":2},"timestamp":2}"#,
+            r#"{"id":"e3","parent_id":"e2","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"no"}],"isError":true,"timestamp":3},"timestamp":3}"#,
+            r#"{"id":"e4","parent_id":"e3","message":{"role":1,"content":[{"type":3,"id":"c2","name":"ls","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":4},"timestamp":4}"#,
+        ]
+        .join("\n");
+        let dir = std::env::temp_dir().join(format!("ysess-stats-lean-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        let odd_file = dir.join("odd.jsonl");
+        std::fs::write(&odd_file, odd).expect("writes");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut files: Vec<std::path::PathBuf> =
+            ["demo.jsonl", "medium.jsonl", "small-forked.jsonl"]
+                .iter()
+                .chain(&[
+                    "pi/demo.jsonl",
+                    "pi/handmade.jsonl",
+                    "pi/v1.jsonl",
+                    "pi/v2.jsonl",
+                ])
+                .map(|f| root.join(f))
+                .collect();
+        files.push(odd_file);
+        for file in files {
+            let repo = Repo::open(&file).expect("opens");
+            let mut leaned = 0;
+            for ix in 0..repo.tree.len() as Ix {
+                if repo.tree.is_record(ix) {
+                    continue;
+                }
+                let one = read_one(&repo, ix).expect("reads");
+                assert_eq!(
+                    one,
+                    whole(&repo, ix),
+                    "{} line {}",
+                    file.display(),
+                    repo.tree.node(ix).line
+                );
+                leaned += 1;
+            }
+            assert!(leaned > 0, "{}", file.display());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
