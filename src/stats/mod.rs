@@ -401,14 +401,14 @@ impl Account {
                 account.last = Some(account.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
             }
             for name in &f.calls {
-                account.tools.entry(name.clone()).or_default().calls += 1;
+                tally(&mut account.tools, name).calls += 1;
             }
             match f.kind {
                 MessageKind::User => account.turns.user += 1,
                 MessageKind::ToolResult => {
                     account.turns.tool_result += 1;
                     if let Some((tool, true)) = &f.result {
-                        account.tools.entry(tool.clone()).or_default().errors += 1;
+                        tally(&mut account.tools, tool).errors += 1;
                     }
                 }
                 MessageKind::Custom => account.turns.custom += 1,
@@ -441,7 +441,7 @@ impl Account {
             self.cost = Some(self.cost.unwrap_or(0.0) + c);
         }
         if let Some(model) = &f.model {
-            *self.models.entry(model.clone()).or_default() += 1;
+            *tally(&mut self.models, model) += 1;
         }
     }
 
@@ -452,6 +452,15 @@ impl Account {
             _ => 0,
         }
     }
+}
+
+/// The count kept under `key`, made on first use: the key is copied only
+/// then (a set of many branches visits the same names millions of times).
+fn tally<'m, T: Default>(map: &'m mut BTreeMap<String, T>, key: &str) -> &'m mut T {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), T::default());
+    }
+    map.get_mut(key).expect("just made")
 }
 
 /// The entries of `set` grouped by a key (`None`: in no group), each group
