@@ -49,6 +49,9 @@ _ysess() {
             ysess,show)
                 cmd="ysess__subcmd__show"
                 ;;
+            ysess,stats)
+                cmd="ysess__subcmd__stats"
+                ;;
             ysess,status)
                 cmd="ysess__subcmd__status"
                 ;;
@@ -88,6 +91,9 @@ _ysess() {
             ysess__subcmd__help,show)
                 cmd="ysess__subcmd__help__subcmd__show"
                 ;;
+            ysess__subcmd__help,stats)
+                cmd="ysess__subcmd__help__subcmd__stats"
+                ;;
             ysess__subcmd__help,status)
                 cmd="ysess__subcmd__help__subcmd__status"
                 ;;
@@ -101,7 +107,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog grep help"
+            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog grep stats help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -181,7 +187,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__branch)
-            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --format --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -204,6 +210,10 @@ _ysess() {
                     return 0
                     ;;
                 --contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -483,7 +493,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log show branch tag checkout append export diff fsck status reflog grep help"
+            opts="log show branch tag checkout append export diff fsck status reflog grep stats help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,6 +660,20 @@ _ysess() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ysess__subcmd__help__subcmd__stats)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ysess__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -793,6 +817,44 @@ _ysess() {
                 return 0
             fi
             case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__stats)
+            opts="-f -C -q -h -V --by --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --by)
+                    COMPREPLY=($(compgen -W "branch model tool day" -- "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

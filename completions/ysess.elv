@@ -42,6 +42,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand status 'Say where HEAD is, and how the file stands'
             cand reflog 'List every HEAD move ysess recorded, newest first'
             cand grep 'Search the text of a session''s messages'
+            cand stats 'Account for the turns: tokens, cost, tool calls, models, time'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;log'= {
@@ -103,6 +104,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -m 'Rename a branch'
             cand --move 'Rename a branch'
             cand --contains 'Only branches whose path contains REV'
+            cand --format 'Print each branch with this template, e.g. ''{name}{tab}{tokens_out}'''
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
@@ -302,6 +304,22 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ysess;stats'= {
+            cand --by 'Group by branch (or revision), model, tool or day'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --json 'One JSON object per group, then the total'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
             cand show 'Show one entry in full'
@@ -315,6 +333,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand status 'Say where HEAD is, and how the file stands'
             cand reflog 'List every HEAD move ysess recorded, newest first'
             cand grep 'Search the text of a session''s messages'
+            cand stats 'Account for the turns: tokens, cost, tool calls, models, time'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;help;log'= {
@@ -340,6 +359,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;reflog'= {
         }
         &'ysess;help;grep'= {
+        }
+        &'ysess;help;stats'= {
         }
         &'ysess;help;help'= {
         }

@@ -48,6 +48,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -f -a "fsck" -d 'Check that se
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "status" -d 'Say where HEAD is, and how the file stands'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "grep" -d 'Search the text of a session\'s messages'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "stats" -d 'Account for the turns: tokens, cost, tool calls, models, time'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s n -l max-count -d 'Show at most N entries (`-N` too, as in git: `log -3`)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l format -d 'Print each entry with this template, e.g. \'{id} {subject}\'' -r
@@ -100,6 +101,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand show" -s V -l version -d 'Pr
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s d -l delete -d 'Delete a branch\'s name (its entries stay)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s m -l move -d 'Rename a branch' -r
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l contains -d 'Only branches whose path contains REV' -r
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format -d 'Print each branch with this template, e.g. \'{name}{tab}{tokens_out}\'' -r
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
@@ -269,16 +271,34 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -s q -l quiet -d 'Prin
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "show" -d 'Show one entry in full'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "branch" -d 'List, create, rename or delete branches'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "diff" -d 'Compare two directions of a conversation'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "grep" -d 'Search the text of a session\'s messages'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l by -d 'Group by branch (or revision), model, tool or day' -r -f -a "branch\t'Each branch, or each revision\'s path'
+model\t'Each model: its assistant turns and the tool results answering them'
+tool\t'Each tool: calls and errors'
+day\t'Each local day'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l json -d 'One JSON object per group, then the total'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "grep" -d 'Search the text of a session\'s messages'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "stats" -d 'Account for the turns: tokens, cost, tool calls, models, time'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

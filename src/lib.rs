@@ -18,6 +18,7 @@
 //! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, ranges (`A..B`), the reflog of HEAD moves, and `log -n`'s read from the end of the file |
 //! | [`repo`] | [`repo::Repo::open`]: a session opened at a path (file, format, tree, refs), where every command starts |
 //! | [`search`] | the text of messages searched (`grep`, `log --grep`) and `log`'s filters: a pattern's raw form picks the lines worth decoding |
+//! | [`stats`] | accounting: turns, tokens, cost, tool calls and errors, models, wall time of any set of entries (`ysess stats`) |
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
 //! | [`cli`] | the command line: one module per command (parse, call the library, render) |
@@ -69,6 +70,7 @@ pub mod input;
 pub mod refs;
 pub mod repo;
 pub mod search;
+pub mod stats;
 #[cfg(test)]
 mod testing;
 pub mod tree;

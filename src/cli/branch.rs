@@ -56,6 +56,9 @@ pub struct BranchArgs {
     /// One JSON object per branch
     #[arg(long, conflicts_with_all = ["name", "delete", "rename"])]
     pub json: bool,
+    /// Print each branch with this template, e.g. '{name}{tab}{tokens_out}'
+    #[arg(long, value_name = "FMT", long_help = super::branch_format::help(), conflicts_with_all = ["name", "delete", "rename", "json", "verbose"])]
+    pub format: Option<String>,
 }
 
 /// One line of the listing.
@@ -120,6 +123,12 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.name {
         return create(args, name, ctx);
     }
+    let template = args
+        .format
+        .as_deref()
+        .map(super::branch_format::Template::parse)
+        .transpose()
+        .map_err(Failure::usage)?;
     let repo = open_repo(ctx)?;
     let refs = &repo.refs;
     let tree = &repo.tree;
@@ -172,6 +181,11 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         );
         current = Some(0);
     }
+    // Tokens and cost along each branch, when the template shows them.
+    let facts = match &template {
+        Some(t) if t.shows_usage() => Some(crate::stats::read(&repo)?),
+        _ => None,
+    };
     let p = Paint {
         on: ctx.streams.color_out,
     };
@@ -223,6 +237,28 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     length: tree.branch_length(l.tip),
                 },
             )?;
+            continue;
+        }
+        if let Some(template) = &template {
+            let fork = tree.fork_point(l.tip).map_or("", |f| tree.id(f));
+            let account = facts
+                .as_deref()
+                .map(|f| crate::stats::Account::of(f, tree.path(l.tip)));
+            let row = super::branch_format::Row {
+                name: match (&l.name, l.detached) {
+                    (_, true) => "",
+                    (Some(name), _) => name,
+                    (None, _) => tree.id(l.tip),
+                },
+                tip: tree.id(l.tip),
+                fork,
+                length: tree.branch_length(l.tip),
+                current: is_current,
+                role: &role(tree, l.tip),
+                subject: tree.subject(l.tip),
+                account: account.as_ref(),
+            };
+            writeln!(out, "{}", template.render(&row))?;
             continue;
         }
         let marker = if is_current { "*" } else { " " };

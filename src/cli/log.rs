@@ -204,7 +204,10 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             } else {
                 Vec::new()
             };
-            let item = Item::of(tree, &names, ix, raw, args.markers);
+            let mut item = Item::of(tree, &names, ix, raw, args.markers);
+            if template.as_ref().is_some_and(Template::shows_usage) {
+                item.spent = crate::stats::spent(&repo, ix)?;
+            }
             render.item(out, k, &item, graph.as_mut().map(|g| (g, ix)))?;
         }
         Ok(())
@@ -263,6 +266,7 @@ fn from_the_end(
             depth: None,
             line: None,
             raw: e.raw,
+            spent: None,
         })
         .collect();
     if args.reverse {
@@ -295,6 +299,8 @@ pub struct Item {
     pub line: Option<u64>,
     /// The line as stored (for `--json`).
     pub raw: Vec<u8>,
+    /// Its tokens and cost, read when a template shows them.
+    pub spent: Option<crate::stats::Spent>,
 }
 
 impl Item {
@@ -319,6 +325,7 @@ impl Item {
             depth: Some(node.depth),
             line: Some(node.line),
             raw,
+            spent: None,
         }
     }
 
@@ -463,6 +470,15 @@ pub const PLACEHOLDERS: &[(&str, &str)] = &[
     ("decorations", "HEAD, branches and labels, comma-separated"),
     ("depth", "entries on its root path, itself included"),
     ("line", "its line in the file"),
+    (
+        "tokens_in",
+        "an assistant message's input tokens (empty for other entries)",
+    ),
+    ("tokens_out", "an assistant message's output tokens"),
+    (
+        "cost",
+        "its cost in dollars, where the format records one (pi); else empty",
+    ),
     ("n", "a newline"),
     ("tab", "a tab"),
     ("nul", "a NUL byte"),
@@ -506,6 +522,9 @@ enum Part {
     Decorations,
     Depth,
     Line,
+    TokensIn,
+    TokensOut,
+    Cost,
 }
 
 impl Template {
@@ -543,6 +562,9 @@ impl Template {
                 "decorations" => Part::Decorations,
                 "depth" => Part::Depth,
                 "line" => Part::Line,
+                "tokens_in" => Part::TokensIn,
+                "tokens_out" => Part::TokensOut,
+                "cost" => Part::Cost,
                 other => {
                     let known: Vec<String> = PLACEHOLDERS
                         .iter()
@@ -572,6 +594,14 @@ impl Template {
         self.parts
             .iter()
             .any(|p| matches!(p, Part::Depth | Part::Line))
+            || self.shows_usage()
+    }
+
+    /// Whether the template prints tokens or cost, read from the entry.
+    fn shows_usage(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::TokensIn | Part::TokensOut | Part::Cost))
     }
 
     /// Whether the template prints branch names.
@@ -596,6 +626,19 @@ impl Template {
                 Part::Decorations => out.push_str(&escape(&item.words().join(", "))),
                 Part::Depth => out.push_str(&item.depth.map(|d| d.to_string()).unwrap_or_default()),
                 Part::Line => out.push_str(&item.line.map(|l| l.to_string()).unwrap_or_default()),
+                Part::TokensIn => {
+                    out.push_str(&item.spent.map(|s| s.input.to_string()).unwrap_or_default())
+                }
+                Part::TokensOut => {
+                    out.push_str(&item.spent.map(|s| s.output.to_string()).unwrap_or_default())
+                }
+                Part::Cost => out.push_str(
+                    &item
+                        .spent
+                        .and_then(|s| s.cost)
+                        .map(|c| format!("{c:.6}"))
+                        .unwrap_or_default(),
+                ),
             }
         }
         out

@@ -3,6 +3,7 @@
 
 mod append;
 mod branch;
+mod branch_format;
 mod checkout;
 
 mod diff;
@@ -18,6 +19,7 @@ pub mod manual;
 mod reflog;
 
 mod show;
+mod stats;
 mod status;
 mod tag;
 mod write;
@@ -143,6 +145,7 @@ pub enum Command {
     Status(status::StatusArgs),
     Reflog(reflog::ReflogArgs),
     Grep(grep::GrepArgs),
+    Stats(stats::StatsArgs),
     /// Hidden: not in the derived command, so neither the help, the man
     /// pages nor the completion scripts show it; [`parse`] adds it.
     #[command(skip)]
@@ -315,6 +318,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Status(args) => status::run(args, &mut ctx),
         Command::Reflog(args) => reflog::run(args, &mut ctx),
         Command::Grep(args) => grep::run(args, &mut ctx),
+        Command::Stats(args) => stats::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
 }

@@ -15,6 +15,7 @@
 //! | `fsck --json` | [`Finding`] per finding, then [`Summary`] per file |
 //! | `reflog --json` | [`Move`] per HEAD move, newest first |
 //! | `status --json` | one [`Status`] |
+//! | `stats --json` | [`Account`] per group, then the total ([`ToolUse`] per tool with `--by tool`) |
 //! | `grep --json` | [`GrepMatch`] per match |
 
 use serde::Serialize;
@@ -233,4 +234,70 @@ pub struct Total {
     pub missing: u64,
     pub bytes: u64,
     pub seconds: f64,
+}
+
+/// `stats --json`: one object per group (`"type"`: `branch`, `revision`,
+/// `model` or `day`), then one for the whole (`"type": "total"`).
+#[derive(Serialize)]
+pub struct Account<'a> {
+    pub r#type: &'static str,
+    /// The branch (`null` for a tip without a name), the revision as
+    /// given, the model or the day (`YYYY-MM-DD`, local time); `null` for
+    /// the total.
+    pub name: Option<&'a str>,
+    /// A branch's or revision's entry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tip: Option<&'a str>,
+    /// The branch HEAD is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<bool>,
+    pub entries: u64,
+    pub turns: Turns,
+    pub tokens: Tokens,
+    /// Dollars; `null` when no turn records a cost.
+    pub cost: Option<f64>,
+    pub tools: Vec<ToolUse<'a>>,
+    pub models: Vec<ModelUse<'a>>,
+    /// Milliseconds since the epoch.
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+    pub wall_ms: u64,
+}
+
+/// Turns by role in [`Account`].
+#[derive(Serialize)]
+pub struct Turns {
+    pub user: u64,
+    pub assistant: u64,
+    #[serde(rename = "toolResult")]
+    pub tool_result: u64,
+    pub custom: u64,
+}
+
+/// Tokens in [`Account`].
+#[derive(Serialize)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
+    pub total: u64,
+}
+
+/// One tool in [`Account`], and `stats --by tool`'s objects
+/// (`"type": "tool"`, before the total).
+#[derive(Serialize)]
+pub struct ToolUse<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<&'static str>,
+    pub name: &'a str,
+    pub calls: u64,
+    pub errors: u64,
+}
+
+/// One model in [`Account`]: its assistant turns.
+#[derive(Serialize)]
+pub struct ModelUse<'a> {
+    pub name: &'a str,
+    pub turns: u64,
 }

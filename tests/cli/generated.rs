@@ -84,7 +84,7 @@ fn generate_writes_a_script_per_shell_and_a_page_per_command() {
     let mut expected = vec!["ysess.1".to_string()];
     for sub in [
         "append", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "reflog", "show",
-        "status", "tag",
+        "stats", "status", "tag",
     ] {
         expected.push(format!("ysess-{sub}.1"));
     }
@@ -188,6 +188,8 @@ fn every_revision_argument_completes() {
         &["branch", "--contains", "lib"],
         &["branch", "x", "lib"],
         &["append", "--parent", "lib"],
+        &["stats", "lib"],
+        &["stats", "e1", "lib"],
     ];
     for words in lines {
         let (run, offered) = complete_bash(&dir, words, &[]);
@@ -476,5 +478,5 @@ fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() 
         assert!(!description.contains("Examples:"), "{name}: {description}");
         pages += 1;
     }
-    assert_eq!(pages, 13);
+    assert_eq!(pages, 14);
 }

@@ -905,7 +905,8 @@ fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
         .stdout("")
         .stderr(
             "error: --format: unknown placeholder {bogus}; known: {id} {parent} {role} {tag} \
-             {subject} {time} {ts} {labels} {decorations} {depth} {line} {n} {tab} {nul} {{}\n",
+             {subject} {time} {ts} {labels} {decorations} {depth} {line} {tokens_in} {tokens_out} \
+             {cost} {n} {tab} {nul} {{}\n",
         );
     dir.run(&["log", "--format", "{id"])
         .status(2)

@@ -26,6 +26,7 @@ mod reflog;
 #[path = "gen.rs"]
 mod sessgen;
 mod show;
+mod stats;
 mod status;
 mod support;
 mod tag;

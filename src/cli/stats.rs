@@ -1,0 +1,401 @@
+use std::io::{self, Write};
+
+use clap::{Args, ValueEnum};
+
+use super::{Context, Exit, Failure, open_repo, resolve};
+use crate::repo::Repo;
+use crate::stats::{Account, Facts, group, read};
+use crate::tree::Ix;
+use crate::ui::json;
+use crate::ui::output::{escape, json_line};
+use crate::ui::pager::paged;
+use crate::ui::render::{Paint, time};
+use unicode_width::UnicodeWidthStr as _;
+
+/// Account for the turns: tokens, cost, tool calls, models, time
+///
+/// Per branch (as `ysess branch` lists them), or per path of the revisions
+/// given: turns by role, tokens in, out, cache read and cache write from
+/// the assistant messages' usage, the cost where the format records it
+/// (pi does), tool calls by name with the results that are errors, the
+/// models used, and the time from the first entry to the last. Then the
+/// total, which counts the entries several branches share once.
+/// `--by model` and `--by day` (local time) group the same entries
+/// otherwise; `--by tool` lists the tools.
+///
+/// Examples:
+///   ysess stats                     every branch, then the total
+///   ysess stats lib first-draft     the paths to two revisions
+///   ysess stats --by model          which model used what
+///   ysess stats --by day --json | jq -r 'select(.type=="day") | [.name, .tokens.output] | @tsv'
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct StatsArgs {
+    /// Account for the paths to these entries [default: every branch]
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
+    pub revs: Vec<String>,
+    /// Group by branch (or revision), model, tool or day
+    #[arg(long, value_enum, default_value_t, value_name = "GROUP")]
+    pub by: By,
+    /// One JSON object per group, then the total
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `stats` groups entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum By {
+    /// Each branch, or each revision's path
+    #[default]
+    Branch,
+    /// Each model: its assistant turns and the tool results answering them
+    Model,
+    /// Each tool: calls and errors
+    Tool,
+    /// Each local day
+    Day,
+}
+
+/// One group of entries and what it is called.
+struct Group {
+    kind: &'static str,
+    name: Option<String>,
+    tip: Option<Ix>,
+    current: bool,
+    account: Account,
+}
+
+pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
+    // The paths accounted for: the revisions', or every branch's.
+    let paths: Vec<(Option<String>, Ix, bool)> = if args.revs.is_empty() {
+        branches(&repo)
+    } else {
+        args.revs
+            .iter()
+            .map(|rev| Ok((Some(rev.clone()), resolve(&repo, rev)?, false)))
+            .collect::<Result<_, Failure>>()?
+    };
+    let facts = read(&repo)?;
+    let mut all = vec![false; tree.len()];
+    let mut groups = Vec::new();
+    for (name, tip, current) in &paths {
+        let path = tree.path(*tip);
+        for &ix in &path {
+            all[ix as usize] = true;
+        }
+        if args.by == By::Branch {
+            groups.push(Group {
+                kind: if args.revs.is_empty() {
+                    "branch"
+                } else {
+                    "revision"
+                },
+                name: name.clone(),
+                tip: Some(*tip),
+                current: *current,
+                account: Account::of(&facts, path),
+            });
+        }
+    }
+    let every = || (0..tree.len() as Ix).filter(|&ix| all[ix as usize]);
+    let tz = ctx.tz.clone();
+    let keyed = |kind: &'static str, key: &dyn Fn(&Facts) -> Option<String>| {
+        group(&facts, every(), key)
+            .into_iter()
+            .map(|(name, ixs)| Group {
+                kind,
+                name: Some(name),
+                tip: None,
+                current: false,
+                account: Account::of(&facts, ixs),
+            })
+            .collect::<Vec<_>>()
+    };
+    match args.by {
+        By::Branch | By::Tool => {}
+        By::Model => groups = keyed("model", &|f| f.model.clone()),
+        By::Day => groups = keyed("day", &|f| day(f.timestamp, &tz)),
+    }
+    let total = Account::of(&facts, every());
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    paged(&mut ctx.streams, args.json, |out| {
+        if args.json {
+            return write_json(out, &repo, &groups, &total, args.by);
+        }
+        if args.by == By::Tool {
+            return write_tools(out, &total, p);
+        }
+        for g in &groups {
+            let name = match (&g.name, g.tip) {
+                (Some(name), _) => escape(name).into_owned(),
+                (None, Some(tip)) => escape(tree.id(tip)).into_owned(),
+                (None, None) => String::new(),
+            };
+            let painted = match (g.kind, g.current, &g.name) {
+                (_, true, _) => p.head(&name),
+                ("branch", _, Some(_)) => p.branch(&name),
+                ("branch" | "revision", _, None) => p.id(&name),
+                _ => p.header(&name),
+            };
+            let marker = match g.kind {
+                "branch" if g.current => "* ",
+                "branch" => "  ",
+                _ => "",
+            };
+            // A named branch or a revision also says which entry it is.
+            let tip = match (g.tip, &g.name) {
+                (Some(tip), Some(name)) if name != tree.id(tip) => {
+                    format!(" {}", p.id(&escape(tree.id(tip))))
+                }
+                _ => String::new(),
+            };
+            writeln!(out, "{marker}{painted}{tip}")?;
+            write_account(out, &g.account, &tz, p)?;
+            writeln!(out)?;
+        }
+        writeln!(out, "{}", p.header("total"))?;
+        write_account(out, &total, &tz, p)
+    })?;
+    Ok(Exit::Success)
+}
+
+/// The branches as `ysess branch` lists them, newest tip first: named
+/// branches, then every other tip; the one HEAD is on marked.
+fn branches(repo: &Repo) -> Vec<(Option<String>, Ix, bool)> {
+    let tree = &repo.tree;
+    let head = tree.head();
+    let mut listed: Vec<(Option<String>, Ix, bool)> = repo
+        .refs
+        .branches
+        .iter()
+        .map(|b| (Some(b.name.clone()), b.tip, false))
+        .collect();
+    let named: hashbrown::HashSet<Ix> = listed.iter().map(|l| l.1).collect();
+    listed.extend(
+        tree.tips()
+            .filter(|ix| !named.contains(ix))
+            .map(|tip| (None, tip, false)),
+    );
+    listed.sort_by_key(|l| (std::cmp::Reverse(l.1), l.0.clone()));
+    let on = repo.refs.current(tree).filter(|b| Some(b.tip) == head);
+    let current = on
+        .and_then(|b| {
+            listed
+                .iter()
+                .position(|l| l.0.as_deref() == Some(b.name.as_str()))
+        })
+        .or_else(|| listed.iter().position(|l| Some(l.1) == head));
+    if let Some(k) = current {
+        listed[k].2 = true;
+    }
+    listed
+}
+
+/// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.
+fn day(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
+    let ts = jiff::Timestamp::from_millisecond(i64::try_from(ms).ok()?).ok()?;
+    (ms > 0).then(|| {
+        ts.to_zoned_datetime(tz.clone())
+            .strftime("%Y-%m-%d")
+            .to_string()
+    })
+}
+
+/// `$0.0627`: dollars to a hundredth of a cent.
+pub fn dollars(cost: f64) -> String {
+    format!("${cost:.4}")
+}
+
+/// `4m 4s`, `2h 5m`, `3d 1h`: a duration as a person reads it.
+fn duration(ms: u64) -> String {
+    let s = ms / 1000;
+    match s {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m {}s", s / 60, s % 60),
+        s if s < 86_400 => format!("{}h {}m", s / 3600, s % 3600 / 60),
+        s => format!("{}d {}h", s / 86_400, s % 86_400 / 3600),
+    }
+}
+
+/// An account's lines, indented under its group's name.
+fn write_account(
+    out: &mut dyn Write,
+    a: &Account,
+    tz: &jiff::tz::TimeZone,
+    p: Paint,
+) -> io::Result<()> {
+    let field = |out: &mut dyn Write, name: &str, value: &str| {
+        writeln!(out, "    {} {value}", p.dim(&format!("{name:<7}")))
+    };
+    field(out, "entries", &a.entries.to_string())?;
+    if let (Some(first), Some(last)) = (a.first, a.last) {
+        let when = format!(
+            "{} to {} ({})",
+            time(first, tz, true),
+            time(last, tz, true),
+            duration(a.wall_ms())
+        );
+        field(out, "time", &when)?;
+    }
+    let t = a.turns;
+    field(
+        out,
+        "turns",
+        &format!(
+            "{} user, {} assistant, {} toolResult, {} custom",
+            t.user, t.assistant, t.tool_result, t.custom
+        ),
+    )?;
+    let u = a.usage;
+    field(
+        out,
+        "tokens",
+        &format!(
+            "{} in, {} out, {} cache read, {} cache write",
+            u.input, u.output, u.cache_read, u.cache_write
+        ),
+    )?;
+    field(
+        out,
+        "cost",
+        &a.cost.map_or_else(|| "not recorded".to_string(), dollars),
+    )?;
+    let tools: Vec<String> = a
+        .tools
+        .iter()
+        .map(|(name, t)| {
+            let errors = match t.errors {
+                0 => String::new(),
+                1 => " (1 error)".to_string(),
+                n => format!(" ({n} errors)"),
+            };
+            format!("{} {}{errors}", escape(name), t.calls)
+        })
+        .collect();
+    field(out, "tools", &list(tools))?;
+    let models: Vec<String> = a
+        .models
+        .iter()
+        .map(|(name, n)| format!("{} {n}", escape(name)))
+        .collect();
+    field(out, "models", &list(models))
+}
+
+fn list(items: Vec<String>) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// `--by tool`: one row per tool, then the total.
+fn write_tools(out: &mut dyn Write, total: &Account, p: Paint) -> io::Result<()> {
+    let mut rows: Vec<[String; 3]> = vec![["tool".into(), "calls".into(), "errors".into()]];
+    rows.extend(total.tools.iter().map(|(name, t)| {
+        [
+            escape(name).into_owned(),
+            t.calls.to_string(),
+            t.errors.to_string(),
+        ]
+    }));
+    let calls: u64 = total.tools.values().map(|t| t.calls).sum();
+    let errors: u64 = total.tools.values().map(|t| t.errors).sum();
+    rows.push(["total".into(), calls.to_string(), errors.to_string()]);
+    let width = rows.iter().map(|r| r[0].width()).max().unwrap_or(0);
+    let last = rows.len() - 1;
+    for (k, [name, calls, errors]) in rows.iter().enumerate() {
+        let pad = " ".repeat(width - name.width());
+        let name = if k == 0 || k == last {
+            p.header(name)
+        } else {
+            name.clone()
+        };
+        writeln!(out, "{name}{pad}  {calls:>6}  {errors:>6}")?;
+    }
+    Ok(())
+}
+
+fn write_json(
+    out: &mut dyn Write,
+    repo: &Repo,
+    groups: &[Group],
+    total: &Account,
+    by: By,
+) -> io::Result<()> {
+    if by == By::Tool {
+        for (name, t) in &total.tools {
+            json_line(
+                out,
+                &json::ToolUse {
+                    r#type: Some("tool"),
+                    name,
+                    calls: t.calls,
+                    errors: t.errors,
+                },
+            )?;
+        }
+    }
+    for g in groups {
+        let tip = g.tip.map(|t| repo.tree.id(t));
+        let current = (g.kind == "branch").then_some(g.current);
+        json_line(
+            out,
+            &shape(g.kind, g.name.as_deref(), tip, current, &g.account),
+        )?;
+    }
+    json_line(out, &shape("total", None, None, None, total))
+}
+
+fn shape<'a>(
+    kind: &'static str,
+    name: Option<&'a str>,
+    tip: Option<&'a str>,
+    current: Option<bool>,
+    a: &'a Account,
+) -> json::Account<'a> {
+    let u = a.usage;
+    json::Account {
+        r#type: kind,
+        name,
+        tip,
+        current,
+        entries: a.entries,
+        turns: json::Turns {
+            user: a.turns.user,
+            assistant: a.turns.assistant,
+            tool_result: a.turns.tool_result,
+            custom: a.turns.custom,
+        },
+        tokens: json::Tokens {
+            input: u.input,
+            output: u.output,
+            cache_read: u.cache_read,
+            cache_write: u.cache_write,
+            total: u.input + u.output + u.cache_read + u.cache_write,
+        },
+        cost: a.cost,
+        tools: a
+            .tools
+            .iter()
+            .map(|(name, t)| json::ToolUse {
+                r#type: None,
+                name,
+                calls: t.calls,
+                errors: t.errors,
+            })
+            .collect(),
+        models: a
+            .models
+            .iter()
+            .map(|(name, &turns)| json::ModelUse { name, turns })
+            .collect(),
+        first: a.first,
+        last: a.last,
+        wall_ms: a.wall_ms(),
+    }
+}

@@ -1,0 +1,656 @@
+//! Accounting: what the turns of a session used, by branch, model, tool or
+//! day. [`read`] reads what every entry of the user's tree says about usage
+//! (ysess's records and other folded-out entries never count); an
+//! [`Account`] sums any set of entries, so that a set of several branches
+//! counts the entries they share once.
+//!
+//! What counts, per format:
+//! - tokens come from an assistant message's `usage` (yoagent's and pi's
+//!   `input`, `output`, `cacheRead`, `cacheWrite`; Claude Code's
+//!   `input_tokens`, `output_tokens`, `cache_read_input_tokens`,
+//!   `cache_creation_input_tokens`);
+//! - cost only where the format records it: pi's `usage.cost.total`
+//!   (dollars, as pi-ai prices it); yoagent and Claude Code record none;
+//! - Claude Code writes one model response as several lines sharing
+//!   `message.id`, each repeating the usage: the response counts once, as
+//!   one assistant turn, with the usage of its last line in the set;
+//! - a tool call counts by the name it calls, an error by the tool result
+//!   that says `isError` (its tool named by the result, or else by the call
+//!   it answers).
+
+use std::collections::BTreeMap;
+use std::io;
+
+use hashbrown::HashMap;
+use serde_json::Value;
+
+use crate::format::message::{Block, Entry, Message, Usage};
+use crate::format::{Format, MessageKind};
+use crate::repo::Repo;
+use crate::tree::Ix;
+
+/// What one entry says about usage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Facts {
+    pub kind: MessageKind,
+    pub timestamp: u64,
+    /// An assistant message's model; for a tool result, the model of the
+    /// call it answers (when that call is in the file).
+    pub model: Option<String>,
+    pub usage: Usage,
+    /// Dollars, where the format records a cost.
+    pub cost: Option<f64>,
+    /// The names of the tools an assistant message calls, in order.
+    pub calls: Vec<String>,
+    /// A tool result: its tool and whether it is an error.
+    pub result: Option<(String, bool)>,
+    /// Claude Code: the response (`message.id`) an assistant line is part of.
+    pub response: Option<String>,
+}
+
+impl Facts {
+    /// The facts of one entry read whole, as the format records them.
+    pub fn of(entry: &Entry, format: Format) -> Facts {
+        let mut facts = Facts {
+            kind: entry.message.kind(),
+            timestamp: entry.timestamp,
+            ..Facts::default()
+        };
+        match &entry.message {
+            Message::Assistant {
+                content,
+                model,
+                usage,
+                ..
+            } => {
+                facts.model = Some(model.clone());
+                facts.usage = *usage;
+                facts.cost = cost(&entry.message_value, format);
+                facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
+                if format == Format::Claude {
+                    facts.response = entry
+                        .message_value
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                }
+            }
+            Message::ToolResult {
+                tool_name,
+                is_error,
+                ..
+            } => facts.result = Some((tool_name.clone(), *is_error)),
+            _ => {}
+        }
+        facts
+    }
+
+    /// Whether the entry carries usage (an assistant message).
+    pub fn has_usage(&self) -> bool {
+        self.kind == MessageKind::Assistant
+    }
+}
+
+/// The tool calls of a message: their ids and names.
+fn calls(content: &[Block]) -> impl Iterator<Item = (&str, &str)> {
+    content.iter().filter_map(|b| match b {
+        Block::ToolCall { id, name, .. } => Some((id.as_str(), name.as_str())),
+        _ => None,
+    })
+}
+
+/// The cost a message records: pi's `usage.cost.total`, in dollars.
+pub fn cost(message: &Value, format: Format) -> Option<f64> {
+    match format {
+        Format::Pi => message
+            .get("usage")?
+            .get("cost")?
+            .get("total")?
+            .as_f64()
+            .filter(|c| c.is_finite()),
+        Format::Yoagent | Format::Claude => None,
+    }
+}
+
+/// The facts of every entry, by index; `None` for an entry folded out of
+/// the user's tree (ysess's records, a format's bookkeeping). Entries are
+/// read on every core.
+pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
+    let tree = &repo.tree;
+    let len = tree.len();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = len.div_ceil(workers).max(1);
+    // Read in parallel: each worker its own range of indexes. Tool calls'
+    // ids and the calls tool results answer are kept aside, to name each
+    // result's tool and model once all are read.
+    type Calls = Vec<(String, Ix, String)>;
+    type Answers = Vec<(Ix, String)>;
+    type Part = (Vec<Option<Facts>>, Calls, Answers);
+    let parts: Vec<io::Result<Part>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..len)
+            .step_by(chunk)
+            .map(|from| {
+                scope.spawn(move || -> io::Result<Part> {
+                    let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
+                    for ix in from..(from + chunk).min(len) {
+                        let ix = ix as Ix;
+                        if tree.is_record(ix) {
+                            part.0.push(None);
+                            continue;
+                        }
+                        let (facts, calls, answers) = read_one(repo, ix)?;
+                        part.1
+                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                        part.2.extend(answers.map(|call| (ix, call)));
+                        part.0.push(Some(facts));
+                    }
+                    Ok(part)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a reading thread does not panic"))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(len);
+    let mut by_call: HashMap<String, (Ix, String)> = HashMap::new();
+    let mut answers = Vec::new();
+    for part in parts {
+        let (facts, ids, answered) = part?;
+        all.extend(facts);
+        for (id, ix, name) in ids {
+            by_call.entry(id).or_insert((ix, name));
+        }
+        answers.extend(answered);
+    }
+    // A tool result's model is its call's; Claude Code's results do not
+    // name their tool, their call does.
+    for (ix, call) in answers {
+        let Some((from, name)) = by_call.get(&call) else {
+            continue;
+        };
+        let model = all[*from as usize].as_ref().and_then(|f| f.model.clone());
+        if let Some(f) = all[ix as usize].as_mut() {
+            f.model = model;
+            if let Some((tool, _)) = &mut f.result
+                && tool.is_empty()
+            {
+                *tool = name.clone();
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// One entry's facts, the ids and names of the tool calls it makes, and the
+/// call it answers. yoagent's and pi's messages (the same pi-ai shapes) are
+/// read lean, their text skipped unread, and a user or custom message not
+/// at all (the index knows its kind and time); anything the lean read does
+/// not take, and Claude Code's lines, are read whole.
+type One = (Facts, Vec<(String, String)>, Option<String>);
+
+fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
+    let node = repo.tree.node(ix);
+    let lean_format = matches!(repo.format, Format::Yoagent | Format::Pi);
+    if lean_format {
+        match node.kind {
+            MessageKind::User | MessageKind::Custom => {
+                let facts = Facts {
+                    kind: node.kind,
+                    timestamp: node.timestamp,
+                    ..Facts::default()
+                };
+                return Ok((facts, Vec::new(), None));
+            }
+            MessageKind::Assistant | MessageKind::ToolResult => {
+                if let Some(one) = lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format) {
+                    return Ok(one);
+                }
+            }
+        }
+    }
+    let entry = repo.entry(ix)?;
+    let (calls, answers) = match &entry.message {
+        Message::Assistant { content, .. } => (
+            calls(content)
+                .map(|(id, name)| (id.to_string(), name.to_string()))
+                .collect(),
+            None,
+        ),
+        Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
+        _ => (Vec::new(), None),
+    };
+    Ok((Facts::of(&entry, repo.format), calls, answers))
+}
+
+/// An assistant message or tool result of yoagent or pi, read for its
+/// usage and tool calls only; `None` for anything not in the usual shape
+/// (then the entry is read whole).
+fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Option<One> {
+    use std::borrow::Cow;
+
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Lean<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Lean<'a> {
+        #[serde(default, borrow)]
+        content: Vec<LeanBlock<'a>>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        usage: Option<LeanUsage>,
+        #[serde(rename = "toolCallId", default, borrow)]
+        tool_call_id: Option<Cow<'a, str>>,
+        #[serde(rename = "toolName", default, borrow)]
+        tool_name: Option<Cow<'a, str>>,
+        #[serde(rename = "isError", default)]
+        is_error: Option<bool>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanBlock<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(non_snake_case)]
+    struct LeanUsage {
+        #[serde(default)]
+        input: u64,
+        #[serde(default)]
+        output: u64,
+        #[serde(default)]
+        cacheRead: Option<u64>,
+        #[serde(default)]
+        cache_read: Option<u64>,
+        #[serde(default)]
+        cacheWrite: Option<u64>,
+        #[serde(default)]
+        cache_write: Option<u64>,
+        #[serde(default)]
+        totalTokens: Option<u64>,
+        #[serde(default)]
+        total_tokens: Option<u64>,
+        #[serde(default)]
+        cost: Option<LeanCost>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanCost {
+        #[serde(default)]
+        total: Option<f64>,
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
+    let mut facts = Facts {
+        kind,
+        timestamp,
+        ..Facts::default()
+    };
+    match kind {
+        MessageKind::Assistant => {
+            // yoagent also takes snake_case usage; pi reads camelCase only.
+            let yoagent = format == Format::Yoagent;
+            let either = |camel: Option<u64>, snake: Option<u64>| {
+                camel.or(snake.filter(|_| yoagent)).unwrap_or(0)
+            };
+            if let Some(u) = &m.usage {
+                facts.usage = Usage {
+                    input: u.input,
+                    output: u.output,
+                    cache_read: either(u.cacheRead, u.cache_read),
+                    cache_write: either(u.cacheWrite, u.cache_write),
+                    total_tokens: either(u.totalTokens, u.total_tokens),
+                };
+                facts.cost = u
+                    .cost
+                    .as_ref()
+                    .and_then(|c| c.total)
+                    .filter(|c| c.is_finite() && format == Format::Pi);
+            }
+            facts.model = Some(m.model.unwrap_or_default().into_owned());
+            let calls: Vec<(String, String)> = m
+                .content
+                .into_iter()
+                .filter(|b| b.kind == "toolCall")
+                .map(|b| {
+                    (
+                        b.id.unwrap_or_default().into_owned(),
+                        b.name.unwrap_or_default().into_owned(),
+                    )
+                })
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            let tool = m.tool_name.unwrap_or_default().into_owned();
+            facts.result = Some((tool, m.is_error.unwrap_or(false)));
+            let call = m.tool_call_id.unwrap_or_default().into_owned();
+            Some((facts, Vec::new(), Some(call)))
+        }
+        _ => None,
+    }
+}
+
+/// Turns by role: each message once (a Claude Code response once, however
+/// many lines it takes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Turns {
+    pub user: u64,
+    pub assistant: u64,
+    pub tool_result: u64,
+    pub custom: u64,
+}
+
+/// Calls of one tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ToolUse {
+    pub calls: u64,
+    /// Tool results that say `isError`.
+    pub errors: u64,
+}
+
+/// What a set of entries used.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Account {
+    /// Entries of the user's tree in the set.
+    pub entries: u64,
+    pub turns: Turns,
+    /// Tokens, summed over the assistant turns (`total_tokens` is the sum of
+    /// the four kinds, whatever the messages say).
+    pub usage: Usage,
+    /// Dollars, summed over the turns that record a cost; `None` when none
+    /// does.
+    pub cost: Option<f64>,
+    /// Tool calls and errors, by tool name.
+    pub tools: BTreeMap<String, ToolUse>,
+    /// Assistant turns, by model.
+    pub models: BTreeMap<String, u64>,
+    /// The earliest and the latest timestamp (ms), zero ones left out.
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+}
+
+impl Account {
+    /// The account of the entries `set` names (each once, in any order);
+    /// entries without facts (folded out) are left out.
+    pub fn of(facts: &[Option<Facts>], set: impl IntoIterator<Item = Ix>) -> Account {
+        let mut ixs: Vec<Ix> = set.into_iter().collect();
+        ixs.sort_unstable();
+        ixs.dedup();
+        let mut account = Account::default();
+        // A Claude Code response counts once, with its last line's usage.
+        let mut responses: HashMap<&str, &Facts> = HashMap::new();
+        let mut order: Vec<&str> = Vec::new();
+        for ix in ixs {
+            let Some(f) = facts.get(ix as usize).and_then(Option::as_ref) else {
+                continue;
+            };
+            account.entries += 1;
+            if f.timestamp > 0 {
+                account.first = Some(account.first.map_or(f.timestamp, |t| t.min(f.timestamp)));
+                account.last = Some(account.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
+            }
+            for name in &f.calls {
+                tally(&mut account.tools, name).calls += 1;
+            }
+            match f.kind {
+                MessageKind::User => account.turns.user += 1,
+                MessageKind::ToolResult => {
+                    account.turns.tool_result += 1;
+                    if let Some((tool, true)) = &f.result {
+                        tally(&mut account.tools, tool).errors += 1;
+                    }
+                }
+                MessageKind::Custom => account.turns.custom += 1,
+                MessageKind::Assistant => match &f.response {
+                    Some(id) => {
+                        if responses.insert(id, f).is_none() {
+                            order.push(id);
+                        }
+                    }
+                    None => account.add_turn(f),
+                },
+            }
+        }
+        for id in order {
+            account.add_turn(responses[id]);
+        }
+        account
+    }
+
+    /// One assistant turn's usage, cost and model.
+    fn add_turn(&mut self, f: &Facts) {
+        self.turns.assistant += 1;
+        let u = &mut self.usage;
+        u.input += f.usage.input;
+        u.output += f.usage.output;
+        u.cache_read += f.usage.cache_read;
+        u.cache_write += f.usage.cache_write;
+        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        if let Some(c) = f.cost {
+            self.cost = Some(self.cost.unwrap_or(0.0) + c);
+        }
+        if let Some(model) = &f.model {
+            *tally(&mut self.models, model) += 1;
+        }
+    }
+
+    /// Milliseconds from the first timestamp to the last.
+    pub fn wall_ms(&self) -> u64 {
+        match (self.first, self.last) {
+            (Some(first), Some(last)) => last - first,
+            _ => 0,
+        }
+    }
+}
+
+/// The count kept under `key`, made on first use: the key is copied only
+/// then (a set of many branches visits the same names millions of times).
+fn tally<'m, T: Default>(map: &'m mut BTreeMap<String, T>, key: &str) -> &'m mut T {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), T::default());
+    }
+    map.get_mut(key).expect("just made")
+}
+
+/// The entries of `set` grouped by a key (`None`: in no group), each group
+/// in file order, the groups sorted by key.
+pub fn group(
+    facts: &[Option<Facts>],
+    set: impl IntoIterator<Item = Ix>,
+    key: impl Fn(&Facts) -> Option<String>,
+) -> BTreeMap<String, Vec<Ix>> {
+    let mut groups: BTreeMap<String, Vec<Ix>> = BTreeMap::new();
+    for ix in set {
+        if let Some(k) = facts
+            .get(ix as usize)
+            .and_then(Option::as_ref)
+            .and_then(&key)
+        {
+            groups.entry(k).or_default().push(ix);
+        }
+    }
+    for ixs in groups.values_mut() {
+        ixs.sort_unstable();
+        ixs.dedup();
+    }
+    groups
+}
+
+/// What one entry used, on its own (`log --format {tokens_in}`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spent {
+    pub input: u64,
+    pub output: u64,
+    /// Dollars, where the format records a cost.
+    pub cost: Option<f64>,
+}
+
+/// What the entry `ix` used on its own: `None` for an entry that records no
+/// usage (any but an assistant message), and for a Claude Code line that a
+/// later line of the same response follows (see [`counts_alone`]).
+pub fn spent(repo: &Repo, ix: Ix) -> io::Result<Option<Spent>> {
+    if repo.tree.node(ix).kind != MessageKind::Assistant || repo.tree.is_record(ix) {
+        return Ok(None);
+    }
+    let facts = Facts::of(&repo.entry(ix)?, repo.format);
+    Ok(counts_alone(repo, ix, &facts)?.then_some(Spent {
+        input: facts.usage.input,
+        output: facts.usage.output,
+        cost: facts.cost,
+    }))
+}
+
+/// Whether an entry's usage is counted where it stands, one entry at a time
+/// (`log --format {tokens_in}`): any assistant message, except a Claude
+/// Code line that a later line of the same response follows (the response
+/// counts on its last line).
+pub fn counts_alone(repo: &Repo, ix: Ix, facts: &Facts) -> io::Result<bool> {
+    if !facts.has_usage() {
+        return Ok(false);
+    }
+    let Some(id) = &facts.response else {
+        return Ok(true);
+    };
+    for &child in repo.tree.raw_children(ix) {
+        if repo.tree.node(child).kind != MessageKind::Assistant || repo.tree.is_record(child) {
+            continue;
+        }
+        let next = Facts::of(&repo.entry(child)?, repo.format);
+        if next.response.as_ref() == Some(id) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assistant(model: &str, input: u64, output: u64, response: Option<&str>) -> Option<Facts> {
+        Some(Facts {
+            kind: MessageKind::Assistant,
+            timestamp: 10,
+            model: Some(model.into()),
+            usage: Usage {
+                input,
+                output,
+                ..Usage::default()
+            },
+            cost: None,
+            calls: vec!["bash".into()],
+            result: None,
+            response: response.map(str::to_string),
+        })
+    }
+
+    /// An entry read whole: the slow path every format has.
+    fn whole(repo: &Repo, ix: Ix) -> One {
+        let entry = repo.entry(ix).expect("reads");
+        let (calls, answers) = match &entry.message {
+            Message::Assistant { content, .. } => (
+                calls(content)
+                    .map(|(id, name)| (id.to_string(), name.to_string()))
+                    .collect(),
+                None,
+            ),
+            Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
+            _ => (Vec::new(), None),
+        };
+        (Facts::of(&entry, repo.format), calls, answers)
+    }
+
+    #[test]
+    fn the_lean_read_gives_what_reading_each_entry_whole_gives() {
+        let odd = [
+            // snake_case usage (yoagent takes it), a tag written as a number,
+            // lean or not, the same.
+            r#"{"id":"e1","parent_id":null,"message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1},"timestamp":1}"#,
+            r#"{"id":"e2","parent_id":"e1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":3,"output":4,"cache_read":5,"cache_write":6},"timestamp":2},"timestamp":2}"#,
+            r#"{"id":"e3","parent_id":"e2","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"no"}],"isError":true,"timestamp":3},"timestamp":3}"#,
+            r#"{"id":"e4","parent_id":"e3","message":{"role":1,"content":[{"type":3,"id":"c2","name":"ls","arguments":{}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":4},"timestamp":4}"#,
+        ]
+        .join("\n");
+        let dir = std::env::temp_dir().join(format!("ysess-stats-lean-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        let odd_file = dir.join("odd.jsonl");
+        std::fs::write(&odd_file, odd).expect("writes");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut files: Vec<std::path::PathBuf> =
+            ["demo.jsonl", "medium.jsonl", "small-forked.jsonl"]
+                .iter()
+                .chain(&[
+                    "pi/demo.jsonl",
+                    "pi/handmade.jsonl",
+                    "pi/v1.jsonl",
+                    "pi/v2.jsonl",
+                ])
+                .map(|f| root.join(f))
+                .collect();
+        files.push(odd_file);
+        for file in files {
+            let repo = Repo::open(&file).expect("opens");
+            let mut leaned = 0;
+            for ix in 0..repo.tree.len() as Ix {
+                if repo.tree.is_record(ix) {
+                    continue;
+                }
+                let one = read_one(&repo, ix).expect("reads");
+                assert_eq!(
+                    one,
+                    whole(&repo, ix),
+                    "{} line {}",
+                    file.display(),
+                    repo.tree.node(ix).line
+                );
+                leaned += 1;
+            }
+            assert!(leaned > 0, "{}", file.display());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_set_counts_each_entry_once_however_often_it_is_named() {
+        let facts = vec![assistant("m", 5, 1, None), assistant("m", 7, 2, None)];
+        let once = Account::of(&facts, [0, 1]);
+        let twice = Account::of(&facts, [1, 0, 1, 0]);
+        assert_eq!(once, twice);
+        assert_eq!((once.usage.input, once.usage.output), (12, 3));
+        assert_eq!(once.tools["bash"].calls, 2);
+    }
+
+    #[test]
+    fn a_response_over_several_lines_counts_once_with_its_last_lines_usage() {
+        let facts = vec![
+            assistant("m", 4, 10, Some("msg_1")),
+            assistant("m", 4, 312, Some("msg_1")),
+            assistant("m", 6, 98, Some("msg_2")),
+        ];
+        let a = Account::of(&facts, [0, 1, 2]);
+        assert_eq!(a.turns.assistant, 2);
+        assert_eq!((a.usage.input, a.usage.output), (10, 410));
+        assert_eq!(a.models["m"], 2);
+        assert_eq!(a.entries, 3);
+    }
+
+    #[test]
+    fn cost_is_none_until_a_turn_records_one() {
+        let mut facts = vec![assistant("m", 1, 1, None)];
+        assert_eq!(Account::of(&facts, [0]).cost, None);
+        facts.push(assistant("m", 1, 1, None));
+        facts[1].as_mut().expect("facts").cost = Some(0.25);
+        assert_eq!(Account::of(&facts, [0, 1]).cost, Some(0.25));
+    }
+}
