@@ -77,7 +77,8 @@ fn is_hazard(c: char) -> bool {
 /// Session text made safe for a terminal: hazards become visible escapes
 /// (`\n`, `\t`, `\r`, `\u{1b}`); a backslash before them stays as it is.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_hazard) {
+    // Printable ASCII, the common case, is checked a byte at a time.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(is_hazard) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
