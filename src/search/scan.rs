@@ -254,10 +254,11 @@ impl Reading<'_> {
     /// headers, records, custom records) and for an entry that does not
     /// match.
     fn search(&self, bytes: &[u8], line: u64) -> Option<Result<Found, Skipped>> {
-        if self.format == Format::Yoagent && self.decode == Decode::Blocks {
-            if let Some(found) = self.search_blocks(bytes, line) {
-                return found.map(Ok);
-            }
+        if self.format == Format::Yoagent
+            && self.decode == Decode::Blocks
+            && let Some(found) = self.search_blocks(bytes, line)
+        {
+            return found.map(Ok);
         }
         let skipped = |why: String| Some(Err(Skipped { line, why }));
         let (id, text) = match self.format.check_line(bytes, false) {
