@@ -12,8 +12,8 @@
 //! Both programs write into a pipe that this process drains (ripgrep stops
 //! at its first match when its output is /dev/null, which would not be a
 //! comparison). ripgrep prints each matching line of the file (a whole JSON
-//! line); ysess prints each matching line of message text, after decoding
-//! the lines the raw bytes pick. Peak RSS of ysess comes from
+//! line); ysess prints each matching line of message text, after reading
+//! the lines the raw bytes pick (their blocks, where they stand). Peak RSS of ysess comes from
 //! `benches/support.rs`.
 
 #[path = "support.rs"]

@@ -1,13 +1,13 @@
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
 use super::filters::Role;
 use super::{Context, Exit, Failure, open_repo, select, unreadable};
 use crate::format::MessageKind;
-use crate::format::message::Message;
-use crate::search::scan::{Decoded, Skipped, scan};
-use crate::search::{BlockHits, BlockKind, Pattern, PatternOptions, Scope, search_message};
+use crate::search::scan::{Found, Skipped, scan};
+use crate::search::{BlockHits, BlockKind, Pattern, PatternOptions, Scope};
 use crate::ui::json::GrepMatch;
 use crate::ui::output::{Level, escape, json_line};
 use crate::ui::pager::paged;
@@ -70,34 +70,6 @@ pub struct GrepArgs {
     pub json: bool,
 }
 
-/// An entry that matched, with its hits.
-struct Found {
-    id: String,
-    line: u64,
-    kind: MessageKind,
-    /// The tool a tool result comes from.
-    result_of: Option<String>,
-    hits: Vec<BlockHits>,
-}
-
-fn found(pattern: &Pattern, scope: &Scope, d: Decoded) -> Option<Found> {
-    let hits = search_message(pattern, scope, &d.entry.message);
-    if hits.is_empty() {
-        return None;
-    }
-    let result_of = match &d.entry.message {
-        Message::ToolResult { tool_name, .. } => Some(tool_name.clone()),
-        _ => None,
-    };
-    Some(Found {
-        id: d.id,
-        line: d.line,
-        kind: d.entry.message.kind(),
-        result_of,
-        hits,
-    })
-}
-
 pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let options = PatternOptions {
         fixed: args.fixed_strings,
@@ -117,12 +89,12 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         },
     };
     let mut matched = false;
+    let found_any = AtomicBool::new(false);
     let mut skipped: Vec<Skipped> = Vec::new();
     if args.revs.is_empty() {
         let source = crate::input::Source::new(&ctx.global.file);
         let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
         let format = ctx.global.format_of.map(Into::into);
-        let judge = |d: Decoded| found(&pattern, &scope, d);
         paged(&mut ctx.streams, args.json, |out| {
             // A pager that fails has the output written again, from the start.
             let reader = match reader.take() {
@@ -130,15 +102,14 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 None => source.open()?,
             };
             skipped.clear();
-            scan(reader, format, &pattern, judge, |f| match f {
-                Ok(f) => {
-                    matched = true;
-                    render.entry(out, &f)
-                }
-                Err(s) => {
-                    skipped.push(s);
-                    Ok(())
-                }
+            // Each part's output is made on its thread, then written in order.
+            let keep = |f: Found, part: &mut Vec<u8>| {
+                found_any.store(true, Ordering::Relaxed);
+                render.entry(part, &f)
+            };
+            scan(reader, format, &pattern, &scope, keep, |part, s| {
+                skipped.extend(s);
+                out.write_all(&part)
             })
         })
         .map_err(|e| {
@@ -162,12 +133,9 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 if !pattern.may_match_line(&repo.line(ix)?) {
                     continue;
                 }
-                let d = Decoded {
-                    id: tree.id(ix).to_string(),
-                    line: tree.node(ix).line,
-                    entry: repo.entry(ix)?,
-                };
-                if let Some(f) = found(&pattern, &scope, d) {
+                let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
+                let entry = repo.entry(ix)?;
+                if let Some(f) = Found::in_entry(id, line, &entry, &pattern, &scope) {
                     matched = true;
                     render.entry(out, &f)?;
                 }
@@ -175,6 +143,7 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             Ok(())
         })?;
     }
+    matched |= found_any.into_inner();
     let file = ctx.global.file.display().to_string();
     for s in skipped.iter().take(5) {
         ctx.streams.diag(
@@ -240,8 +209,9 @@ impl Render<'_> {
                 None => {
                     for l in &h.lines {
                         let line = &h.block.text[l.start..l.end];
-                        let shown = self.highlight(line, l.start, &l.matches);
-                        writeln!(out, "{prefix}: {shown}")?;
+                        write!(out, "{prefix}: ")?;
+                        self.write_highlighted(out, line, l.start, &l.matches)?;
+                        out.write_all(b"\n")?;
                     }
                 }
                 Some(n) => self.with_context(out, &prefix, h, n)?,
@@ -282,6 +252,20 @@ impl Render<'_> {
         }
         shown.push_str(&escape(&line[from..]));
         shown
+    }
+
+    /// [`Render::highlight`] written straight out.
+    fn write_highlighted(
+        &self,
+        out: &mut dyn Write,
+        line: &str,
+        at: usize,
+        matches: &[(usize, usize)],
+    ) -> io::Result<()> {
+        if self.paint.on {
+            return out.write_all(self.highlight(line, at, matches).as_bytes());
+        }
+        out.write_all(escape(line).as_bytes())
     }
 
     /// The matched lines of a block with `n` lines around each, as grep

@@ -19,8 +19,11 @@ pub mod when;
 
 pub use pattern::{Pattern, PatternOptions};
 
+use std::borrow::Cow;
+
 use crate::format::MessageKind;
 use crate::format::message::{Block, Message};
+use crate::format::yoagent::fast::{Piece, SearchBlock};
 
 /// What a searched piece of a message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +198,212 @@ pub fn search_message(pattern: &Pattern, scope: &Scope, message: &Message) -> Ve
         .collect()
 }
 
+/// The blocks of a message that the scanner read without decoding it
+/// ([`SearchBlock`]), in `scope`, that `pattern` matches: the same hits as
+/// [`search_message`] on the decoded message. `kind` is the message's role
+/// and `result_of` the tool of a tool result. A block's text is searched
+/// where it stands in the line when it holds no escape, unescaped
+/// otherwise; a block the pattern's raw form does not match is not read
+/// at all. `None` when a block cannot be read so (the caller decodes the
+/// line).
+pub fn search_blocks(
+    pattern: &Pattern,
+    scope: &Scope,
+    kind: MessageKind,
+    result_of: Option<&str>,
+    blocks: &[SearchBlock<'_>],
+) -> Option<Vec<BlockHits>> {
+    let mut out = Vec::new();
+    if kind == MessageKind::Custom || !scope.takes_role(kind) {
+        return Some(out);
+    }
+    let tool_wanted = |tool: Option<&str>| match (&scope.tool, result_of) {
+        (None, _) => true,
+        (Some(wanted), Some(result_of)) => wanted == result_of,
+        (Some(wanted), None) => tool == Some(wanted.as_str()),
+    };
+    // Whether the raw form rules a string out: it must find what the text
+    // would, unless an escape it could miss spells part of the text.
+    let ruled_out = |raw_text: &str| {
+        pattern.raw().is_some_and(|raw| {
+            !raw.is_match(raw_text.as_bytes())
+                && pattern::telling_escapes(raw_text.as_bytes())
+                    .next()
+                    .is_none()
+        })
+    };
+    let mut search = |index, kind, tool: Option<&str>, text: Cow<'_, str>| {
+        let lines = search_text(pattern, &text);
+        if !lines.is_empty() {
+            out.push(BlockHits {
+                block: TextBlock {
+                    index,
+                    kind,
+                    tool: tool.map(str::to_string),
+                    text: text.into_owned(),
+                },
+                lines,
+            });
+        }
+    };
+    for block in blocks {
+        match &block.piece {
+            Piece::Text { quoted, escaped } | Piece::Thinking { quoted, escaped } => {
+                if !tool_wanted(None) || ruled_out(quoted) {
+                    continue;
+                }
+                let kind = match block.piece {
+                    Piece::Thinking { .. } => BlockKind::Thinking,
+                    _ => BlockKind::Text,
+                };
+                search(block.index, kind, None, unquote(quoted, *escaped)?);
+            }
+            Piece::ToolCall { name, arguments } => {
+                if !tool_wanted(Some(name)) {
+                    continue;
+                }
+                search(
+                    block.index,
+                    BlockKind::ToolName,
+                    Some(name),
+                    Cow::Borrowed(name),
+                );
+                // Searched as serde prints the value (the line may space it
+                // otherwise, so its raw form rules nothing out).
+                let text = compact_arguments(arguments)?;
+                search(block.index, BlockKind::ToolArguments, Some(name), text);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A JSON string's text: its body as it stands when it holds no escape.
+fn unquote(quoted: &str, escaped: bool) -> Option<Cow<'_, str>> {
+    if escaped {
+        serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
+    } else {
+        quoted.get(1..quoted.len() - 1).map(Cow::Borrowed)
+    }
+}
+
+/// A tool call's arguments as serde prints them (compact, strings escaped
+/// as serde escapes them, keys in order, the last of a repeated key kept):
+/// the line's own spelling when it is already that, decoded and printed
+/// otherwise. `None` when they are not JSON.
+fn compact_arguments(raw: &str) -> Option<Cow<'_, str>> {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    let odd_escape = memchr::memmem::find(bytes, b"\\u").is_some()
+        || memchr::memmem::find(bytes, b"\\/").is_some();
+    if !odd_escape && is_compact(bytes, &mut at) && at == bytes.len() {
+        return Some(Cow::Borrowed(raw));
+    }
+    let value: serde_json::Value = serde_json::from_str(raw).ok()?;
+    Some(Cow::Owned(value.to_string()))
+}
+
+/// Whether the JSON value at `at` (valid JSON, with no `\u` or `\/`
+/// escape) is spelled as serde prints it: no white space, integers only
+/// (and small ones), no key twice in an object. Moves `at` past it.
+fn is_compact(b: &[u8], at: &mut usize) -> bool {
+    /// Keys compared in an object; one with more is decoded.
+    const KEYS: usize = 16;
+    match b.get(*at) {
+        Some(b'"') => string_end(b, at),
+        Some(b'{') => {
+            *at += 1;
+            if b.get(*at) == Some(&b'}') {
+                *at += 1;
+                return true;
+            }
+            let mut keys: [&[u8]; KEYS] = [&[]; KEYS];
+            let mut n = 0;
+            loop {
+                let start = *at + 1;
+                if b.get(*at) != Some(&b'"') || !string_end(b, at) || n == KEYS {
+                    return false;
+                }
+                // Escapes are spelled one way here: equal keys look equal.
+                let key = &b[start..*at - 1];
+                if keys[..n].contains(&key) {
+                    return false;
+                }
+                keys[n] = key;
+                n += 1;
+                if b.get(*at) != Some(&b':') {
+                    return false;
+                }
+                *at += 1;
+                if !is_compact(b, at) {
+                    return false;
+                }
+                match b.get(*at) {
+                    Some(b',') => *at += 1,
+                    Some(b'}') => {
+                        *at += 1;
+                        return true;
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        Some(b'[') => {
+            *at += 1;
+            if b.get(*at) == Some(&b']') {
+                *at += 1;
+                return true;
+            }
+            loop {
+                if !is_compact(b, at) {
+                    return false;
+                }
+                match b.get(*at) {
+                    Some(b',') => *at += 1,
+                    Some(b']') => {
+                        *at += 1;
+                        return true;
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        Some(b't' | b'n') => {
+            *at += 4;
+            true
+        }
+        Some(b'f') => {
+            *at += 5;
+            true
+        }
+        Some(b'-' | b'0'..=b'9') => {
+            let start = *at;
+            *at += 1;
+            while b.get(*at).is_some_and(u8::is_ascii_digit) {
+                *at += 1;
+            }
+            // Fractions and exponents are printed as serde prints floats.
+            *at - start <= 18 && !matches!(b.get(*at), Some(b'.' | b'e' | b'E'))
+        }
+        _ => false,
+    }
+}
+
+/// Moves `at` from a string's opening quote past its closing one.
+fn string_end(b: &[u8], at: &mut usize) -> bool {
+    let mut i = *at + 1;
+    loop {
+        match memchr::memchr2(b'"', b'\\', &b[i.min(b.len())..]) {
+            Some(j) if b[i + j] == b'"' => {
+                *at = i + j + 1;
+                return true;
+            }
+            Some(j) => i += j + 2,
+            None => return false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +440,31 @@ mod tests {
         };
         // The tool's call, not the thinking around it.
         assert_eq!(search_message(&p, &scoped, &entry.message).len(), 2);
+    }
+
+    #[test]
+    fn arguments_are_searched_as_serde_prints_them_however_the_line_spells_them() {
+        for raw in [
+            r#"{"command":"ls -la","n":3,"ok":true,"none":null,"list":[1,-2,"x"]}"#,
+            r#"{"a": 1}"#,
+            r#"{"a":1.50,"b":2e3}"#,
+            r#"{"a":"x","a":"y","b":{"c":1,"c":2}}"#,
+            r#"{"s":"caf\u00e9 \/ \"q\" \\ \n\t\b\f"}"#,
+            r#"{"s":"\"q\" \\ \n\t\r\b\f"}"#,
+            r#"{"big":123456789012345678901}"#,
+            r#"[{"k":[[],{}]},"{\"in\":1}"]"#,
+            r#""just a string""#,
+            r#"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17}"#,
+        ] {
+            let value: serde_json::Value = serde_json::from_str(raw).expect("JSON");
+            assert_eq!(
+                compact_arguments(raw).as_deref(),
+                Some(&*value.to_string()),
+                "{raw}"
+            );
+        }
+        // Spelled as serde prints them, they are not decoded at all.
+        let raw = r#"{"s":"\"q\" \\ \n","n":[1,-2]}"#;
+        assert!(matches!(compact_arguments(raw), Some(Cow::Borrowed(_))));
     }
 }

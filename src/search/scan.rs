@@ -5,24 +5,54 @@
 
 use std::io::{self, Read};
 
-use crate::format::message::{Entry, NotAnEntry};
+use crate::format::message::{Entry, Message, NotAnEntry};
 use crate::format::{Checked, Format, MessageKind};
 use crate::input::Blocks;
 
-use super::Pattern;
+use super::{BlockHits, Pattern, Scope, search_blocks, search_message};
 
 /// Bytes read at a time.
 const BLOCK: usize = 8 << 20;
 
-/// An entry whose line may match, decoded.
-#[derive(Debug)]
-pub struct Decoded {
+/// An entry that matches, with its hits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
     /// Its id (a version-1 pi file's entries are numbered by line, as the
     /// tree numbers them).
     pub id: String,
     /// Its line in the file, from 1.
     pub line: u64,
-    pub entry: Entry,
+    pub kind: MessageKind,
+    /// The tool a tool result comes from.
+    pub result_of: Option<String>,
+    pub hits: Vec<BlockHits>,
+}
+
+impl Found {
+    /// The hits of `pattern` in a decoded entry; `None` when it has none.
+    pub fn in_entry(
+        id: String,
+        line: u64,
+        entry: &Entry,
+        pattern: &Pattern,
+        scope: &Scope,
+    ) -> Option<Found> {
+        let hits = search_message(pattern, scope, &entry.message);
+        if hits.is_empty() {
+            return None;
+        }
+        let result_of = match &entry.message {
+            Message::ToolResult { tool_name, .. } => Some(tool_name.clone()),
+            _ => None,
+        };
+        Some(Found {
+            id,
+            line,
+            kind: entry.message.kind(),
+            result_of,
+            hits,
+        })
+    }
 }
 
 /// A line that may match and cannot be read as an entry: `ysess fsck`
@@ -33,27 +63,60 @@ pub struct Skipped {
     pub why: String,
 }
 
+/// How the lines the raw form picks are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decode {
+    /// A yoagent line's searchable blocks are read where they stand, by
+    /// the scanner; anything it is not sure of is decoded whole.
+    Blocks,
+    /// Every picked line is decoded whole (what the scanner must agree with).
+    #[cfg_attr(not(test), allow(dead_code, reason = "the tests' reference"))]
+    Whole,
+}
+
 /// Searches every entry of `reader` (the user's entries: ysess's records,
-/// a format's label changes and custom records are skipped). `judge` is
-/// given each entry that may match (on any thread) and says what to keep;
-/// `take` gets what was kept, and the lines that could not be read, in
-/// file order. Returns the format read.
+/// a format's label changes and custom records are skipped) for the blocks
+/// in `scope` that `pattern` matches. The file is searched in parts, each
+/// on its own thread: `keep` gets each entry of a part that matches, in
+/// file order, and keeps what it needs of it in the part's `T` (`ysess
+/// grep` writes its output there, so that it is made on every thread);
+/// `take` gets each part's `T` and the lines of it that could not be read,
+/// in file order. Returns the format read.
 pub fn scan<R, T>(
     reader: R,
     format: Option<Format>,
     pattern: &Pattern,
-    judge: impl Fn(Decoded) -> Option<T> + Sync,
-    mut take: impl FnMut(Result<T, Skipped>) -> io::Result<()>,
+    scope: &Scope,
+    keep: impl Fn(Found, &mut T) -> io::Result<()> + Sync,
+    take: impl FnMut(T, Vec<Skipped>) -> io::Result<()>,
 ) -> io::Result<Format>
 where
     R: Read + Send,
-    T: Send,
+    T: Default + Send,
+{
+    scan_as(reader, format, pattern, scope, Decode::Blocks, keep, take)
+}
+
+fn scan_as<R, T>(
+    reader: R,
+    format: Option<Format>,
+    pattern: &Pattern,
+    scope: &Scope,
+    decode: Decode,
+    keep: impl Fn(Found, &mut T) -> io::Result<()> + Sync,
+    mut take: impl FnMut(T, Vec<Skipped>) -> io::Result<()>,
+) -> io::Result<Format>
+where
+    R: Read + Send,
+    T: Default + Send,
 {
     let mut blocks = Blocks::new(reader, |_: &[u8]| {}, BLOCK);
     let mut read = Reading {
         format: format.unwrap_or_default(),
         version: None,
         pattern,
+        scope,
+        decode,
     };
     let mut first = true;
     // The number of the next block's first line.
@@ -78,19 +141,27 @@ where
             None => bytes.len(),
         };
         let (front, back) = bytes.split_at(middle);
-        let back_line = line + memchr::memchr_iter(b'\n', front).count() as u64;
-        let (found_front, found_back) = if back.is_empty() {
-            (read.half(front, line, &judge), Vec::new())
+        let (front_part, back_part) = if back.is_empty() {
+            (read.half(front, line, &keep), None)
         } else {
             std::thread::scope(|s| {
-                let worker = s.spawn(|| read.half(back, back_line, &judge));
-                let front = read.half(front, line, &judge);
-                (front, worker.join().unwrap_or_default())
+                let worker = s.spawn(|| {
+                    // The back half's first line, counted while the front
+                    // half is searched.
+                    let back_line = line + memchr::memchr_iter(b'\n', front).count() as u64;
+                    read.half(back, back_line, &keep)
+                });
+                let front = read.half(front, line, &keep);
+                let back = worker
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a search thread failed")));
+                (front, Some(back))
             })
         };
-        line = back_line + memchr::memchr_iter(b'\n', back).count() as u64;
-        for found in found_front.into_iter().chain(found_back) {
-            take(found)?;
+        for part in std::iter::once(front_part).chain(back_part) {
+            let (kept, skipped, next) = part?;
+            take(kept, skipped)?;
+            line = next;
         }
     }
     Ok(read.format)
@@ -102,26 +173,34 @@ struct Reading<'p> {
     /// The version a header declares (pi's).
     version: Option<u64>,
     pattern: &'p Pattern,
+    scope: &'p Scope,
+    decode: Decode,
 }
 
 impl Reading<'_> {
     /// The lines of `bytes` (whose first line is number `line`) that may
-    /// match, decoded and judged.
-    fn half<T>(
+    /// match, read and searched: what `keep` kept of those that match,
+    /// those that could not be read, and the number of the line after
+    /// `bytes`.
+    fn half<T: Default>(
         &self,
         bytes: &[u8],
         mut line: u64,
-        judge: &(impl Fn(Decoded) -> Option<T> + Sync),
-    ) -> Vec<Result<T, Skipped>> {
-        let mut found = Vec::new();
+        keep: &(impl Fn(Found, &mut T) -> io::Result<()> + Sync),
+    ) -> io::Result<(T, Vec<Skipped>, u64)> {
+        let mut kept = T::default();
+        let mut skipped = Vec::new();
         let mut counted = 0;
-        let mut each = |start: usize, end: usize, found: &mut Vec<Result<T, Skipped>>| {
+        let mut each = |start: usize, end: usize| {
             line += memchr::memchr_iter(b'\n', &bytes[counted..start]).count() as u64;
             counted = start;
-            match self.decode(&bytes[start..end], line) {
-                Some(Ok(decoded)) => found.extend(judge(decoded).map(Ok)),
-                Some(Err(skipped)) => found.push(Err(skipped)),
-                None => {}
+            match self.search(&bytes[start..end], line) {
+                Some(Ok(found)) => keep(found, &mut kept),
+                Some(Err(s)) => {
+                    skipped.push(s);
+                    Ok(())
+                }
+                None => Ok(()),
             }
         };
         match self.pattern.raw() {
@@ -154,7 +233,7 @@ impl Reading<'_> {
                 lines.sort_unstable();
                 lines.dedup();
                 for (start, end) in lines {
-                    each(start, end, &mut found);
+                    each(start, end)?;
                 }
             }
             None => {
@@ -162,17 +241,25 @@ impl Reading<'_> {
                 while start < bytes.len() {
                     let end =
                         memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-                    each(start, end, &mut found);
+                    each(start, end)?;
                     start = end + 1;
                 }
             }
         }
-        found
+        let next = line + memchr::memchr_iter(b'\n', &bytes[counted..]).count() as u64;
+        Ok((kept, skipped, next))
     }
 
-    /// One line read as an entry: `None` for what is not searched (blank
-    /// lines, headers, records, custom records).
-    fn decode(&self, bytes: &[u8], line: u64) -> Option<Result<Decoded, Skipped>> {
+    /// One line searched: `None` for what is not searched (blank lines,
+    /// headers, records, custom records) and for an entry that does not
+    /// match.
+    fn search(&self, bytes: &[u8], line: u64) -> Option<Result<Found, Skipped>> {
+        if self.format == Format::Yoagent
+            && self.decode == Decode::Blocks
+            && let Some(found) = self.search_blocks(bytes, line)
+        {
+            return found.map(Ok);
+        }
         let skipped = |why: String| Some(Err(Skipped { line, why }));
         let (id, text) = match self.format.check_line(bytes, false) {
             Checked::Entry { facts, indent } => {
@@ -197,34 +284,62 @@ impl Reading<'_> {
             Format::Claude => crate::format::claude::entry(text),
         };
         match entry {
-            Ok(entry) => Some(Ok(Decoded { id, line, entry })),
+            Ok(entry) => Found::in_entry(id, line, &entry, self.pattern, self.scope).map(Ok),
             Err(NotAnEntry(why)) => skipped(why),
         }
+    }
+
+    /// A yoagent line searched where its blocks stand, without decoding
+    /// it; `None` when the scanner is not sure of the line (it is then
+    /// decoded whole).
+    fn search_blocks(&self, bytes: &[u8], line: u64) -> Option<Option<Found>> {
+        let (text, _) = crate::format::text_of(bytes).ok()?;
+        let (facts, blocks) = crate::format::yoagent::fast::scan_line_blocks(text)?;
+        if facts.kind == MessageKind::Custom || self.format.is_record(&facts) {
+            return Some(None);
+        }
+        let result_of = match facts.kind {
+            MessageKind::ToolResult => facts.tool_name.as_deref(),
+            _ => None,
+        };
+        let hits = search_blocks(self.pattern, self.scope, facts.kind, result_of, &blocks)?;
+        if hits.is_empty() {
+            return Some(None);
+        }
+        Some(Some(Found {
+            id: facts.id.into_owned(),
+            line,
+            kind: facts.kind,
+            result_of: result_of.map(str::to_string),
+            hits,
+        }))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{BlockHits, PatternOptions, Scope, search_message};
+    use crate::search::PatternOptions;
 
-    type Found = (String, u64, Vec<BlockHits>);
+    type Scanned = (Vec<Found>, Vec<Skipped>);
 
-    fn found(bytes: &[u8], pattern: &Pattern) -> (Vec<Found>, Vec<Skipped>) {
+    fn found_as(bytes: &[u8], pattern: &Pattern, scope: &Scope, decode: Decode) -> Scanned {
         let (mut hits, mut skipped) = (Vec::new(), Vec::new());
-        let judge = |d: Decoded| {
-            let h = search_message(pattern, &Scope::default(), &d.entry.message);
-            (!h.is_empty()).then_some((d.id, d.line, h))
+        let keep = |f, kept: &mut Vec<Found>| {
+            kept.push(f);
+            Ok(())
         };
-        scan(bytes, None, pattern, judge, |f| {
-            match f {
-                Ok(f) => hits.push(f),
-                Err(s) => skipped.push(s),
-            }
+        scan_as(bytes, None, pattern, scope, decode, keep, |kept, s| {
+            hits.extend(kept);
+            skipped.extend(s);
             Ok(())
         })
         .expect("scans");
         (hits, skipped)
+    }
+
+    fn found(bytes: &[u8], pattern: &Pattern) -> Scanned {
+        found_as(bytes, pattern, &Scope::default(), Decode::Blocks)
     }
 
     /// Text whose JSON holds every kind of escape, next to what is searched.
@@ -287,7 +402,7 @@ mod tests {
             let mut total = 0;
             for bytes in &files {
                 let (a, a_skipped) = found(bytes, &fast);
-                let (b, b_skipped) = found(bytes, &slow);
+                let (b, b_skipped) = found_as(bytes, &slow, &Scope::default(), Decode::Whole);
                 assert_eq!(a, b, "{text}");
                 assert_eq!(a_skipped, b_skipped, "{text}");
                 total += a.len();
@@ -307,11 +422,150 @@ mod tests {
         let p = Pattern::new("café", PatternOptions::default()).expect("compiles");
         let (hits, _) = found(ESCAPED.as_bytes(), &p);
         assert_eq!(hits.len(), 1);
-        assert_eq!(hits[0].0, "e1");
+        assert_eq!(hits[0].id, "e1");
         let p = Pattern::new("ABC", PatternOptions::default()).expect("compiles");
-        assert_eq!(found(ESCAPED.as_bytes(), &p).0[0].0, "e3");
+        assert_eq!(found(ESCAPED.as_bytes(), &p).0[0].id, "e3");
         // Every line holds `\n` escapes; the text holds no backslash.
         let p = Pattern::new(r"\\n", PatternOptions::default()).expect("compiles");
         assert_eq!(found(ESCAPED.as_bytes(), &p).0, []);
+    }
+
+    /// Lines the scanner reads in shapes the fixtures do not show.
+    const ODD: &str = concat!(
+        // An image before the text: the text is block 1.
+        r#"{"id":"o1","parent_id":null,"timestamp":1,"message":{"role":"user","content":[{"type":"image","data":"aGVsbG8=","mimeType":"image/png"},{"type":"text","text":"the picture"}],"timestamp":1}}"#,
+        "\n",
+        // Redacted thinking is not searched; thinking redacted `null` is.
+        r#"{"id":"o2","parent_id":"o1","timestamp":2,"message":{"role":"assistant","content":[{"type":"thinking","thinking":"the secret","redacted":"xyz"},{"type":"thinking","thinking":"the open one","redacted":null},{"type":"text","text":"a\nthe end \"the\" caf\u00e9 the\/other"}],"stopReason":"stop","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":2}}"#,
+        "\n",
+        // Numeric tags, as serde reads them; arguments spaced, with a float,
+        // escapes and a duplicate key, searched as serde prints them.
+        r#"{"id":"o3","parent_id":"o2","timestamp":3,"message":{"role":1,"content":[{"type":0,"text":"the call"},{"type":3,"id":"c1","name":"the_tool","arguments":{"path": "the x" , "n": 2.50, "s":"caf\u00e9 \/ the", "d":"the one", "d":"the two"}}],"stopReason":"toolUse","model":"m","provider":"p","usage":{"input":1,"output":2},"timestamp":3}}"#,
+        "\n",
+        // A tool result, spaced out.
+        r#" { "id" : "o4" , "parent_id" : "o3" , "timestamp" : 4 , "message" : { "role" : "toolResult" , "toolCallId" : "c1" , "toolName" : "the_tool" , "content" : [ { "type" : "text" , "text" : "the result\tthe tab" } ] , "isError" : false , "timestamp" : 4 } } "#,
+        "\n",
+        // A custom record and ysess's own record: never searched.
+        r#"{"id":"o5","parent_id":"o4","timestamp":5,"message":{"role":"note","kind":"the kind","data":{"the":"the"}}}"#,
+        "\n",
+        r#"{"id":"o6","parent_id":"o5","timestamp":6,"message":{"role":"ysess","kind":"ysess.checkout","data":{"target":"the"}}}"#,
+        "\n",
+        // What the scanner leaves to serde: a key out of order, an escaped key.
+        r#"{"id":"o7","parent_id":"o6","timestamp":7,"message":{"content":[{"type":"text","text":"the late role"}],"role":"user","timestamp":7}}"#,
+        "\n",
+        r#"{"id":"o8","parent_id":"o7","timestamp":8,"message":{"role":"user","content":[{"type":"text","te\u0078t":"the escaped key"}],"timestamp":8}}"#,
+        "\n",
+        // Not an entry.
+        r#"{"id":"o9","parent_id":"o8","timestamp":9,"message":{"role":"user","content":[{"type":"text","text":"the torn"#,
+        "\n",
+    );
+
+    #[test]
+    fn reading_blocks_where_they_stand_finds_what_decoding_the_line_finds() {
+        let mut files: Vec<Vec<u8>> = [
+            "tests/fixtures/demo.jsonl",
+            "tests/fixtures/medium.jsonl",
+            "tests/fixtures/moves.jsonl",
+            "tests/fixtures/broken.jsonl",
+            "tests/fixtures/small-forked.jsonl",
+            "tests/fixtures/pi/demo.jsonl",
+            "tests/fixtures/pi/v1.jsonl",
+            "tests/fixtures/claude/session.jsonl",
+        ]
+        .iter()
+        .map(|f| std::fs::read(f).expect("fixture reads"))
+        .collect();
+        files.push(ESCAPED.as_bytes().to_vec());
+        files.push(ODD.as_bytes().to_vec());
+        let option = |ignore_case, word, fixed| PatternOptions {
+            ignore_case,
+            word,
+            fixed,
+        };
+        let plain = PatternOptions::default();
+        let patterns = [
+            ("the", plain),
+            ("^the", plain),
+            (r"\bthe\b", plain),
+            ("THE", option(true, false, false)),
+            ("the", option(false, true, false)),
+            ("café", plain),
+            ("the/other", option(false, false, true)),
+            ("2.5", option(false, false, true)),
+            (r#""the""#, plain),
+            (r"the\tthe", plain),
+            (r"fn \w+", plain),
+            ("plan|session", plain),
+            ("ls ", plain),
+            ("bash", plain),
+            ("x", plain),
+        ];
+        let scopes = [
+            Scope::default(),
+            Scope {
+                roles: vec![MessageKind::Assistant],
+                ..Scope::default()
+            },
+            Scope {
+                tool: Some("the_tool".into()),
+                ..Scope::default()
+            },
+            Scope {
+                tool: Some("bash".into()),
+                ..Scope::default()
+            },
+        ];
+        let mut total = 0;
+        for (text, options) in patterns {
+            let pattern = Pattern::new(text, options).expect("compiles");
+            for scope in &scopes {
+                for bytes in &files {
+                    let fast = found_as(bytes, &pattern, scope, Decode::Blocks);
+                    let whole = found_as(bytes, &pattern, scope, Decode::Whole);
+                    assert_eq!(fast, whole, "{text} in {scope:?}");
+                    total += fast.0.len();
+                }
+            }
+        }
+        assert!(total > 0, "the patterns match, so the test tests");
+        // The scanner reads the first four odd lines itself; the two it is
+        // not sure of are decoded.
+        let read: Vec<bool> = ODD
+            .lines()
+            .take(8)
+            .map(|l| crate::format::yoagent::fast::scan_line_blocks(l.trim()).is_some())
+            .collect();
+        assert_eq!(read, [true, true, true, true, true, true, false, false]);
+        // The odd lines are found where they are searched, and only there.
+        let the = Pattern::new("the", plain).expect("compiles");
+        let (hits, skipped) = found(ODD.as_bytes(), &the);
+        let seen: Vec<(&str, Vec<(usize, &str)>)> = hits
+            .iter()
+            .map(|f| {
+                let blocks = f.hits.iter().map(|h| (h.block.index, h.block.kind.name()));
+                (f.id.as_str(), blocks.collect())
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("o1", vec![(1, "text")]),
+                ("o2", vec![(1, "thinking"), (2, "text")]),
+                (
+                    "o3",
+                    vec![(0, "text"), (1, "toolName"), (1, "toolArguments")]
+                ),
+                ("o4", vec![(0, "text")]),
+                ("o7", vec![(0, "text")]),
+                ("o8", vec![(0, "text")]),
+            ]
+        );
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].line, 9);
+        // The arguments are searched as serde prints them.
+        assert_eq!(
+            hits[2].hits[2].block.text,
+            r#"{"path":"the x","n":2.5,"s":"café / the","d":"the two"}"#
+        );
     }
 }

@@ -74,10 +74,21 @@ fn is_hazard(c: char) -> bool {
         || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether `bytes` may hold a hazard: a control byte, or the first byte of
+/// a C1 control (U+0080..U+009F) or of a bidi control (U+2000..U+2FFF).
+/// Checked 32 bytes at a time, without branches, so the common case is fast.
+fn may_hold_hazard(bytes: &[u8]) -> bool {
+    bytes.chunks(32).any(|chunk| {
+        chunk.iter().fold(false, |any, &b| {
+            any | (b < 0x20) | (b == 0x7f) | (b == 0xc2) | (b == 0xe2)
+        })
+    })
+}
+
 /// Session text made safe for a terminal: hazards become visible escapes
 /// (`\n`, `\t`, `\r`, `\u{1b}`); a backslash before them stays as it is.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_hazard) {
+    if !may_hold_hazard(text.as_bytes()) || !text.chars().any(is_hazard) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::subject::first_line;
-use super::{Scanner, Seen};
+use super::{Piece, Scanner, SearchBlock, Seen};
 use crate::format::yoagent::canonical::{BLOCK_TYPES, ROLES};
 use crate::format::{LineFacts, MessageKind};
 
@@ -227,27 +227,40 @@ impl<'a> Scanner<'a> {
         (seen.has(0) && seen.has(1)).then_some(())
     }
 
-    /// A content array. Tool call ids are collected when `calls` is given.
+    /// A content array. Tool call ids are collected when `calls` is given;
+    /// the searchable blocks when the scanner is asked for them.
     pub(super) fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
+        let mut index = 0;
         self.array(|s| {
             s.eat(b'{')?;
             if s.key()? != b"type" {
                 return None;
             }
             let kind = s.tag(&BLOCK_TYPES)?;
+            let at = index;
+            index += 1;
             match &*kind {
-                "text" => s
-                    .rest_members(b"type", |s, key, seen| match key {
+                "text" => {
+                    let mut text = None;
+                    s.rest_members(b"type", |s, key, seen| match key {
                         b"text" => {
                             seen.first(0)?;
                             let body = s.raw_string()?;
                             s.parts.text.get_or_insert(body);
+                            text = Some((s.quoted(body.0.len())?, body.1));
                             Some(())
                         }
                         _ => s.skip_value(5),
                     })
-                    .filter(|seen| seen.has(0))
-                    .map(drop),
+                    .filter(|seen| seen.has(0))?;
+                    if let (Some(blocks), Some((quoted, escaped))) = (&mut s.blocks, text) {
+                        blocks.push(SearchBlock {
+                            index: at,
+                            piece: Piece::Text { quoted, escaped },
+                        });
+                    }
+                    Some(())
+                }
                 "image" => {
                     let mut image = (&b""[..], 0);
                     s.rest_members(b"type", |s, key, seen| match key {
@@ -270,12 +283,14 @@ impl<'a> Scanner<'a> {
                     s.parts.image.get_or_insert(image);
                     Some(())
                 }
-                "thinking" => s
-                    .rest_members(b"type", |s, key, seen| match key {
+                "thinking" => {
+                    let (mut text, mut redacted) = (None, false);
+                    s.rest_members(b"type", |s, key, seen| match key {
                         b"thinking" => {
                             seen.first(0)?;
                             let body = s.raw_string()?;
                             s.parts.thinking.get_or_insert(body);
+                            text = Some((s.quoted(body.0.len())?, body.1));
                             Some(())
                         }
                         b"signature" => {
@@ -284,7 +299,8 @@ impl<'a> Scanner<'a> {
                         }
                         b"redacted" => {
                             seen.first(2)?;
-                            s.opt_string().map(drop)
+                            redacted = s.opt_string()?.is_some();
+                            Some(())
                         }
                         b"redactedProtocol" | b"redacted_protocol" => {
                             seen.first(3)?;
@@ -292,10 +308,20 @@ impl<'a> Scanner<'a> {
                         }
                         _ => s.skip_value(5),
                     })
-                    .filter(|seen| seen.has(0))
-                    .map(drop),
+                    .filter(|seen| seen.has(0))?;
+                    if let (Some(blocks), Some((quoted, escaped)), false) =
+                        (&mut s.blocks, text, redacted)
+                    {
+                        blocks.push(SearchBlock {
+                            index: at,
+                            piece: Piece::Thinking { quoted, escaped },
+                        });
+                    }
+                    Some(())
+                }
                 "toolCall" => {
                     let (mut id, mut name, mut args) = (None, None, &b""[..]);
+                    let mut args_at = 0;
                     s.rest_members(b"type", |s, key, seen| match key {
                         b"id" => {
                             seen.first(0)?;
@@ -313,6 +339,7 @@ impl<'a> Scanner<'a> {
                             let start = s.pos;
                             s.skip_value(5)?;
                             args = &s.b[start..s.pos];
+                            args_at = start;
                             Some(())
                         }
                         b"providerMetadata" | b"provider_metadata" => {
@@ -322,8 +349,19 @@ impl<'a> Scanner<'a> {
                         _ => s.skip_value(5),
                     })
                     .filter(|seen| seen.has(0) && seen.has(1) && seen.has(2))?;
+                    let name = name?;
+                    if s.blocks.is_some() {
+                        let arguments = s.text.get(args_at..args_at + args.len())?;
+                        let piece = Piece::ToolCall {
+                            name: name.clone(),
+                            arguments,
+                        };
+                        if let Some(blocks) = &mut s.blocks {
+                            blocks.push(SearchBlock { index: at, piece });
+                        }
+                    }
                     if s.parts.call.is_none() {
-                        s.parts.call = Some((name?, args));
+                        s.parts.call = Some((name, args));
                     }
                     if let Some(calls) = calls.as_deref_mut() {
                         calls.push(id?);

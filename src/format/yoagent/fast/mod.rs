@@ -36,6 +36,7 @@ pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
         clean: !has_control(line.as_bytes()),
         parts: Parts::default(),
         want_subject: subject,
+        blocks: None,
     };
     let facts = s.entry()?;
     s.ws();
@@ -52,6 +53,7 @@ pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
         clean: !has_control(line.as_bytes()),
         parts: Parts::default(),
         want_subject: subject,
+        blocks: None,
     };
     let facts = s.pi_entry()?;
     s.ws();
@@ -68,6 +70,7 @@ pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
         clean: !has_control(line.as_bytes()),
         parts: Parts::default(),
         want_subject: subject,
+        blocks: None,
     };
     let facts = s.claude_entry()?;
     s.ws();
@@ -87,6 +90,51 @@ struct Scanner<'a> {
     /// The line holds no control bytes, so inside strings only `"` and `\`
     /// need finding (which memchr does fast).
     clean: bool,
+    /// The searchable blocks of the message, collected when asked for
+    /// ([`scan_line_blocks`]).
+    blocks: Option<Vec<SearchBlock<'a>>>,
+}
+
+/// One searchable block of a message as it stands in the line, unread:
+/// what `ysess grep` searches, with no allocation for the common case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchBlock<'a> {
+    /// Its content block's index in the message.
+    pub index: usize,
+    pub piece: Piece<'a>,
+}
+
+/// What a [`SearchBlock`] holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece<'a> {
+    /// A text block's string, quotes included; `escaped` when its body holds
+    /// an escape (else the body is the text itself).
+    Text { quoted: &'a str, escaped: bool },
+    /// A thinking block's string (not redacted), as [`Piece::Text`].
+    Thinking { quoted: &'a str, escaped: bool },
+    /// A tool call: its name, and its arguments as the line spells them.
+    ToolCall {
+        name: Cow<'a, str>,
+        arguments: &'a str,
+    },
+}
+
+/// [`scan_line`] for a yoagent line that also collects the message's
+/// searchable blocks (images and redacted thinking are skipped, not read).
+/// `None` means "not sure", as for [`scan_line`].
+pub fn scan_line_blocks(line: &str) -> Option<(LineFacts<'_>, Vec<SearchBlock<'_>>)> {
+    let mut s = Scanner {
+        text: line,
+        b: line.as_bytes(),
+        pos: 0,
+        clean: !has_control(line.as_bytes()),
+        parts: Parts::default(),
+        want_subject: false,
+        blocks: Some(Vec::new()),
+    };
+    let facts = s.entry()?;
+    s.ws();
+    (s.pos == s.b.len()).then_some((facts, s.blocks.take().unwrap_or_default()))
 }
 
 /// Tracks which known fields of an object were seen; a duplicate makes the
@@ -253,6 +301,12 @@ impl<'a> Scanner<'a> {
             let end = self.pos - 1;
             self.text.get(end - body.len()..end).map(Cow::Borrowed)
         }
+    }
+
+    /// The string value just read (by [`Scanner::raw_string`]), whose body
+    /// is `len` bytes long, with its quotes.
+    fn quoted(&self, len: usize) -> Option<&'a str> {
+        self.text.get(self.pos - len - 2..self.pos)
     }
 
     /// A string value's raw body and whether it holds escapes.
