@@ -292,116 +292,11 @@ fn unquote(quoted: &str, escaped: bool) -> Option<Cow<'_, str>> {
 /// the line's own spelling when it is already that, decoded and printed
 /// otherwise. `None` when they are not JSON.
 fn compact_arguments(raw: &str) -> Option<Cow<'_, str>> {
-    let bytes = raw.as_bytes();
-    let mut at = 0;
-    let odd_escape = memchr::memmem::find(bytes, b"\\u").is_some()
-        || memchr::memmem::find(bytes, b"\\/").is_some();
-    if !odd_escape && is_compact(bytes, &mut at) && at == bytes.len() {
+    if crate::format::yoagent::fast::prints_as_is(raw.as_bytes()) {
         return Some(Cow::Borrowed(raw));
     }
     let value: serde_json::Value = serde_json::from_str(raw).ok()?;
     Some(Cow::Owned(value.to_string()))
-}
-
-/// Whether the JSON value at `at` (valid JSON, with no `\u` or `\/`
-/// escape) is spelled as serde prints it: no white space, integers only
-/// (and small ones), no key twice in an object. Moves `at` past it.
-fn is_compact(b: &[u8], at: &mut usize) -> bool {
-    /// Keys compared in an object; one with more is decoded.
-    const KEYS: usize = 16;
-    match b.get(*at) {
-        Some(b'"') => string_end(b, at),
-        Some(b'{') => {
-            *at += 1;
-            if b.get(*at) == Some(&b'}') {
-                *at += 1;
-                return true;
-            }
-            let mut keys: [&[u8]; KEYS] = [&[]; KEYS];
-            let mut n = 0;
-            loop {
-                let start = *at + 1;
-                if b.get(*at) != Some(&b'"') || !string_end(b, at) || n == KEYS {
-                    return false;
-                }
-                // Escapes are spelled one way here: equal keys look equal.
-                let key = &b[start..*at - 1];
-                if keys[..n].contains(&key) {
-                    return false;
-                }
-                keys[n] = key;
-                n += 1;
-                if b.get(*at) != Some(&b':') {
-                    return false;
-                }
-                *at += 1;
-                if !is_compact(b, at) {
-                    return false;
-                }
-                match b.get(*at) {
-                    Some(b',') => *at += 1,
-                    Some(b'}') => {
-                        *at += 1;
-                        return true;
-                    }
-                    _ => return false,
-                }
-            }
-        }
-        Some(b'[') => {
-            *at += 1;
-            if b.get(*at) == Some(&b']') {
-                *at += 1;
-                return true;
-            }
-            loop {
-                if !is_compact(b, at) {
-                    return false;
-                }
-                match b.get(*at) {
-                    Some(b',') => *at += 1,
-                    Some(b']') => {
-                        *at += 1;
-                        return true;
-                    }
-                    _ => return false,
-                }
-            }
-        }
-        Some(b't' | b'n') => {
-            *at += 4;
-            true
-        }
-        Some(b'f') => {
-            *at += 5;
-            true
-        }
-        Some(b'-' | b'0'..=b'9') => {
-            let start = *at;
-            *at += 1;
-            while b.get(*at).is_some_and(u8::is_ascii_digit) {
-                *at += 1;
-            }
-            // Fractions and exponents are printed as serde prints floats.
-            *at - start <= 18 && !matches!(b.get(*at), Some(b'.' | b'e' | b'E'))
-        }
-        _ => false,
-    }
-}
-
-/// Moves `at` from a string's opening quote past its closing one.
-fn string_end(b: &[u8], at: &mut usize) -> bool {
-    let mut i = *at + 1;
-    loop {
-        match memchr::memchr2(b'"', b'\\', &b[i.min(b.len())..]) {
-            Some(j) if b[i + j] == b'"' => {
-                *at = i + j + 1;
-                return true;
-            }
-            Some(j) => i += j + 2,
-            None => return false,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ mod claude;
 mod entry;
 mod pi;
 mod subject;
+pub use subject::prints_as_is;
 
 use std::borrow::Cow;
 

@@ -155,89 +155,136 @@ pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
 /// Whether `raw`, one JSON value that was already checked, is exactly what
 /// `serde_json` prints for the `Value` it parses to: compact, no escapes but
 /// the short ones serde writes, integers only, no key twice in an object.
-/// A tool call's subject then takes the bytes as they are instead of a
-/// parse and a print (pi and Claude Code store arguments as
-/// `JSON.stringify` writes them, which is that shape nearly always).
-pub(super) fn prints_as_is(raw: &[u8]) -> bool {
-    // Keys seen so far in each open object; arrays hold `None`.
-    let mut open: Vec<Option<Vec<&[u8]>>> = Vec::new();
-    let mut i = 0;
-    // Whether the next string is an object's key.
-    let mut key_next = false;
-    while i < raw.len() {
-        match raw[i] {
-            b'{' => {
-                open.push(Some(Vec::new()));
-                key_next = true;
-                i += 1;
+/// A tool call's subject and `grep` then take the bytes as they are instead
+/// of a parse and a print (pi and Claude Code store arguments as
+/// `JSON.stringify` writes them, and yoagent as serde does: that shape
+/// nearly always).
+pub fn prints_as_is(raw: &[u8]) -> bool {
+    let mut at = 0;
+    compact_value(raw, &mut at, 0) && at == raw.len()
+}
+
+/// Whether the value at `at` is spelled as serde prints it; moves `at`
+/// past it. Deeper than serde's own limit, or an object of more keys than
+/// are compared, is left to serde.
+fn compact_value(b: &[u8], at: &mut usize, depth: usize) -> bool {
+    const KEYS: usize = 32;
+    if depth > 128 {
+        return false;
+    }
+    match b.get(*at) {
+        Some(b'"') => compact_string(b, at),
+        Some(b'{') => {
+            *at += 1;
+            if b.get(*at) == Some(&b'}') {
+                *at += 1;
+                return true;
             }
-            b'[' => {
-                open.push(None);
-                i += 1;
-            }
-            b'}' | b']' => {
-                open.pop();
-                i += 1;
-            }
-            b',' => {
-                key_next = matches!(open.last(), Some(Some(_)));
-                i += 1;
-            }
-            b':' => i += 1,
-            b'"' => {
-                let start = i + 1;
-                let mut j = start;
-                loop {
-                    match raw.get(j) {
-                        Some(b'"') => break,
-                        Some(b'\\') => match raw.get(j + 1) {
-                            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => j += 2,
-                            _ => return false,
-                        },
-                        Some(&b) if b < 0x20 => return false,
-                        Some(_) => j += 1,
-                        None => return false,
-                    }
-                }
-                if key_next {
-                    let Some(Some(keys)) = open.last_mut() else {
-                        return false;
-                    };
-                    let key = &raw[start..j];
-                    if keys.len() >= 64 || keys.contains(&key) {
-                        return false;
-                    }
-                    keys.push(key);
-                    key_next = false;
-                }
-                i = j + 1;
-            }
-            b't' if raw[i..].starts_with(b"true") => i += 4,
-            b'f' if raw[i..].starts_with(b"false") => i += 5,
-            b'n' if raw[i..].starts_with(b"null") => i += 4,
-            b'-' | b'0'..=b'9' => {
-                let digits = raw[i..]
-                    .iter()
-                    .skip(usize::from(raw[i] == b'-'))
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-                let sign = usize::from(raw[i] == b'-');
-                let first = raw.get(i + sign).copied();
-                // No leading zero, no minus zero, within 64 bits; fractions
-                // and exponents print differently.
-                if digits == 0 || digits > 18 || (first == Some(b'0') && (digits > 1 || sign == 1))
-                {
+            let mut keys: [&[u8]; KEYS] = [&[]; KEYS];
+            let mut n = 0;
+            loop {
+                let start = *at + 1;
+                if n == KEYS || !compact_string(b, at) {
                     return false;
                 }
-                i += sign + digits;
-                if matches!(raw.get(i), Some(b'.' | b'e' | b'E')) {
+                // Escapes are spelled one way here: equal keys look equal.
+                let key = &b[start..*at - 1];
+                if keys[..n].contains(&key) || b.get(*at) != Some(&b':') {
                     return false;
                 }
+                keys[n] = key;
+                n += 1;
+                *at += 1;
+                if !compact_value(b, at, depth + 1) {
+                    return false;
+                }
+                match b.get(*at) {
+                    Some(b',') => *at += 1,
+                    Some(b'}') => {
+                        *at += 1;
+                        return true;
+                    }
+                    _ => return false,
+                }
             }
+        }
+        Some(b'[') => {
+            *at += 1;
+            if b.get(*at) == Some(&b']') {
+                *at += 1;
+                return true;
+            }
+            loop {
+                if !compact_value(b, at, depth + 1) {
+                    return false;
+                }
+                match b.get(*at) {
+                    Some(b',') => *at += 1,
+                    Some(b']') => {
+                        *at += 1;
+                        return true;
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        Some(b't') if b[*at..].starts_with(b"true") => {
+            *at += 4;
+            true
+        }
+        Some(b'n') if b[*at..].starts_with(b"null") => {
+            *at += 4;
+            true
+        }
+        Some(b'f') if b[*at..].starts_with(b"false") => {
+            *at += 5;
+            true
+        }
+        Some(&first @ (b'-' | b'0'..=b'9')) => {
+            let sign = usize::from(first == b'-');
+            let digits = b[*at + sign..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            let lead = b.get(*at + sign).copied();
+            *at += sign + digits;
+            // No leading zero, no minus zero, within 64 bits; fractions and
+            // exponents print as serde prints floats.
+            digits > 0
+                && digits <= 18
+                && !(lead == Some(b'0') && (digits > 1 || sign == 1))
+                && !matches!(b.get(*at), Some(b'.' | b'e' | b'E'))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the string at `at` holds only escapes serde writes (`\"`,
+/// `\\`, `\n`, `\r`, `\t`, `\b`, `\f`) and no control character;
+/// moves `at` past its closing quote.
+fn compact_string(b: &[u8], at: &mut usize) -> bool {
+    if b.get(*at) != Some(&b'"') {
+        return false;
+    }
+    let mut i = *at + 1;
+    loop {
+        let rest = &b[i.min(b.len())..];
+        let Some(j) = memchr::memchr2(b'"', b'\\', rest) else {
+            return false;
+        };
+        if has_control(&rest[..j]) {
+            return false;
+        }
+        i += j;
+        if b[i] == b'"' {
+            *at = i + 1;
+            return true;
+        }
+        match b.get(i + 1) {
+            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i += 2,
             _ => return false,
         }
     }
-    open.is_empty()
 }
 
 /// True when any byte of `bytes` is below 0x20.
