@@ -182,16 +182,13 @@ fn main() -> ExitCode {
         }
         Err(e) => TABLE.row("ysess log --graph", "failed", "", &format!("({e})")),
     }
-    match &rss {
-        Ok(rss) => TABLE.rss_rows(
-            &format!("ysess fsck peak RSS ({})", rss.method),
-            "peak RSS / file size",
-            rss.kib,
-            bytes,
-            Some(RSS_TARGET),
-        ),
-        Err(e) => TABLE.row("ysess fsck peak RSS", "n/a", "", &format!("({e})")),
-    }
+    TABLE.rss_result(
+        "ysess fsck",
+        "peak RSS / file size",
+        &rss,
+        bytes,
+        Some(RSS_TARGET),
+    );
     match &digest {
         Ok((_, t)) => TABLE.row("ysess fsck --digest", &ms(t.best), "", ""),
         Err(e) => TABLE.row("ysess fsck --digest", "failed", "", &format!("({e})")),

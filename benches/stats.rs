@@ -114,16 +114,7 @@ fn main() -> ExitCode {
         "",
         "",
     );
-    match &rss {
-        Ok(rss) => TABLE.rss_rows(
-            &format!("ysess stats peak RSS ({})", rss.method),
-            "peak RSS / file size",
-            rss.kib,
-            bytes,
-            None,
-        ),
-        Err(e) => TABLE.row("ysess stats peak RSS", "n/a", "", &format!("({e})")),
-    }
+    TABLE.rss_result("ysess stats", "peak RSS / file size", &rss, bytes, None);
     println!();
     println!("best of {runs}; ysess stats runs: {}", list_ms(&stats.all));
     println!("ysess fsck runs: {}", list_ms(&fsck.all));

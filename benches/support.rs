@@ -333,6 +333,29 @@ impl Table {
         println!("| {what:<w$} | {value:>12} | {target:<12} | {verdict:<6} |");
     }
 
+    /// [`Table::rss_rows`] for `{what} peak RSS`, or an `n/a` row saying
+    /// why it could not be measured.
+    #[allow(dead_code)] // benches/fsck.rs and benches/stats.rs show the error this way
+    pub fn rss_result(
+        self,
+        what: &str,
+        share: &str,
+        rss: &Result<Rss, String>,
+        bytes: u64,
+        target: Option<f64>,
+    ) {
+        match rss {
+            Ok(r) => self.rss_rows(
+                &format!("{what} peak RSS ({})", r.method),
+                share,
+                r.kib,
+                bytes,
+                target,
+            ),
+            Err(e) => self.row(&format!("{what} peak RSS"), "n/a", "", &format!("({e})")),
+        }
+    }
+
     /// Peak RSS in MB (row `what`), then as a share of the file size (row
     /// `share`), judged against `target` (a fraction) when there is one.
     pub fn rss_rows(self, what: &str, share: &str, kib: u64, bytes: u64, target: Option<f64>) {
