@@ -38,8 +38,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 use support::{
-    Out, Table, Timed, bench_file, check_run, env_usize, kib, list_ms, mb, ms, pass, peak_rss,
-    secs, time_child,
+    Out, Table, Timed, bench_file, bench_runs, check_run, file_size, kib, list_ms, mb, ms, pass,
+    peak_rss, secs, time_child,
 };
 
 const TABLE: Table = Table { what: 44 };
@@ -57,7 +57,7 @@ const LAYOUT_VERSION: u32 = 1;
 const DIFF_TARGET: Duration = Duration::from_secs(1);
 
 fn main() -> ExitCode {
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
+    let runs = bench_runs();
     let file = match bench_file(ENTRIES).and_then(|source| two_branch_file(&source)) {
         Ok(f) => f,
         Err(e) => {
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    let bytes = file_size(&file);
     println!("bench file: {} ({})", file.display(), mb(bytes));
     let (tip_a, tip_b, fork) = (
         format!("e{}", TRUNK + BRANCH),

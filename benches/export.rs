@@ -26,7 +26,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use support::{
-    Out, Table, bench_file, check_run, env_usize, list_ms, mb, ms, pass, peak_rss, secs, time_child,
+    BenchSession, Out, Table, bench_runs, bench_session, check_run, list_ms, mb, ms, pass,
+    peak_rss, secs, time_child,
 };
 
 const TABLE: Table = Table { what: 44 };
@@ -37,16 +38,15 @@ const EXPORT_TARGET: f64 = 3.0;
 const SIZE_TARGET: f64 = 2.0;
 
 fn main() -> ExitCode {
-    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
-    let file = match bench_file(entries) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: preparing the bench file: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runs = bench_runs();
+    let Some(BenchSession {
+        entries,
+        file,
+        bytes,
+    }) = bench_session()
+    else {
+        return ExitCode::FAILURE;
     };
-    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     println!("bench file: {} ({})", file.display(), mb(bytes));
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
     let page = file.with_extension("html");

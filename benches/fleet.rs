@@ -31,7 +31,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use support::{Table, bench_file, env_usize, mb, ms, secs};
+use support::{Table, bench_file, bench_runs, env_usize, mb, ms, secs};
 
 const TABLE: Table = Table { what: 44 };
 const FLEET_VERSION: u32 = 1;
@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         return load_with_yoagent(Path::new(&dir));
     }
     let files = env_usize("YSESS_BENCH_FILES", 2_000).max(1);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
+    let runs = bench_runs();
     let fleet = match make_fleet(files) {
         Ok(f) => f,
         Err(e) => {

@@ -33,7 +33,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use support::{
-    Out, Table, bench_file, check_run, env_usize, kib, list_ms, mb, ms, secs, time_child,
+    BenchSession, Out, Table, bench_runs, bench_session, check_run, kib, list_ms, mb, ms, secs,
+    time_child,
 };
 use ysess::format::pi::iso;
 
@@ -292,14 +293,14 @@ fn timed_run(ysess: &Path, args: &[OsString]) -> Result<(Duration, Option<f64>),
 }
 
 fn main() -> ExitCode {
-    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
-    let yoagent = match bench_file(entries) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: preparing the bench file: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runs = bench_runs();
+    let Some(BenchSession {
+        entries,
+        file: yoagent,
+        ..
+    }) = bench_session()
+    else {
+        return ExitCode::FAILURE;
     };
     let pi = match pi_file(&yoagent, entries) {
         Ok(f) => f,

@@ -29,8 +29,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use support::{
-    Captured, Out, Table, Timed, bench_file, check_run, env_usize, kib, list_ms, mb, ms, pass,
-    peak_rss, secs, time_child,
+    BenchSession, Captured, Out, Table, Timed, bench_runs, bench_session, check_run, kib, list_ms,
+    mb, ms, pass, peak_rss, secs, time_child,
 };
 
 const TABLE: Table = Table { what: 40 };
@@ -46,16 +46,10 @@ fn main() -> ExitCode {
     if let Some(i) = argv.iter().position(|a| a == "--yoagent-load") {
         return yoagent_load(argv.get(i + 1).map(Path::new));
     }
-    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
-    let file = match bench_file(entries) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: preparing the bench file: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runs = bench_runs();
+    let Some(BenchSession { file, bytes, .. }) = bench_session() else {
+        return ExitCode::FAILURE;
     };
-    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
 
     // -- yoagent: read_to_string + Session::from_jsonl ----------------------
     let mut load = Duration::MAX;
@@ -188,16 +182,13 @@ fn main() -> ExitCode {
         }
         Err(e) => TABLE.row("ysess log --graph", "failed", "", &format!("({e})")),
     }
-    match &rss {
-        Ok(rss) => TABLE.rss_rows(
-            &format!("ysess fsck peak RSS ({})", rss.method),
-            "peak RSS / file size",
-            rss.kib,
-            bytes,
-            Some(RSS_TARGET),
-        ),
-        Err(e) => TABLE.row("ysess fsck peak RSS", "n/a", "", &format!("({e})")),
-    }
+    TABLE.rss_result(
+        "ysess fsck",
+        "peak RSS / file size",
+        &rss,
+        bytes,
+        Some(RSS_TARGET),
+    );
     match &digest {
         Ok((_, t)) => TABLE.row("ysess fsck --digest", &ms(t.best), "", ""),
         Err(e) => TABLE.row("ysess fsck --digest", "failed", "", &format!("({e})")),

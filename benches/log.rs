@@ -28,8 +28,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use support::{
-    Out, Rss, Table, Timed, bench_file, env_usize, kib, list_ms, mb, ms, pass, peak_rss, secs,
-    time_child, vm_hwm_kib,
+    BenchSession, Out, Rss, Table, Timed, bench_runs, bench_session, kib, list_ms, mb, ms, pass,
+    peak_rss, secs, time_child, vm_hwm_kib,
 };
 
 const TABLE: Table = Table { what: 44 };
@@ -44,16 +44,10 @@ const RSS_TARGET: f64 = 0.5;
 const LAST: usize = 20;
 
 fn main() -> ExitCode {
-    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
-    let file = match bench_file(entries) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: preparing the bench file: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runs = bench_runs();
+    let Some(BenchSession { file, bytes, .. }) = bench_session() else {
+        return ExitCode::FAILURE;
     };
-    let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     println!("bench file: {} ({})", file.display(), mb(bytes));
 
     // -- yoagent: read_to_string + from_jsonl + path_messages ---------------

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{Table, env_usize, mb, ms, pass, secs};
+use support::{Table, bench_runs, env_usize, mb, ms, pass, secs};
 
 const TABLE: Table = Table { what: 44 };
 
@@ -40,7 +40,7 @@ fn main() -> ExitCode {
     let line_mb = env_usize("YSESS_BENCH_LINE_MB", 200).max(4);
     let siblings = env_usize("YSESS_BENCH_SIBLINGS", 200_000).max(4);
     let cap = Duration::from_secs(env_usize("YSESS_BENCH_CAP", 60) as u64);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
+    let runs = bench_runs();
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
     let mut failed = false;
     let mut rows: Vec<Row> = Vec::new();

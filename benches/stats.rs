@@ -20,22 +20,17 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use support::{
-    Out, Table, bench_file, check_run, env_usize, kib, list_ms, mb, ms, peak_rss, secs, time_child,
+    BenchSession, Out, Table, bench_runs, bench_session, check_run, kib, list_ms, mb, ms, peak_rss,
+    secs, time_child,
 };
 
 const TABLE: Table = Table { what: 44 };
 
 fn main() -> ExitCode {
-    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
-    let runs = env_usize("YSESS_BENCH_RUNS", 3).max(1);
-    let file = match bench_file(entries) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: bench file: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runs = bench_runs();
+    let Some(BenchSession { file, bytes, .. }) = bench_session() else {
+        return ExitCode::FAILURE;
     };
-    let bytes = std::fs::metadata(&file).map_or(0, |m| m.len());
 
     // yoagent: load, then sum every assistant message's usage.
     let mut load_sum = None;
@@ -119,16 +114,7 @@ fn main() -> ExitCode {
         "",
         "",
     );
-    match &rss {
-        Ok(rss) => TABLE.rss_rows(
-            &format!("ysess stats peak RSS ({})", rss.method),
-            "peak RSS / file size",
-            rss.kib,
-            bytes,
-            None,
-        ),
-        Err(e) => TABLE.row("ysess stats peak RSS", "n/a", "", &format!("({e})")),
-    }
+    TABLE.rss_result("ysess stats", "peak RSS / file size", &rss, bytes, None);
     println!();
     println!("best of {runs}; ysess stats runs: {}", list_ms(&stats.all));
     println!("ysess fsck runs: {}", list_ms(&fsck.all));

@@ -71,6 +71,44 @@ pub fn bench_file(entries: usize) -> std::io::Result<PathBuf> {
     Ok(file)
 }
 
+/// The bench session most benches measure: `YSESS_BENCH_ENTRIES` entries
+/// (default 200,000), made by [`bench_file`].
+#[allow(dead_code)] // benches/diff.rs and benches/fleet.rs make their own files; not every bench reads every field
+pub struct BenchSession {
+    pub entries: usize,
+    pub file: PathBuf,
+    /// The file's size (0 if it cannot be read).
+    pub bytes: u64,
+}
+
+/// The bench session, or `None` after printing why it could not be made.
+#[allow(dead_code)] // benches/diff.rs and benches/fleet.rs make their own files
+pub fn bench_session() -> Option<BenchSession> {
+    let entries = env_usize("YSESS_BENCH_ENTRIES", 200_000);
+    match bench_file(entries) {
+        Ok(file) => Some(BenchSession {
+            entries,
+            bytes: file_size(&file),
+            file,
+        }),
+        Err(e) => {
+            eprintln!("error: preparing the bench file: {e}");
+            None
+        }
+    }
+}
+
+/// Runs per measurement: `YSESS_BENCH_RUNS` (default 3, at least 1).
+pub fn bench_runs() -> usize {
+    env_usize("YSESS_BENCH_RUNS", 3).max(1)
+}
+
+/// The size of `file` in bytes, 0 if it cannot be read.
+#[allow(dead_code)] // benches/fleet.rs sums its own sizes
+pub fn file_size(file: &Path) -> u64 {
+    std::fs::metadata(file).map_or(0, |m| m.len())
+}
+
 // ---------------------------------------------------------------------------
 // Running and timing the ysess child
 // ---------------------------------------------------------------------------
@@ -293,6 +331,29 @@ impl Table {
     pub fn row(self, what: &str, value: &str, target: &str, verdict: &str) {
         let w = self.what;
         println!("| {what:<w$} | {value:>12} | {target:<12} | {verdict:<6} |");
+    }
+
+    /// [`Table::rss_rows`] for `{what} peak RSS`, or an `n/a` row saying
+    /// why it could not be measured.
+    #[allow(dead_code)] // benches/fsck.rs and benches/stats.rs show the error this way
+    pub fn rss_result(
+        self,
+        what: &str,
+        share: &str,
+        rss: &Result<Rss, String>,
+        bytes: u64,
+        target: Option<f64>,
+    ) {
+        match rss {
+            Ok(r) => self.rss_rows(
+                &format!("{what} peak RSS ({})", r.method),
+                share,
+                r.kib,
+                bytes,
+                target,
+            ),
+            Err(e) => self.row(&format!("{what} peak RSS"), "n/a", "", &format!("({e})")),
+        }
     }
 
     /// Peak RSS in MB (row `what`), then as a share of the file size (row

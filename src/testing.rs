@@ -13,3 +13,34 @@ impl Rng {
         self.0 % n.max(1)
     }
 }
+
+/// A tree of user entries from `(id, parent, label)` triples in file order
+/// (entry `i` on line `i + 1`).
+pub fn labeled_tree(entries: &[(&str, Option<&str>, Option<&str>)]) -> crate::tree::Tree {
+    let mut builder = crate::tree::TreeBuilder::default();
+    for (i, &(id, parent, label)) in entries.iter().enumerate() {
+        builder
+            .push(crate::tree::NewEntry {
+                id,
+                parent,
+                label,
+                timestamp: 0,
+                kind: crate::format::MessageKind::User,
+                line: i as u64 + 1,
+                offset: 0,
+                len: 0,
+                tag: None,
+                subject: None,
+                record: false,
+                target: None,
+            })
+            .expect("test trees are valid");
+    }
+    builder.finish()
+}
+
+/// The same from `(id, parent)` pairs: no labels.
+pub fn tree(entries: &[(&str, Option<&str>)]) -> crate::tree::Tree {
+    let triples: Vec<_> = entries.iter().map(|&(id, p)| (id, p, None)).collect();
+    labeled_tree(&triples)
+}

@@ -7,7 +7,6 @@ pub mod git;
 pub mod manifest;
 pub mod walk;
 
-use std::collections::BTreeMap;
 use std::sync::{Mutex, mpsc};
 
 /// Maps `items` with `map` on `workers` threads and hands the results to
@@ -31,7 +30,6 @@ pub fn ordered<T: Send, U: Send>(
     let (item_tx, item_rx) = mpsc::sync_channel::<(usize, T)>(workers);
     let item_rx = Mutex::new(item_rx);
     std::thread::scope(|scope| {
-        let (done_tx, done_rx) = mpsc::sync_channel::<(usize, U)>(window);
         scope.spawn(move || {
             for (seq, item) in items.enumerate() {
                 // A token per item under way: none left, wait for `consume`.
@@ -40,37 +38,17 @@ pub fn ordered<T: Send, U: Send>(
                 }
             }
         });
-        for _ in 0..workers {
-            let done_tx = done_tx.clone();
-            let (item_rx, map) = (&item_rx, &map);
-            scope.spawn(move || {
-                loop {
-                    let next = item_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((seq, item))) = next else { break };
-                    if done_tx.send((seq, map(item))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
         let mut token_tx = Some(token_tx);
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        for (seq, result) in done_rx {
-            pending.insert(seq, result);
-            while let Some(result) = pending.remove(&next) {
-                next += 1;
-                let go_on = consume(result);
-                match (&token_tx, go_on) {
-                    (Some(tx), true) => {
-                        let _ = tx.try_send(());
-                    }
-                    // Dropping the tokens ends the producer at its next item.
-                    _ => token_tx = None,
+        crate::input::par::map_in_order(scope, workers, window, &item_rx, &map, |result| {
+            let go_on = consume(result);
+            match (&token_tx, go_on) {
+                (Some(tx), true) => {
+                    let _ = tx.try_send(());
                 }
+                // Dropping the tokens ends the producer at its next item.
+                _ => token_tx = None,
             }
-        }
+        });
     });
 }
 

@@ -12,7 +12,7 @@ pub fn ordered_map<T, U, E>(
     workers: usize,
     mut produce: impl FnMut() -> Result<Option<T>, E> + Send,
     map: impl Fn(T) -> U + Sync,
-    mut consume: impl FnMut(U),
+    consume: impl FnMut(U),
 ) -> Result<(), E>
 where
     T: Send,
@@ -23,7 +23,6 @@ where
     let (item_tx, item_rx) = mpsc::sync_channel::<(usize, T)>(workers);
     let item_rx = Mutex::new(item_rx);
     std::thread::scope(|scope| {
-        let (done_tx, done_rx) = mpsc::sync_channel::<(usize, U)>(workers * 2);
         let producer = scope.spawn(move || {
             let mut seq = 0;
             loop {
@@ -39,33 +38,49 @@ where
                 }
             }
         });
-        for _ in 0..workers {
-            let done_tx = done_tx.clone();
-            let (item_rx, map) = (&item_rx, &map);
-            scope.spawn(move || {
-                loop {
-                    let next = item_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((seq, item))) = next else { break };
-                    if done_tx.send((seq, map(item))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        for (seq, result) in done_rx {
-            pending.insert(seq, result);
-            while let Some(result) = pending.remove(&next) {
-                consume(result);
-                next += 1;
-            }
-        }
+        map_in_order(scope, workers, workers * 2, &item_rx, &map, consume);
         producer
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// What this map and [`crate::fleet::ordered`] share: `workers` threads of
+/// `scope` map the `(seq, item)` pairs `items` gives (`seq` counting from 0)
+/// with `map`, and the results go to `consume` in `seq` order on this
+/// thread. `depth` results fit in the channel back to this thread. Returns
+/// once every sender of `items` is gone and every result is consumed.
+pub(crate) fn map_in_order<'scope, T: Send + 'scope, U: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    workers: usize,
+    depth: usize,
+    items: &'scope Mutex<mpsc::Receiver<(usize, T)>>,
+    map: &'scope (impl Fn(T) -> U + Sync),
+    mut consume: impl FnMut(U),
+) {
+    let (done_tx, done_rx) = mpsc::sync_channel::<(usize, U)>(depth);
+    for _ in 0..workers {
+        let done_tx = done_tx.clone();
+        scope.spawn(move || {
+            loop {
+                let next = items.lock().map(|rx| rx.recv());
+                let Ok(Ok((seq, item))) = next else { break };
+                if done_tx.send((seq, map(item))).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(done_tx);
+    let mut pending = BTreeMap::new();
+    let mut next = 0;
+    for (seq, result) in done_rx {
+        pending.insert(seq, result);
+        while let Some(result) = pending.remove(&next) {
+            next += 1;
+            consume(result);
+        }
+    }
 }
 
 #[cfg(test)]

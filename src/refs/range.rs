@@ -125,31 +125,7 @@ pub fn common_ancestor(a: Ix, b: Ix, up: impl Fn(Ix) -> Option<Ix>) -> Option<Ix
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::MessageKind;
-    use crate::tree::{NewEntry, TreeBuilder};
-
-    fn tree(entries: &[(&str, Option<&str>)]) -> Tree {
-        let mut builder = TreeBuilder::default();
-        for (line, &(id, parent)) in entries.iter().enumerate() {
-            builder
-                .push(NewEntry {
-                    id,
-                    parent,
-                    label: None,
-                    timestamp: 0,
-                    kind: MessageKind::User,
-                    line: line as u64 + 1,
-                    offset: 0,
-                    len: 0,
-                    tag: None,
-                    subject: None,
-                    record: false,
-                    target: None,
-                })
-                .expect("test trees are valid");
-        }
-        builder.finish()
-    }
+    use crate::testing::tree;
 
     /// e1 ← e2 ← e3 ← e4 ← e5, and e3 ← e6 ← e7; HEAD is e7.
     fn forked() -> Tree {

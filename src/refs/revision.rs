@@ -609,32 +609,7 @@ impl<'a> Names<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::MessageKind;
-    use crate::tree::{NewEntry, TreeBuilder};
-
-    /// A tree from `(id, parent, label)` triples in file order.
-    fn tree(entries: &[(&str, Option<&str>, Option<&str>)]) -> Tree {
-        let mut builder = TreeBuilder::default();
-        for (line, &(id, parent, label)) in entries.iter().enumerate() {
-            builder
-                .push(NewEntry {
-                    id,
-                    parent,
-                    label,
-                    timestamp: 0,
-                    kind: MessageKind::User,
-                    line: line as u64 + 1,
-                    offset: 0,
-                    len: 0,
-                    tag: None,
-                    subject: None,
-                    record: false,
-                    target: None,
-                })
-                .expect("test trees are valid");
-        }
-        builder.finish()
-    }
+    use crate::testing::labeled_tree as tree;
 
     /// e1 ← e2 ← e3 ← e4 ← e5 (head), with a fork e3 ← e6.
     ///

@@ -212,6 +212,11 @@ fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
             }
         }
     }
+    whole(repo, ix)
+}
+
+/// An entry read whole: the slow path every format has.
+fn whole(repo: &Repo, ix: Ix) -> io::Result<One> {
     let entry = repo.entry(ix)?;
     let (calls, answers) = match &entry.message {
         Message::Assistant { content, .. } => (
@@ -555,22 +560,6 @@ mod tests {
         })
     }
 
-    /// An entry read whole: the slow path every format has.
-    fn whole(repo: &Repo, ix: Ix) -> One {
-        let entry = repo.entry(ix).expect("reads");
-        let (calls, answers) = match &entry.message {
-            Message::Assistant { content, .. } => (
-                calls(content)
-                    .map(|(id, name)| (id.to_string(), name.to_string()))
-                    .collect(),
-                None,
-            ),
-            Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
-            _ => (Vec::new(), None),
-        };
-        (Facts::of(&entry, repo.format), calls, answers)
-    }
-
     #[test]
     fn the_lean_read_gives_what_reading_each_entry_whole_gives() {
         let odd = [
@@ -609,7 +598,7 @@ mod tests {
                 let one = read_one(&repo, ix).expect("reads");
                 assert_eq!(
                     one,
-                    whole(&repo, ix),
+                    whole(&repo, ix).expect("reads"),
                     "{} line {}",
                     file.display(),
                     repo.tree.node(ix).line

@@ -347,31 +347,7 @@ impl<'t> Graph<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::MessageKind;
-    use crate::tree::{NewEntry, TreeBuilder};
-
-    /// A tree of `(id, parent)` lines, in file order.
-    fn tree(lines: &[(&str, Option<&str>)]) -> Tree {
-        let mut builder = TreeBuilder::default();
-        for (i, &(id, parent)) in lines.iter().enumerate() {
-            let entry = NewEntry {
-                id,
-                parent,
-                label: None,
-                timestamp: 0,
-                kind: MessageKind::User,
-                line: i as u64 + 1,
-                offset: 0,
-                len: 0,
-                tag: None,
-                subject: None,
-                record: false,
-                target: None,
-            };
-            builder.push(entry).expect("test trees are well formed");
-        }
-        builder.finish()
-    }
+    use crate::testing::tree;
 
     /// `prefix + id` for each entry in `order`, connectors included.
     fn render(tree: &Tree, order: &[Ix], style: Style) -> String {

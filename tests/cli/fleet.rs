@@ -515,42 +515,14 @@ fn the_readme_pre_receive_hook_refuses_a_push_that_shortens_a_session() {
     );
 }
 
-/// Runs ysess with its stderr on a pseudo-terminal of 100 columns (stdout a
-/// pipe): what the terminal showed, and the exit status. `feed` runs while
+/// Runs ysess with its stderr on a pseudo-terminal of 100 columns (stdout on
+/// /dev/null): what the terminal showed, and the exit status. `feed` runs while
 /// ysess does.
 #[cfg(unix)]
 fn stderr_on_terminal(dir: &Dir, args: &[&str], feed: impl FnOnce()) -> (String, Option<i32>) {
-    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
-    use std::ffi::OsStr;
-    use std::io::Read;
-    use std::os::unix::ffi::OsStrExt;
     use std::process::Stdio;
 
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("a pseudo-terminal");
-    grantpt(&master).expect("grantpt");
-    unlockpt(&master).expect("unlockpt");
-    let size = rustix::termios::Winsize {
-        ws_row: 24,
-        ws_col: 100,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    rustix::termios::tcsetwinsize(&master, size).expect("the terminal takes a size");
-    let name = ptsname(&master, Vec::new()).expect("ptsname");
-    let terminal = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(OsStr::from_bytes(name.as_bytes()))
-        .expect("the terminal's other end opens");
-    let mut master = std::fs::File::from(master);
-    let reader = std::thread::spawn(move || {
-        let mut seen = Vec::new();
-        let mut chunk = [0u8; 4096];
-        while let Ok(n @ 1..) = master.read(&mut chunk) {
-            seen.extend_from_slice(&chunk[..n]);
-        }
-        seen
-    });
+    let (terminal, reader) = crate::support::open_terminal(100);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
     cmd.args(args)
         .current_dir(dir.path())
@@ -563,7 +535,7 @@ fn stderr_on_terminal(dir: &Dir, args: &[&str], feed: impl FnOnce()) -> (String,
     drop(cmd);
     feed();
     let status = child.wait().expect("ysess finishes");
-    let seen = reader.join().expect("the terminal reader ends");
+    let seen = reader.seen();
     (String::from_utf8_lossy(&seen).into_owned(), status.code())
 }
 

@@ -176,6 +176,56 @@ pub fn small_demo() -> Dir {
 /// The environment names no pager unless `env` does.
 #[cfg(unix)]
 pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: u16) -> Run {
+    let (terminal, reader) = open_terminal(columns);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
+    cmd.args(args)
+        .current_dir(dir.path())
+        .env_remove("YSESS_FILE")
+        .env_remove("YSESS_PAGER")
+        .env_remove("PAGER")
+        .env_remove("COLUMNS")
+        .env("NO_COLOR", "1")
+        .env("TZ", "UTC")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(terminal))
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("ysess starts");
+    // Only ysess (and its pager) may hold the terminal open now.
+    drop(cmd);
+    let out = child.wait_with_output().expect("ysess finishes");
+    let seen = reader.seen();
+    Run {
+        args: args.iter().map(|a| a.to_string()).collect(),
+        status: out.status.code(),
+        // The terminal turns each newline into CR LF.
+        stdout: String::from_utf8(seen)
+            .expect("terminal output is UTF-8")
+            .replace("\r\n", "\n"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// What a pseudo-terminal showed, read by a thread while ysess writes (so it
+/// never blocks on a full buffer).
+#[cfg(unix)]
+pub struct TerminalReader(std::thread::JoinHandle<Vec<u8>>);
+
+#[cfg(unix)]
+impl TerminalReader {
+    /// Everything the terminal showed; reading ends (EIO) once every writer
+    /// has closed the terminal's other end.
+    pub fn seen(self) -> Vec<u8> {
+        self.0.join().expect("the terminal reader ends")
+    }
+}
+
+/// A pseudo-terminal of `columns` columns (0: size unknown): its other end,
+/// to hand to ysess as stdout or stderr, and the reader of what it shows.
+#[cfg(unix)]
+pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use std::ffi::OsStr;
     use std::io::Read;
@@ -199,8 +249,6 @@ pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: 
         .write(true)
         .open(OsStr::from_bytes(name.as_bytes()))
         .expect("the terminal's other end opens");
-    // Read the terminal while ysess writes, so it never blocks on a full
-    // buffer; reading ends (EIO) once every writer has closed it.
     let mut master = std::fs::File::from(master);
     let reader = std::thread::spawn(move || {
         let mut seen = Vec::new();
@@ -210,33 +258,5 @@ pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: 
         }
         seen
     });
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
-    cmd.args(args)
-        .current_dir(dir.path())
-        .env_remove("YSESS_FILE")
-        .env_remove("YSESS_PAGER")
-        .env_remove("PAGER")
-        .env_remove("COLUMNS")
-        .env("NO_COLOR", "1")
-        .env("TZ", "UTC")
-        .stdin(Stdio::null())
-        .stdout(Stdio::from(terminal))
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let child = cmd.spawn().expect("ysess starts");
-    // Only ysess (and its pager) may hold the terminal open now.
-    drop(cmd);
-    let out = child.wait_with_output().expect("ysess finishes");
-    let seen = reader.join().expect("the terminal reader ends");
-    Run {
-        args: args.iter().map(|a| a.to_string()).collect(),
-        status: out.status.code(),
-        // The terminal turns each newline into CR LF.
-        stdout: String::from_utf8(seen)
-            .expect("terminal output is UTF-8")
-            .replace("\r\n", "\n"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    (terminal, TerminalReader(reader))
 }
