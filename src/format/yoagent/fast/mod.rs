@@ -30,52 +30,19 @@ const MAX_DEPTH: u32 = 96;
 /// Validates one trimmed, non-empty line. `None` means "not sure": ask the
 /// exact path.
 pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    let mut s = Scanner {
-        text: line,
-        b: line.as_bytes(),
-        pos: 0,
-        clean: !has_control(line.as_bytes()),
-        parts: Parts::default(),
-        want_subject: subject,
-        blocks: None,
-    };
-    let facts = s.entry()?;
-    s.ws();
-    (s.pos == s.b.len()).then_some(facts)
+    Scanner::new(line, subject).whole(Scanner::entry)
 }
 
 /// [`scan_line`] for a line of a pi session: a `message` entry of a model
 /// role (see [`pi`]); `None` for anything else.
 pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    let mut s = Scanner {
-        text: line,
-        b: line.as_bytes(),
-        pos: 0,
-        clean: !has_control(line.as_bytes()),
-        parts: Parts::default(),
-        want_subject: subject,
-        blocks: None,
-    };
-    let facts = s.pi_entry()?;
-    s.ws();
-    (s.pos == s.b.len()).then_some(facts)
+    Scanner::new(line, subject).whole(Scanner::pi_entry)
 }
 
 /// [`scan_line`] for a line of a Claude Code session: a `user` or
 /// `assistant` line (see [`claude`]); `None` for anything else.
 pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    let mut s = Scanner {
-        text: line,
-        b: line.as_bytes(),
-        pos: 0,
-        clean: !has_control(line.as_bytes()),
-        parts: Parts::default(),
-        want_subject: subject,
-        blocks: None,
-    };
-    let facts = s.claude_entry()?;
-    s.ws();
-    (s.pos == s.b.len()).then_some(facts)
+    Scanner::new(line, subject).whole(Scanner::claude_entry)
 }
 
 struct Scanner<'a> {
@@ -94,6 +61,28 @@ struct Scanner<'a> {
     /// The searchable blocks of the message, collected when asked for
     /// ([`scan_line_blocks`]).
     blocks: Option<Vec<SearchBlock<'a>>>,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(line: &'a str, want_subject: bool) -> Self {
+        Scanner {
+            text: line,
+            b: line.as_bytes(),
+            pos: 0,
+            clean: !has_control(line.as_bytes()),
+            parts: Parts::default(),
+            want_subject,
+            blocks: None,
+        }
+    }
+
+    /// What `read` makes of the line, when it reads all of it (white space
+    /// aside); `None` otherwise.
+    fn whole<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let made = read(self)?;
+        self.ws();
+        (self.pos == self.b.len()).then_some(made)
+    }
 }
 
 /// One searchable block of a message as it stands in the line, unread:
@@ -124,18 +113,10 @@ pub enum Piece<'a> {
 /// searchable blocks (images and redacted thinking are skipped, not read).
 /// `None` means "not sure", as for [`scan_line`].
 pub fn scan_line_blocks(line: &str) -> Option<(LineFacts<'_>, Vec<SearchBlock<'_>>)> {
-    let mut s = Scanner {
-        text: line,
-        b: line.as_bytes(),
-        pos: 0,
-        clean: !has_control(line.as_bytes()),
-        parts: Parts::default(),
-        want_subject: false,
-        blocks: Some(Vec::new()),
-    };
-    let facts = s.entry()?;
-    s.ws();
-    (s.pos == s.b.len()).then_some((facts, s.blocks.take().unwrap_or_default()))
+    let mut s = Scanner::new(line, false);
+    s.blocks = Some(Vec::new());
+    let facts = s.whole(Scanner::entry)?;
+    Some((facts, s.blocks.take().unwrap_or_default()))
 }
 
 /// Tracks which known fields of an object were seen; a duplicate makes the
