@@ -120,6 +120,19 @@ fn grep_context_separates_groups_apart_and_does_not_repeat_lines() {
 }
 
 #[test]
+fn grep_context_as_large_as_a_u64_shows_the_whole_block_without_overflowing() {
+    let whole = "e4 assistant- Plan:\n\
+                 e4 assistant: 1. Parse each line as a session entry.\n\
+                 e4 assistant- 2. Check ids and parents.\n\
+                 e4 assistant- 3. Report every problem with its line.\n";
+    for rev in [&[][..], &["e4"][..]] {
+        let mut args = vec!["grep", "--context", "18446744073709551615", "Parse each"];
+        args.extend(rev);
+        demo().run(&args).status(0).stdout(whole);
+    }
+}
+
+#[test]
 fn grep_options_word_fixed_and_case() {
     let dir = demo();
     dir.run(&["grep", "-w", "plan"]).status(0).stdout(
