@@ -302,7 +302,11 @@ impl Render<'_> {
                 self.highlight(&text[hit.start..hit.end], hit.start, &hit.matches)
             )?;
             next = hit.number + 1;
-            let until = hit.number.saturating_add(n).saturating_add(1).min(starts.len());
+            let until = hit
+                .number
+                .saturating_add(n)
+                .saturating_add(1)
+                .min(starts.len());
             let stop = hits.peek().map_or(until, |h| h.number.min(until));
             for k in next..stop {
                 writeln!(out, "{prefix}- {}", escape(line_at(k).1))?;

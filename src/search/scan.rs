@@ -42,7 +42,10 @@ impl Found {
             return None;
         }
         let result_of = match &entry.message {
-            Message::ToolResult { tool_name, .. } => Some(tool_name.clone()),
+            // Claude Code's results name no tool: none rather than "".
+            Message::ToolResult { tool_name, .. } if !tool_name.is_empty() => {
+                Some(tool_name.clone())
+            }
             _ => None,
         };
         Some(Found {

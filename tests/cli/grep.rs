@@ -344,6 +344,25 @@ fn grep_reads_pi_and_claude_code_sessions() {
     }
 }
 
+/// Claude Code's tool results name no tool (only the call they answer):
+/// grep says none, not an empty name.
+#[test]
+fn a_claude_code_tool_result_is_shown_without_an_empty_tool_name() {
+    let dir = Dir::new();
+    let claude = fixture("claude/session.jsonl");
+    let claude = claude.to_str().expect("UTF-8 path");
+    let run = dir.run(&["-f", claude, "grep", "--json", "-F", "cannot find function"]);
+    run.status(0).stderr("");
+    let found = matches(&run);
+    assert_eq!(found.len(), 1, "{run}");
+    assert_eq!(found[0].tool, None, "{run}");
+    dir.run(&["-f", claude, "grep", "-F", "cannot find function"])
+        .status(0)
+        .stdout(
+            "2054fa81-6e7c-4c6a-87ac-5fed4b6ea010 toolResult: error[E0425]: cannot find function `collect_stats` in this scope\n",
+        );
+}
+
 /// Every word of every message pi wrote: `grep -l` finds exactly the
 /// entries whose text holds it, as read from pi's files by serde here.
 #[test]
