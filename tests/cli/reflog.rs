@@ -135,6 +135,19 @@ fn a_deleted_branch_keeps_its_name_in_the_reflog() {
     assert_eq!(short(&got[0]), ("e6", Some("gone"), "e15", None));
 }
 
+/// Moves recorded after a branch was deleted do not name it, though they
+/// reach the entries it was on.
+#[test]
+fn a_move_after_a_branch_is_deleted_does_not_name_it() {
+    let dir = moves_fixture();
+    dir.run(&["checkout", "wip"]).status(0);
+    dir.run(&["branch", "-d", "lib"]).status(0);
+    dir.run(&["checkout", "-"]).status(0);
+    let got = moves(&dir.run(&["reflog", "--json"]));
+    assert_eq!(short(&got[0]), ("e13", Some("wip"), "e18", None));
+    assert_eq!(short(&got[1]), ("e18", Some("lib"), "e13", Some("wip")));
+}
+
 #[test]
 fn pi_sessions_keep_their_moves_and_pi_resumes_where_the_last_one_went() {
     let Some((dir, sessions)) = pi_sessions(1..=3) else {
