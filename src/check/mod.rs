@@ -239,6 +239,9 @@ struct State {
     tools: ToolFacts,
     /// Findings whose parent was unknown when seen: (finding index, parent).
     unknown_parents: Vec<(usize, String)>,
+    /// Ids named by lines whose entry could not be read: their children
+    /// are not reported again for it.
+    broken_ids: hashbrown::HashSet<String>,
     /// Offset of the last non-blank line.
     last_nonblank: Option<u64>,
     /// The finding of the last non-blank line, when it stopped mid-value.
@@ -338,6 +341,9 @@ impl State {
                     Code::InvalidJson => format!("not valid JSON: {}", fault.message),
                     _ => fault.message,
                 };
+                if let Some(id) = &fault.id {
+                    self.broken_ids.insert(id.clone());
+                }
                 findings.push(line.finding(code, within, fault.id, message));
             }
             Line::Entry { facts, indent } => {
@@ -485,6 +491,7 @@ impl State {
             last_eof_finding,
             header_first,
             version,
+            broken_ids,
             ..
         } = self;
         report.format = format;
@@ -502,7 +509,13 @@ impl State {
             });
         }
         // A parent defined after its child is a forward reference.
+        // A parent named by a line that could not be read is reported
+        // there, once; its children do not cascade into more errors.
+        let mut cascaded = Vec::new();
         for (at, parent) in unknown_parents {
+            if builder.line_of(&parent).is_none() && broken_ids.contains(&parent) {
+                cascaded.push(at);
+            }
             if let Some(line) = builder.line_of(&parent) {
                 let finding = &mut report.findings[at];
                 finding.code = Code::ForwardParent;
@@ -519,6 +532,14 @@ impl State {
             // The torn write starts where the line does.
             finding.offset = Some(offset);
             report.torn = Some(Torn { offset, len: 0 });
+        }
+        if !cascaded.is_empty() {
+            cascaded.sort_unstable();
+            let mut at = 0;
+            report.findings.retain(|_| {
+                at += 1;
+                cascaded.binary_search(&(at - 1)).is_err()
+            });
         }
         let tree = builder.finish();
         // The summary is counted on another thread while the warnings are

@@ -616,3 +616,31 @@ fn only_a_whole_object_followed_by_another_is_glued() {
         assert_eq!(codes, [code], "{tail:?}\n{run}");
     }
 }
+
+/// An entry whose message cannot be read still names its id: the error is
+/// reported on its line, once, and its children are no `unknownParent`.
+#[test]
+fn a_broken_entrys_children_do_not_cascade_into_unknown_parent_errors() {
+    let dir = Dir::new();
+    let demo = std::fs::read_to_string(crate::support::fixture("demo.jsonl")).expect("demo");
+    let lines: Vec<String> = demo
+        .lines()
+        .enumerate()
+        .map(|(k, line)| {
+            if k != 4 {
+                return line.to_string();
+            }
+            let mut entry: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            entry["message"]["timestamp"] = "notanumber".into();
+            entry.to_string()
+        })
+        .collect();
+    dir.write("session.jsonl", session(&lines) + "\n");
+    let run = dir.run(&["fsck", "--json"]);
+    run.status(1);
+    assert_eq!(
+        findings(&run),
+        [("invalidMessage".to_string(), Some(5), "error".to_string())],
+        "{run}"
+    );
+}
