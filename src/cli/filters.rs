@@ -94,7 +94,7 @@ impl FilterArgs {
             .iter()
             .map(|p| Pattern::new(p, options))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Failure::usage(format!("--grep: {e}")))?;
+            .map_err(|e| Failure::usage(format!("--grep: {}", crate::search::one_line(&e))))?;
         let when = |flag: &str, text: &Option<String>| {
             text.as_deref()
                 .map(|t| {

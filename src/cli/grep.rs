@@ -76,8 +76,13 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         ignore_case: args.ignore_case,
         word: args.word_regexp,
     };
-    let pattern = Pattern::new(&args.pattern, options)
-        .map_err(|e| Failure::usage(format!("the pattern does not parse: {e}")))?;
+    let pattern = Pattern::new(&args.pattern, options).map_err(|e| {
+        Failure::usage(format!(
+            "the pattern {:?} does not parse: {}",
+            args.pattern,
+            crate::search::one_line(&e)
+        ))
+    })?;
     let scope = Scope {
         roles: args.role.iter().map(|&r| r.into()).collect(),
         tool: args.tool.clone(),

@@ -17,7 +17,7 @@ mod pattern;
 pub mod scan;
 pub mod when;
 
-pub use pattern::{Pattern, PatternOptions};
+pub use pattern::{Pattern, PatternOptions, one_line};
 
 use std::borrow::Cow;
 

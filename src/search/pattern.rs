@@ -36,9 +36,24 @@ pub struct Pattern {
     raw: Option<regex::bytes::Regex>,
 }
 
+/// A regex error on one line, for a one-line message: the regex crate's
+/// own words (`unclosed group`, …) without the picture of the pattern it
+/// draws over several lines.
+pub fn one_line(error: &regex::Error) -> String {
+    let text = error.to_string();
+    match text
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("error: "))
+    {
+        Some(why) if text.contains('\n') => why.to_string(),
+        _ => text.lines().map(str::trim).collect::<Vec<_>>().join(" "),
+    }
+}
+
 impl Pattern {
     /// Compiles `pattern`; the error is the regex crate's, which points at
-    /// the fault.
+    /// the fault ([`one_line`] puts it on one line).
     pub fn new(pattern: &str, options: PatternOptions) -> Result<Pattern, regex::Error> {
         let mut source = if options.fixed {
             regex::escape(pattern)

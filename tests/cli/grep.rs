@@ -197,10 +197,12 @@ fn grep_exits_1_when_nothing_matches_and_2_for_a_pattern_that_does_not_parse() {
         .status(1)
         .stdout("")
         .stderr("");
+    // The regex crate's words, on one line.
     let run = dir.run(&["grep", "a(b"]);
     run.status(2).stdout("");
     assert!(
-        run.stderr.starts_with("error: the pattern does not parse"),
+        run.stderr
+            .starts_with("error: the pattern \"a(b\" does not parse: unclosed group\n"),
         "{run}"
     );
     // `-C` is the global option that changes directory.
