@@ -150,8 +150,8 @@ impl RevError {
 }
 
 fn syntax_hint() -> String {
-    "a revision is HEAD, @, an entry id or label or branch (or a unique prefix of one), \
-     then any of ~N and ^"
+    "a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a unique prefix \
+     of one), then any of ~N and ^"
         .to_owned()
 }
 

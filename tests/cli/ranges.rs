@@ -141,7 +141,7 @@ fn an_unknown_side_of_a_range_is_named() {
         .run(&["log", "e4..e99"])
         .status(128)
         .stdout("")
-        .stderr("error: unknown revision 'e99'\nhint: a revision is HEAD, @, an entry id or label or branch (or a unique prefix of one), then any of ~N and ^\n");
+        .stderr("error: unknown revision 'e99'\nhint: a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a unique prefix of one), then any of ~N and ^\n");
 }
 
 #[test]

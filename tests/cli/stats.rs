@@ -427,8 +427,8 @@ fn stats_of_an_unknown_revision_or_group_is_refused() {
     let dir = demo();
     dir.run(&["stats", "nosuch"]).status(128).stdout("").stderr(
         "error: unknown revision 'nosuch'\n\
-             hint: a revision is HEAD, @, an entry id or label or branch (or a unique prefix of \
-             one), then any of ~N and ^\n",
+             hint: a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a \
+             unique prefix of one), then any of ~N and ^\n",
     );
     let run = dir.run(&["stats", "--by", "week"]);
     run.status(2);
