@@ -33,11 +33,10 @@ pub struct ReflogArgs {
 pub fn run(args: &ReflogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    let deleted = deletions(&repo);
     // A branch deleted before a move is no branch of that move's.
     let name = |branch: Option<Ix>, at: Ix| {
         branch
-            .filter(|b| deleted.iter().all(|&(record, by)| record != *b || by > at))
+            .filter(|&b| repo.refs.deleted.iter().all(|d| d.record != b || d.by > at))
             .and_then(|b| branch_name(&repo, b))
     };
     let listed: Vec<Listed> = moves(tree)
@@ -104,38 +103,6 @@ struct Listed {
     kind: &'static str,
     from_branch: Option<String>,
     to_branch: Option<String>,
-}
-
-/// Each deleted branch's `ysess.branch` record, with the record that
-/// deleted it, from ysess's records in file order (as `Refs::read` reads
-/// them).
-fn deletions(repo: &Repo) -> Vec<(Ix, Ix)> {
-    let tree = &repo.tree;
-    let mut live: Vec<(String, Ix)> = Vec::new();
-    let mut deleted = Vec::new();
-    for ix in (0..tree.len() as Ix).filter(|&ix| tree.is_record(ix)) {
-        let Ok(Message::Custom { kind, data, .. }) = repo.entry(ix).map(|e| e.message) else {
-            continue;
-        };
-        match Kind::parse(&kind, &data) {
-            Ok(Kind::Branch { name, .. }) => {
-                live.retain(|(n, _)| *n != name);
-                live.push((name, ix));
-            }
-            Ok(Kind::BranchDelete { name }) => {
-                if let Some(k) = live.iter().position(|(n, _)| *n == name) {
-                    deleted.push((live.remove(k).1, ix));
-                }
-            }
-            Ok(Kind::BranchRename { from, to }) => {
-                if let Some((n, _)) = live.iter_mut().find(|(n, _)| *n == from) {
-                    *n = to;
-                }
-            }
-            _ => {}
-        }
-    }
-    deleted
 }
 
 /// The name of the branch a `ysess.branch` record started: its name now,

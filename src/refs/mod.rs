@@ -27,10 +27,21 @@ pub struct Branch {
     pub tip: Ix,
 }
 
+/// A branch that was deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deleted {
+    /// Its `ysess.branch` record.
+    pub record: Ix,
+    /// The `ysess.branch-delete` record that deleted it.
+    pub by: Ix,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Refs {
     /// Live branches, sorted by name.
     pub branches: Vec<Branch>,
+    /// Deleted branches, in the order they were deleted.
+    pub deleted: Vec<Deleted>,
 }
 
 impl Refs {
@@ -38,6 +49,7 @@ impl Refs {
     /// reads an entry of the tree whole.
     pub fn read(tree: &Tree, mut entry: impl FnMut(Ix) -> io::Result<Entry>) -> io::Result<Refs> {
         let mut live: BTreeMap<String, Ix> = BTreeMap::new();
+        let mut deleted = Vec::new();
         for ix in (0..tree.len() as Ix).filter(|&ix| tree.is_record(ix)) {
             let Message::Custom { kind, data, .. } = entry(ix)?.message else {
                 continue;
@@ -47,7 +59,9 @@ impl Refs {
                     live.insert(name, ix);
                 }
                 Ok(Kind::BranchDelete { name }) => {
-                    live.remove(&name);
+                    if let Some(record) = live.remove(&name) {
+                        deleted.push(Deleted { record, by: ix });
+                    }
                 }
                 Ok(Kind::BranchRename { from, to }) => {
                     if let Some(record) = live.remove(&from) {
@@ -59,7 +73,10 @@ impl Refs {
             }
         }
         if live.is_empty() {
-            return Ok(Refs::default());
+            return Ok(Refs {
+                branches: Vec::new(),
+                deleted,
+            });
         }
         let newest = newest_below(tree);
         let branches = live
@@ -69,7 +86,7 @@ impl Refs {
                 Some(Branch { name, record, tip })
             })
             .collect();
-        Ok(Refs { branches })
+        Ok(Refs { branches, deleted })
     }
 
     /// `(name, tip)` pairs, for revisions and decorations.
