@@ -69,18 +69,6 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    /// Whether any filter is given.
-    pub fn is_empty(&self) -> bool {
-        self.grep.is_empty()
-            && self.role.is_empty()
-            && self.tool.is_none()
-            && self.model.is_none()
-            && self.since.is_none()
-            && self.until.is_none()
-            && !self.labelled
-            && self.min_tokens.is_none()
-    }
-
     /// The filter; a pattern or a time that does not parse is a usage
     /// error.
     pub fn filter(&self, now: &jiff::ZonedDateTime) -> Result<Filter, Failure> {

@@ -123,7 +123,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
 
     // `log -n N` of HEAD reads only the end of the file it needs.
-    if let Some(items) = from_the_end(args, ctx, template.as_ref()) {
+    if let Some(items) = from_the_end(args, ctx, template.as_ref(), &filter) {
         paged(&mut ctx.streams, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
                 render.item(out, k, item, None)?;
@@ -222,6 +222,7 @@ fn from_the_end(
     args: &LogArgs,
     ctx: &Context<'_>,
     template: Option<&Template>,
+    filter: &crate::search::filter::Filter,
 ) -> Option<Vec<Item>> {
     let head_only = matches!(args.revs.as_slice(), [] | [_])
         && matches!(
@@ -241,7 +242,7 @@ fn from_the_end(
             && !args.graph
             && !needs_whole
             && !args.markers
-            && args.filters.is_empty()
+            && filter.is_empty()
     })?;
     let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file) else {
         return None;
