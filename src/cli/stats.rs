@@ -376,7 +376,7 @@ fn shape<'a>(
             output: u.output,
             cache_read: u.cache_read,
             cache_write: u.cache_write,
-            total: u.input + u.output + u.cache_read + u.cache_write,
+            total: u.total_tokens,
         },
         cost: a.cost,
         tools: a

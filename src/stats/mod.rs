@@ -508,7 +508,7 @@ pub fn spent(repo: &Repo, ix: Ix) -> io::Result<Option<Spent>> {
     if repo.tree.node(ix).kind != MessageKind::Assistant || repo.tree.is_record(ix) {
         return Ok(None);
     }
-    let facts = Facts::of(&repo.entry(ix)?, repo.format);
+    let facts = read_one(repo, ix)?.0;
     Ok(counts_alone(repo, ix, &facts)?.then_some(Spent {
         input: facts.usage.input,
         output: facts.usage.output,
@@ -531,7 +531,7 @@ pub fn counts_alone(repo: &Repo, ix: Ix, facts: &Facts) -> io::Result<bool> {
         if repo.tree.node(child).kind != MessageKind::Assistant || repo.tree.is_record(child) {
             continue;
         }
-        let next = Facts::of(&repo.entry(child)?, repo.format);
+        let next = read_one(repo, child)?.0;
         if next.response.as_ref() == Some(id) {
             return Ok(false);
         }
