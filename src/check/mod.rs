@@ -512,17 +512,19 @@ impl State {
         // A parent named by a line that could not be read is reported
         // there, once; its children do not cascade into more errors.
         let mut cascaded = Vec::new();
+        // (In file order, so `cascaded` comes out sorted.)
         for (at, parent) in unknown_parents {
-            if builder.line_of(&parent).is_none() && broken_ids.contains(&parent) {
-                cascaded.push(at);
-            }
-            if let Some(line) = builder.line_of(&parent) {
-                let finding = &mut report.findings[at];
-                finding.code = Code::ForwardParent;
-                finding.message = format!(
-                    "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
-                    finding.id.as_deref().unwrap_or("?")
-                );
+            match builder.line_of(&parent) {
+                Some(line) => {
+                    let finding = &mut report.findings[at];
+                    finding.code = Code::ForwardParent;
+                    finding.message = format!(
+                        "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
+                        finding.id.as_deref().unwrap_or("?")
+                    );
+                }
+                None if broken_ids.contains(&parent) => cascaded.push(at),
+                None => {}
             }
         }
         // The last line cut short is an interrupted write.
@@ -534,7 +536,6 @@ impl State {
             report.torn = Some(Torn { offset, len: 0 });
         }
         if !cascaded.is_empty() {
-            cascaded.sort_unstable();
             let mut at = 0;
             report.findings.retain(|_| {
                 at += 1;
