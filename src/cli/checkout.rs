@@ -152,7 +152,7 @@ fn previous(tree: &crate::tree::Tree, refs: &crate::refs::Refs) -> Result<String
     })?;
     let branch = last
         .from_branch
-        .and_then(|record| refs.branches.iter().find(|b| b.record == record))
+        .and_then(|record| refs.by_record(record))
         .filter(|b| tree.find(&b.name).is_none());
     Ok(match branch {
         Some(b) => b.name.clone(),

@@ -108,7 +108,7 @@ struct Listed {
 /// The name of the branch a `ysess.branch` record started: its name now,
 /// or, for a deleted branch, the name it was given.
 pub fn branch_name(repo: &Repo, record: Ix) -> Option<String> {
-    if let Some(b) = repo.refs.branches.iter().find(|b| b.record == record) {
+    if let Some(b) = repo.refs.by_record(record) {
         return Some(b.name.clone());
     }
     let Message::Custom { kind, data, .. } = repo.entry(record).ok()?.message else {

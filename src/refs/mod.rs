@@ -89,6 +89,11 @@ impl Refs {
         Ok(Refs { branches, deleted })
     }
 
+    /// The live branch a `ysess.branch` record started.
+    pub fn by_record(&self, record: Ix) -> Option<&Branch> {
+        self.branches.iter().find(|b| b.record == record)
+    }
+
     /// `(name, tip)` pairs, for revisions and decorations.
     pub fn pairs(&self) -> Vec<(String, Ix)> {
         self.branches
@@ -106,7 +111,7 @@ impl Refs {
     pub fn current(&self, tree: &Tree) -> Option<&Branch> {
         let mut cursor = tree.last();
         while let Some(ix) = cursor {
-            if let Some(branch) = self.branches.iter().find(|b| b.record == ix) {
+            if let Some(branch) = self.by_record(ix) {
                 return Some(branch);
             }
             cursor = tree.raw_parent(ix);
