@@ -270,7 +270,7 @@ pub fn search_blocks(
                 );
                 // Searched as serde prints the value (the line may space it
                 // otherwise, so its raw form rules nothing out).
-                let text = compact_arguments(arguments)?;
+                let text = crate::format::yoagent::fast::serde_printed(arguments)?;
                 search(block.index, BlockKind::ToolArguments, Some(name), text);
             }
         }
@@ -285,18 +285,6 @@ fn unquote(quoted: &str, escaped: bool) -> Option<Cow<'_, str>> {
     } else {
         quoted.get(1..quoted.len() - 1).map(Cow::Borrowed)
     }
-}
-
-/// A tool call's arguments as serde prints them (compact, strings escaped
-/// as serde escapes them, keys in order, the last of a repeated key kept):
-/// the line's own spelling when it is already that, decoded and printed
-/// otherwise. `None` when they are not JSON.
-fn compact_arguments(raw: &str) -> Option<Cow<'_, str>> {
-    if crate::format::yoagent::fast::prints_as_is(raw.as_bytes()) {
-        return Some(Cow::Borrowed(raw));
-    }
-    let value: serde_json::Value = serde_json::from_str(raw).ok()?;
-    Some(Cow::Owned(value.to_string()))
 }
 
 #[cfg(test)]
@@ -353,13 +341,16 @@ mod tests {
         ] {
             let value: serde_json::Value = serde_json::from_str(raw).expect("JSON");
             assert_eq!(
-                compact_arguments(raw).as_deref(),
+                crate::format::yoagent::fast::serde_printed(raw).as_deref(),
                 Some(&*value.to_string()),
                 "{raw}"
             );
         }
         // Spelled as serde prints them, they are not decoded at all.
         let raw = r#"{"s":"\"q\" \\ \n","n":[1,-2]}"#;
-        assert!(matches!(compact_arguments(raw), Some(Cow::Borrowed(_))));
+        assert!(matches!(
+            crate::format::yoagent::fast::serde_printed(raw),
+            Some(Cow::Borrowed(_))
+        ));
     }
 }

@@ -14,7 +14,7 @@ mod claude;
 mod entry;
 mod pi;
 mod subject;
-pub use subject::prints_as_is;
+pub use subject::serde_printed;
 
 use std::borrow::Cow;
 

@@ -139,17 +139,20 @@ impl Parts<'_> {
 /// A tool call's subject as the slow path makes it: its name and its
 /// arguments as serde prints them. `None` when they do not parse.
 pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
-    let printed = match std::str::from_utf8(arguments) {
-        Ok(raw) if prints_as_is(arguments) => Cow::Borrowed(raw),
-        _ => Cow::Owned(
-            serde_json::from_slice::<serde_json::Value>(arguments)
-                .ok()?
-                .to_string(),
-        ),
-    };
+    let printed = serde_printed(std::str::from_utf8(arguments).ok()?)?;
     Some(crate::format::json::subject_line(&format!(
         "{name} {printed}"
     )))
+}
+
+/// One JSON value as serde prints it: the bytes as they are when
+/// [`prints_as_is`], else parsed and printed. `None` when it is not JSON.
+pub fn serde_printed(raw: &str) -> Option<Cow<'_, str>> {
+    if prints_as_is(raw.as_bytes()) {
+        return Some(Cow::Borrowed(raw));
+    }
+    let value: serde_json::Value = serde_json::from_str(raw).ok()?;
+    Some(Cow::Owned(value.to_string()))
 }
 
 /// Whether `raw`, one JSON value that was already checked, is exactly what
@@ -159,7 +162,7 @@ pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
 /// of a parse and a print (pi and Claude Code store arguments as
 /// `JSON.stringify` writes them, and yoagent as serde does: that shape
 /// nearly always).
-pub fn prints_as_is(raw: &[u8]) -> bool {
+pub(super) fn prints_as_is(raw: &[u8]) -> bool {
     let mut at = 0;
     compact_value(raw, &mut at, 0) && at == raw.len()
 }
