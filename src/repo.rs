@@ -252,11 +252,13 @@ impl Repo {
 
     /// An entry read in full.
     pub fn entry(&self, ix: Ix) -> io::Result<Entry> {
-        let line = self.line(ix)?;
+        self.entry_from(ix, &self.line(ix)?)
+    }
+
+    /// The entry `ix` from its line, already read with [`Repo::line`].
+    pub fn entry_from(&self, ix: Ix, line: &[u8]) -> io::Result<Entry> {
         // Trimmed as yoagent trims a line.
-        let text = std::str::from_utf8(&line)
-            .map(str::trim)
-            .unwrap_or_default();
+        let text = std::str::from_utf8(line).map(str::trim).unwrap_or_default();
         let entry = match self.format {
             Format::Yoagent => Entry::parse(text.as_bytes()),
             Format::Pi => crate::format::pi::entry(text.as_bytes()),

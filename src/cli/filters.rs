@@ -133,10 +133,11 @@ pub fn retain(
         }
         if filter.reads_entries() {
             // ysess's records (shown with --markers) hold no message text.
-            if tree.is_record(ix) || !filter.may_match_line(&repo.line(ix)?) {
+            if tree.is_record(ix) {
                 continue;
             }
-            if !filter.keeps_entry(&repo.entry(ix)?) {
+            let line = repo.line(ix)?;
+            if !filter.may_match_line(&line) || !filter.keeps_entry(&repo.entry_from(ix, &line)?) {
                 continue;
             }
         }

@@ -135,11 +135,12 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
                     continue;
                 }
-                if !pattern.may_match_line(&repo.line(ix)?) {
+                let bytes = repo.line(ix)?;
+                if !pattern.may_match_line(&bytes) {
                     continue;
                 }
                 let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
-                let entry = repo.entry(ix)?;
+                let entry = repo.entry_from(ix, &bytes)?;
                 if let Some(f) = Found::in_entry(id, line, &entry, &pattern, &scope) {
                     matched = true;
                     render.entry(out, &f)?;
