@@ -4,7 +4,7 @@
 use crate::format::MessageKind;
 use crate::format::message::{Entry, Message};
 
-use super::{Pattern, Scope, search_message};
+use super::{Pattern, text_blocks};
 
 /// `log`'s filters.
 #[derive(Debug, Clone, Default)]
@@ -103,11 +103,14 @@ impl Filter {
         if self.grep.is_empty() {
             return true;
         }
-        let scope = Scope::default();
-        let mut matched = self
-            .grep
-            .iter()
-            .map(|p| !search_message(p, &scope, message).is_empty());
+        // Every block once, however many patterns; a line matches when any
+        // match (an empty one too) is found in it, as `grep` finds them.
+        let blocks = text_blocks(message);
+        let mut matched = self.grep.iter().map(|p| {
+            blocks
+                .iter()
+                .any(|b| b.text.split('\n').any(|line| p.is_match(line)))
+        });
         if self.all_match {
             matched.all(|m| m)
         } else {
