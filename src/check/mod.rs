@@ -544,16 +544,18 @@ impl State {
         }
         let tree = builder.finish();
         // The summary is counted on another thread while the warnings are
-        // looked for: the other cores are idle by now.
-        report.summary = std::thread::scope(|scope| {
-            let summary = scope.spawn(|| summarize(&tree, 0));
-            if warnings {
-                warn(&tree, &tools, format, &mut report.findings);
-            }
-            summary
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
+        // looked for, in a large file: the other cores are idle by now.
+        let findings = &mut report.findings;
+        let (summary, ()) = crate::input::par::join(
+            tree.len() >= crate::input::par::SPLIT_AT,
+            || summarize(&tree, 0),
+            || {
+                if warnings {
+                    warn(&tree, &tools, format, findings);
+                }
+            },
+        );
+        report.summary = summary;
         (report, tree)
     }
 }

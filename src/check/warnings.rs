@@ -47,19 +47,18 @@ impl ToolFacts {
     }
 }
 
-/// The warnings: what yoagent loads but a person likely did not mean. The
-/// tool results are paired with their calls on another thread meanwhile:
-/// this runs after the whole file is read, when the other cores are idle.
+/// The warnings: what yoagent loads but a person likely did not mean. In a
+/// large file the tool results are paired with their calls on another
+/// thread meanwhile: this runs after the whole file is read, when the other
+/// cores are idle.
 pub(super) fn warn(tree: &Tree, tools: &ToolFacts, format: Format, out: &mut Vec<Finding>) {
-    std::thread::scope(|scope| {
-        let orphans = scope.spawn(|| orphan_results(tree, tools));
-        labels_ids_and_links(tree, format, out);
-        match orphans.join() {
-            Ok(found) => out.extend(found),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-        unanswered_calls(tree, tools, out);
-    });
+    let (orphans, ()) = crate::input::par::join(
+        tree.len() >= crate::input::par::SPLIT_AT,
+        || orphan_results(tree, tools),
+        || labels_ids_and_links(tree, format, out),
+    );
+    out.extend(orphans);
+    unanswered_calls(tree, tools, out);
 }
 
 /// A warning about entry `ix`.

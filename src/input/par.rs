@@ -83,6 +83,33 @@ pub(crate) fn map_in_order<'scope, T: Send + 'scope, U: Send + 'scope>(
     }
 }
 
+/// Entries from which the last steps of a check (the summary beside the
+/// warnings, the tool results beside the other warnings) pay for a thread
+/// of their own; below it, as for most files of a fleet checked on every
+/// core at once, they run one after the other.
+pub const SPLIT_AT: usize = 4096;
+
+/// `a` and `b`, `a` on a thread of its own when `split`; results as if
+/// run one after the other.
+pub fn join<A: Send, B>(
+    split: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B,
+) -> (A, B) {
+    if !split {
+        let b = b();
+        return (a(), b);
+    }
+    std::thread::scope(|scope| {
+        let a = scope.spawn(a);
+        let b = b();
+        match a.join() {
+            Ok(a) => (a, b),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
