@@ -2,7 +2,10 @@
 //! children, depth and label, but not its message (that stays in the file;
 //! `offset` and `len` say where).
 
+mod abbrev;
 pub mod graph;
+
+pub use abbrev::MIN_LEN as SHORT_ID_LEN;
 
 use std::hash::BuildHasher;
 
@@ -291,6 +294,7 @@ impl TreeBuilder {
             by_entry,
             last,
             head,
+            abbrev: abbrev::Abbrev::default(),
         }
     }
 }
@@ -355,6 +359,7 @@ pub struct Tree {
     by_entry: hashbrown::HashMap<Ix, Vec<Box<str>>>,
     last: Option<Ix>,
     head: Option<Ix>,
+    abbrev: abbrev::Abbrev,
 }
 
 impl Tree {
