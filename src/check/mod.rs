@@ -16,8 +16,8 @@ use std::fmt;
 use std::io::{self, Read};
 
 use crate::format::Format;
+use crate::format::fault::FaultKind;
 use crate::format::read::{Line, Verdict, Verdicts, read_blocks};
-use crate::format::yoagent::exact::FaultKind;
 use crate::tree::{Link, NewEntry, Tree, TreeBuilder};
 use digest::{Digest, Hasher};
 use warnings::{ToolFacts, warn};

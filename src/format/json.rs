@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::yoagent::exact::{FaultKind, LineFault};
+use super::fault::{FaultKind, LineFault};
 use super::{Checked, text_of};
 
 /// A line's value, and where its text starts; the verdict when it is blank,

@@ -7,15 +7,17 @@
 //! [`yoagent`] is the format ysess reads today.
 
 pub mod claude;
+pub mod fault;
 pub mod json;
 pub mod message;
 pub mod pi;
 pub mod read;
+pub mod scan;
 pub mod yoagent;
 
 use std::borrow::Cow;
 
-use self::yoagent::exact::LineFault;
+use self::fault::LineFault;
 
 /// A session format ysess reads: how its files spell the one tree model.
 /// A new format is a variant here and a module beside [`yoagent`]; commands

@@ -5,7 +5,7 @@
 
 use std::io::{self, Read};
 
-use super::yoagent::exact::LineFault;
+use super::fault::LineFault;
 use super::yoagent::records;
 use crate::format::{Checked, Format, MessageKind};
 use crate::input::{Block, Blocks, LineTooLong};

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 
 use crate::format::MessageKind;
 use crate::format::message::{Block, Message};
-use crate::format::yoagent::fast::{Piece, SearchBlock};
+use crate::format::scan::{Piece, SearchBlock};
 
 /// What a searched piece of a message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,7 +270,7 @@ pub fn search_blocks(
                 );
                 // Searched as serde prints the value (the line may space it
                 // otherwise, so its raw form rules nothing out).
-                let text = crate::format::yoagent::fast::serde_printed(arguments)?;
+                let text = crate::format::scan::serde_printed(arguments)?;
                 search(block.index, BlockKind::ToolArguments, Some(name), text);
             }
         }
@@ -341,7 +341,7 @@ mod tests {
         ] {
             let value: serde_json::Value = serde_json::from_str(raw).expect("JSON");
             assert_eq!(
-                crate::format::yoagent::fast::serde_printed(raw).as_deref(),
+                crate::format::scan::serde_printed(raw).as_deref(),
                 Some(&*value.to_string()),
                 "{raw}"
             );
@@ -349,7 +349,7 @@ mod tests {
         // Spelled as serde prints them, they are not decoded at all.
         let raw = r#"{"s":"\"q\" \\ \n","n":[1,-2]}"#;
         assert!(matches!(
-            crate::format::yoagent::fast::serde_printed(raw),
+            crate::format::scan::serde_printed(raw),
             Some(Cow::Borrowed(_))
         ));
     }

@@ -297,7 +297,7 @@ impl Reading<'_> {
     /// decoded whole).
     fn search_blocks(&self, bytes: &[u8], line: u64) -> Option<Option<Found>> {
         let (text, _) = crate::format::text_of(bytes).ok()?;
-        let (facts, blocks) = crate::format::yoagent::fast::scan_line_blocks(text)?;
+        let (facts, blocks) = crate::format::yoagent::scan::scan_line_blocks(text)?;
         if facts.kind == MessageKind::Custom || self.format.is_record(&facts) {
             return Some(None);
         }
@@ -536,7 +536,7 @@ mod tests {
         let read: Vec<bool> = ODD
             .lines()
             .take(8)
-            .map(|l| crate::format::yoagent::fast::scan_line_blocks(l.trim()).is_some())
+            .map(|l| crate::format::yoagent::scan::scan_line_blocks(l.trim()).is_some())
             .collect();
         assert_eq!(read, [true, true, true, true, true, true, false, false]);
         // The odd lines are found where they are searched, and only there.

@@ -82,8 +82,7 @@ fn is_torn(bytes: &[u8]) -> bool {
     let blank_after = String::from_utf8_lossy(rest).trim().is_empty();
     let torn = match crate::format::yoagent::check_line(line, false) {
         crate::format::Checked::Fault { fault, .. } => {
-            fault.kind == crate::format::yoagent::exact::FaultKind::Eof
-                || line.iter().all(|&b| b == 0)
+            fault.kind == crate::format::fault::FaultKind::Eof || line.iter().all(|&b| b == 0)
         }
         crate::format::Checked::NotUtf8 { cut, .. } => cut,
         _ => false,

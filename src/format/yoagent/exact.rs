@@ -1,6 +1,6 @@
 //! The exact path: a line is read with the entry shape yoagent 0.26.6
 //! declares ([`super::schema`]), so that serde itself decides what loads.
-//! Only lines the fast path in [`super::fast`] is unsure of come here.
+//! Only lines the fast path in [`super::scan`] is unsure of come here.
 //!
 //! When a line does not load, this module also explains why in terms a
 //! person can act on: which field, in which content block, of which role.
@@ -14,34 +14,8 @@ use serde_json::value::RawValue;
 
 use super::schema::{Content, CustomMessage, Message, SessionEntry, StopReason, Usage};
 use crate::format::LineFacts;
+use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::bare;
-
-/// Why a line does not load, in a person's terms.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineFault {
-    pub kind: FaultKind,
-    /// Byte position within the (trimmed) line, where known.
-    pub at: Option<usize>,
-    pub message: String,
-    /// The entry's id, when the line names one.
-    pub id: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultKind {
-    /// Not JSON at all.
-    Syntax,
-    /// JSON that stops in the middle of a value.
-    Eof,
-    /// JSON, but not a session entry.
-    Shape,
-    /// An entry whose message is neither a model message nor a custom record.
-    Message,
-    /// Two JSON objects on one line, the newline between them missing (a line
-    /// appended to a file without a final newline, as yoagent writes it).
-    /// `at` is where the second starts.
-    Glued,
-}
 
 /// Decides one line exactly as yoagent's loader does.
 pub fn check_exact(line: &str) -> Result<LineFacts<'static>, LineFault> {

@@ -5,13 +5,13 @@
 pub mod canonical;
 pub mod entry;
 pub mod exact;
-pub mod fast;
 pub mod records;
+pub mod scan;
 pub mod schema;
 
 use crate::format::Checked;
 use exact::check_exact;
-use fast::scan_line;
+use scan::scan_line;
 
 /// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
 /// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one

@@ -18,15 +18,17 @@
 //!   that started it: folded out of the user's tree like ysess's records
 //!   (`log --markers` shows it).
 
+pub mod scan;
+
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::yoagent::exact::{FaultKind, LineFault};
-use crate::format::yoagent::fast::scan_claude_line;
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
+use scan::scan_claude_line;
 
 /// The line types that are entries of the tree.
 pub const ENTRY_TYPES: [&str; 3] = ["user", "assistant", "system"];
@@ -331,9 +333,9 @@ mod tests {
             .iter()
             .map(|rest| format!("{{{HEAD},{rest}}}"))
             .collect();
-        let lines = include_str!("../../tests/fixtures/claude/session.jsonl")
+        let lines = include_str!("../../../tests/fixtures/claude/session.jsonl")
             .lines()
-            .chain(include_str!("../../tests/fixtures/claude/broken.jsonl").lines())
+            .chain(include_str!("../../../tests/fixtures/claude/broken.jsonl").lines())
             .chain(odd.iter().map(String::as_str));
         let mut scanned = 0;
         for line in lines {

@@ -6,13 +6,19 @@
 
 use std::borrow::Cow;
 
-use super::subject::{call_subject, first_line};
-use super::{Scanner, Seen};
 use crate::format::json::iso_millis;
+use crate::format::scan::subject::{call_subject, first_line};
+use crate::format::scan::{Scanner, Seen};
 use crate::format::{LineFacts, MessageKind};
 
+/// The fast path ([`crate::format::yoagent::scan::scan_line`]) for a line of a pi session: a `message` entry of a model
+/// role (see [`super`]); `None` for anything else.
+pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+    Scanner::new(line, subject).whole(Scanner::pi_entry)
+}
+
 impl<'a> Scanner<'a> {
-    pub(super) fn pi_entry(&mut self) -> Option<LineFacts<'a>> {
+    pub(crate) fn pi_entry(&mut self) -> Option<LineFacts<'a>> {
         const TYPE: u32 = 0;
         const ID: u32 = 1;
         const PARENT: u32 = 2;

@@ -1,24 +1,22 @@
-//! The fast path: a single-pass, allocation-light validator for one session
-//! line.
+//! The fast path every format shares: a single-pass, allocation-light JSON
+//! scanner for one session line. Each format reads its own entry shape with
+//! it (`yoagent/scan.rs`, `pi/scan.rs`, `claude/scan.rs`, …), as methods on
+//! `Scanner`.
 //!
-//! It accepts only what yoagent's loader certainly accepts, in the shape
-//! yoagent writes it: objects (not arrays standing in for structs), the role
+//! It accepts only what the format's own loader certainly accepts; for
+//! yoagent, in the shape yoagent writes it: objects (not arrays standing in for structs), the role
 //! or type tag as the first key, no duplicate known keys, no escapes in keys,
 //! no exponents in numbers, no surrogate escapes that do not pair up. Anything
 //! else makes it give up (`None`), and the caller falls back to the exact
-//! serde-based check in [`super::exact`]. So the fast path decides nothing on
+//! serde-based check (yoagent's [`super::yoagent::exact`]). So the fast path decides nothing on
 //! its own for odd input: it only makes the common case fast. Its soundness
 //! (accept implies yoagent accepts) is what the differential tests pin down.
 
-mod claude;
-mod entry;
-mod pi;
-mod subject;
+pub(crate) mod subject;
 pub use subject::serde_printed;
 
 use std::borrow::Cow;
 
-use crate::format::LineFacts;
 use subject::{Parts, has_control};
 #[cfg(test)]
 use subject::{SUBJECT_CHARS, first_line};
@@ -27,44 +25,26 @@ use subject::{SUBJECT_CHARS, first_line};
 /// the exact path decide anything deeper.
 const MAX_DEPTH: u32 = 96;
 
-/// Validates one trimmed, non-empty line. `None` means "not sure": ask the
-/// exact path.
-pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    Scanner::new(line, subject).whole(Scanner::entry)
-}
-
-/// [`scan_line`] for a line of a pi session: a `message` entry of a model
-/// role (see [`pi`]); `None` for anything else.
-pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    Scanner::new(line, subject).whole(Scanner::pi_entry)
-}
-
-/// [`scan_line`] for a line of a Claude Code session: a `user` or
-/// `assistant` line (see [`claude`]); `None` for anything else.
-pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    Scanner::new(line, subject).whole(Scanner::claude_entry)
-}
-
-struct Scanner<'a> {
+pub(crate) struct Scanner<'a> {
     /// The line, and the same as bytes.
-    text: &'a str,
-    b: &'a [u8],
-    pos: usize,
+    pub(crate) text: &'a str,
+    pub(crate) b: &'a [u8],
+    pub(crate) pos: usize,
     /// Whether to make the subject line (only commands that print it do).
-    want_subject: bool,
+    pub(crate) want_subject: bool,
     /// What the subject line is made of, captured as raw slices while
     /// scanning and decoded once at the end.
-    parts: Parts<'a>,
+    pub(crate) parts: Parts<'a>,
     /// The line holds no control bytes, so inside strings only `"` and `\`
     /// need finding (which memchr does fast).
-    clean: bool,
+    pub(crate) clean: bool,
     /// The searchable blocks of the message, collected when asked for
     /// ([`scan_line_blocks`]).
-    blocks: Option<Vec<SearchBlock<'a>>>,
+    pub(crate) blocks: Option<Vec<SearchBlock<'a>>>,
 }
 
 impl<'a> Scanner<'a> {
-    fn new(line: &'a str, want_subject: bool) -> Self {
+    pub(crate) fn new(line: &'a str, want_subject: bool) -> Self {
         Scanner {
             text: line,
             b: line.as_bytes(),
@@ -78,7 +58,7 @@ impl<'a> Scanner<'a> {
 
     /// What `read` makes of the line, when it reads all of it (white space
     /// aside); `None` otherwise.
-    fn whole<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+    pub(crate) fn whole<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
         let made = read(self)?;
         self.ws();
         (self.pos == self.b.len()).then_some(made)
@@ -109,24 +89,14 @@ pub enum Piece<'a> {
     },
 }
 
-/// [`scan_line`] for a yoagent line that also collects the message's
-/// searchable blocks (images and redacted thinking are skipped, not read).
-/// `None` means "not sure", as for [`scan_line`].
-pub fn scan_line_blocks(line: &str) -> Option<(LineFacts<'_>, Vec<SearchBlock<'_>>)> {
-    let mut s = Scanner::new(line, false);
-    s.blocks = Some(Vec::new());
-    let facts = s.whole(Scanner::entry)?;
-    Some((facts, s.blocks.take().unwrap_or_default()))
-}
-
 /// Tracks which known fields of an object were seen; a duplicate makes the
 /// fast path give up (serde reports duplicate fields, and which variant wins
 /// in an untagged enum then depends on details best left to serde).
 #[derive(Default)]
-struct Seen(u32);
+pub(crate) struct Seen(u32);
 
 impl Seen {
-    fn first(&mut self, bit: u32) -> Option<()> {
+    pub(crate) fn first(&mut self, bit: u32) -> Option<()> {
         let mask = 1 << bit;
         if self.0 & mask != 0 {
             return None;
@@ -134,7 +104,7 @@ impl Seen {
         self.0 |= mask;
         Some(())
     }
-    fn has(&self, bit: u32) -> bool {
+    pub(crate) fn has(&self, bit: u32) -> bool {
         self.0 & (1 << bit) != 0
     }
 }
@@ -157,19 +127,19 @@ fn special_mask(w: u64) -> u64 {
 
 impl<'a> Scanner<'a> {
     #[inline]
-    fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
 
     #[inline]
-    fn ws(&mut self) {
+    pub(crate) fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
         }
     }
 
     #[inline]
-    fn eat(&mut self, byte: u8) -> Option<()> {
+    pub(crate) fn eat(&mut self, byte: u8) -> Option<()> {
         self.ws();
         if self.peek() == Some(byte) {
             self.pos += 1;
@@ -179,7 +149,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
+    pub(crate) fn literal(&mut self, word: &[u8]) -> Option<()> {
         if self.b[self.pos..].starts_with(word) {
             self.pos += word.len();
             Some(())
@@ -192,7 +162,7 @@ impl<'a> Scanner<'a> {
     /// distances (the norm in text full of escapes) are found a word at a
     /// time; long runs are left to memchr.
     #[inline]
-    fn next_special(&self) -> Option<usize> {
+    pub(crate) fn next_special(&self) -> Option<usize> {
         let rest = &self.b[self.pos..];
         let mut i = 0;
         while let Some(chunk) = rest.get(i..i + 8) {
@@ -213,7 +183,7 @@ impl<'a> Scanner<'a> {
 
     /// Moves past the body of a string whose opening quote was consumed,
     /// returning the raw body and whether it held escapes.
-    fn string_body(&mut self) -> Option<(&'a [u8], bool)> {
+    pub(crate) fn string_body(&mut self) -> Option<(&'a [u8], bool)> {
         let start = self.pos;
         let mut escaped = false;
         loop {
@@ -236,7 +206,7 @@ impl<'a> Scanner<'a> {
 
     /// Checks one escape after its backslash. Surrogates must come as a
     /// proper pair; anything else is left to the exact path.
-    fn escape(&mut self) -> Option<()> {
+    pub(crate) fn escape(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
                 self.pos += 1;
@@ -259,7 +229,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn hex4(&mut self) -> Option<u16> {
+    pub(crate) fn hex4(&mut self) -> Option<u16> {
         let digits = self.b.get(self.pos..self.pos + 4)?;
         let text = std::str::from_utf8(digits).ok()?;
         if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -270,7 +240,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A string value, decoded (borrowed when it holds no escapes).
-    fn string(&mut self) -> Option<Cow<'a, str>> {
+    pub(crate) fn string(&mut self) -> Option<Cow<'a, str>> {
         self.eat(b'"')?;
         let (body, escaped) = self.string_body()?;
         if escaped {
@@ -287,24 +257,24 @@ impl<'a> Scanner<'a> {
 
     /// The string value just read (by [`Scanner::raw_string`]), whose body
     /// is `len` bytes long, with its quotes.
-    fn quoted(&self, len: usize) -> Option<&'a str> {
+    pub(crate) fn quoted(&self, len: usize) -> Option<&'a str> {
         self.text.get(self.pos - len - 2..self.pos)
     }
 
     /// A string value's raw body and whether it holds escapes.
-    fn raw_string(&mut self) -> Option<(&'a [u8], bool)> {
+    pub(crate) fn raw_string(&mut self) -> Option<(&'a [u8], bool)> {
         self.eat(b'"')?;
         self.string_body()
     }
 
     /// A string value whose text is not needed.
-    fn skip_string(&mut self) -> Option<()> {
+    pub(crate) fn skip_string(&mut self) -> Option<()> {
         self.eat(b'"')?;
         self.string_body().map(drop)
     }
 
     /// An object key: a string without escapes, then the colon.
-    fn key(&mut self) -> Option<&'a [u8]> {
+    pub(crate) fn key(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let (body, escaped) = self.string_body()?;
         if escaped {
@@ -316,7 +286,10 @@ impl<'a> Scanner<'a> {
 
     /// Walks an object's members: calls `member` with each key, positioned
     /// at its value. Handles the braces and commas.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    pub(crate) fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         self.eat(b'{')?;
         self.ws();
         if self.peek() == Some(b'}') {
@@ -339,7 +312,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Walks an array's elements, calling `element` positioned at each.
-    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+    pub(crate) fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
         self.eat(b'[')?;
         self.ws();
         if self.peek() == Some(b']') {
@@ -361,7 +334,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// A JSON integer that fits u64: no sign, fraction or exponent.
-    fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         self.ws();
         let start = self.pos;
         while let Some(b'0'..=b'9') = self.peek() {
@@ -381,7 +354,7 @@ impl<'a> Scanner<'a> {
 
     /// A tag's value: a string, or a variant's index into `names`, which
     /// serde reads as that variant (`"role":1` is an assistant message).
-    fn tag(&mut self, names: &[&'static str]) -> Option<Cow<'a, str>> {
+    pub(crate) fn tag(&mut self, names: &[&'static str]) -> Option<Cow<'a, str>> {
         self.ws();
         if let b'0'..=b'9' = self.peek()? {
             let index = usize::try_from(self.u64()?).ok()?;
@@ -390,7 +363,7 @@ impl<'a> Scanner<'a> {
         self.string()
     }
 
-    fn bool(&mut self) -> Option<bool> {
+    pub(crate) fn bool(&mut self) -> Option<bool> {
         self.ws();
         match self.peek()? {
             b't' => self.literal(b"true").map(|()| true),
@@ -400,12 +373,12 @@ impl<'a> Scanner<'a> {
     }
 
     /// `null` (true) or not (false, nothing consumed).
-    fn null(&mut self) -> bool {
+    pub(crate) fn null(&mut self) -> bool {
         self.ws();
         self.literal(b"null").is_some()
     }
 
-    fn opt_string(&mut self) -> Option<Option<Cow<'a, str>>> {
+    pub(crate) fn opt_string(&mut self) -> Option<Option<Cow<'a, str>>> {
         if self.null() {
             Some(None)
         } else {
@@ -415,7 +388,7 @@ impl<'a> Scanner<'a> {
 
     /// Any JSON number that serde_json parses into a finite value: exponents
     /// and very long literals are left to the exact path.
-    fn number(&mut self) -> Option<()> {
+    pub(crate) fn number(&mut self) -> Option<()> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -449,7 +422,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Any JSON value, checked but not kept.
-    fn skip_value(&mut self, depth: u32) -> Option<()> {
+    pub(crate) fn skip_value(&mut self, depth: u32) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -471,6 +444,7 @@ impl<'a> Scanner<'a> {
 mod tests {
     use super::*;
     use crate::format::MessageKind;
+    use crate::format::yoagent::scan::scan_line;
 
     #[test]
     fn swar_finds_the_first_special_byte_exactly() {

@@ -3,13 +3,29 @@
 
 use std::borrow::Cow;
 
-use super::subject::first_line;
-use super::{Piece, Scanner, SearchBlock, Seen};
+use crate::format::scan::subject::first_line;
+use crate::format::scan::{Piece, Scanner, SearchBlock, Seen};
 use crate::format::yoagent::canonical::{BLOCK_TYPES, ROLES};
 use crate::format::{LineFacts, MessageKind};
 
+/// Validates one trimmed, non-empty line. `None` means "not sure": ask the
+/// exact path ([`super::exact`]).
+pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+    Scanner::new(line, subject).whole(Scanner::entry)
+}
+
+/// [`scan_line`] for a yoagent line that also collects the message's
+/// searchable blocks (images and redacted thinking are skipped, not read).
+/// `None` means "not sure", as for [`scan_line`].
+pub fn scan_line_blocks(line: &str) -> Option<(LineFacts<'_>, Vec<SearchBlock<'_>>)> {
+    let mut s = Scanner::new(line, false);
+    s.blocks = Some(Vec::new());
+    let facts = s.whole(Scanner::entry)?;
+    Some((facts, s.blocks.take().unwrap_or_default()))
+}
+
 impl<'a> Scanner<'a> {
-    pub(super) fn entry(&mut self) -> Option<LineFacts<'a>> {
+    pub(crate) fn entry(&mut self) -> Option<LineFacts<'a>> {
         const ID: u32 = 0;
         const PARENT: u32 = 1;
         const MESSAGE: u32 = 2;
@@ -184,7 +200,7 @@ impl<'a> Scanner<'a> {
 
     /// Walks the members after a tag member (`role`, `type`) up to the
     /// closing brace. A second tag member makes the fast path give up.
-    pub(super) fn rest_members(
+    pub(crate) fn rest_members(
         &mut self,
         tag: &[u8],
         mut member: impl FnMut(&mut Self, &'a [u8], &mut Seen) -> Option<()>,
@@ -229,7 +245,7 @@ impl<'a> Scanner<'a> {
 
     /// A content array. Tool call ids are collected when `calls` is given;
     /// the searchable blocks when the scanner is asked for them.
-    pub(super) fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
+    pub(crate) fn contents(&mut self, mut calls: Option<&mut Vec<Cow<'a, str>>>) -> Option<()> {
         let mut index = 0;
         self.array(|s| {
             s.eat(b'{')?;

@@ -4,21 +4,21 @@
 use std::borrow::Cow;
 
 use super::{HI, LO};
-pub(super) use crate::format::json::SUBJECT_CHARS;
+pub(crate) use crate::format::json::SUBJECT_CHARS;
 
 /// Raw pieces of the first text, thinking, tool call and image of a message.
 #[derive(Default)]
-pub(super) struct Parts<'a> {
-    pub(super) text: Option<(&'a [u8], bool)>,
-    pub(super) thinking: Option<(&'a [u8], bool)>,
-    pub(super) call: Option<(Cow<'a, str>, &'a [u8])>,
-    pub(super) image: Option<(&'a [u8], usize)>,
+pub(crate) struct Parts<'a> {
+    pub(crate) text: Option<(&'a [u8], bool)>,
+    pub(crate) thinking: Option<(&'a [u8], bool)>,
+    pub(crate) call: Option<(Cow<'a, str>, &'a [u8])>,
+    pub(crate) image: Option<(&'a [u8], usize)>,
 }
 
 /// The first non-blank line of a JSON string body, unescaped when
 /// `escaped`, trimmed, at most [`SUBJECT_CHARS`] characters. Decodes only as
 /// far as it needs; the body was already checked.
-pub(super) fn first_line(raw: &[u8], escaped: bool) -> String {
+pub(crate) fn first_line(raw: &[u8], escaped: bool) -> String {
     if !escaped {
         // Without escapes a JSON string holds no line break: it is one line.
         let text = std::str::from_utf8(raw).unwrap_or_default().trim();
@@ -104,7 +104,7 @@ fn unescape(raw: &[u8], at: usize) -> (char, usize) {
 impl Parts<'_> {
     /// The first line of the text; else the first tool call; else the
     /// thinking; else the image.
-    pub(super) fn subject(&self) -> Option<String> {
+    pub(crate) fn subject(&self) -> Option<String> {
         if let Some((raw, escaped)) = self.text {
             let line = first_line(raw, escaped);
             if !line.is_empty() {
@@ -138,7 +138,7 @@ impl Parts<'_> {
 
 /// A tool call's subject as the slow path makes it: its name and its
 /// arguments as serde prints them. `None` when they do not parse.
-pub(super) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
+pub(crate) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
     let printed = serde_printed(std::str::from_utf8(arguments).ok()?)?;
     Some(crate::format::json::subject_line(&format!(
         "{name} {printed}"
@@ -162,7 +162,7 @@ pub fn serde_printed(raw: &str) -> Option<Cow<'_, str>> {
 /// of a parse and a print (pi and Claude Code store arguments as
 /// `JSON.stringify` writes them, and yoagent as serde does: that shape
 /// nearly always).
-pub(super) fn prints_as_is(raw: &[u8]) -> bool {
+pub(crate) fn prints_as_is(raw: &[u8]) -> bool {
     let mut at = 0;
     compact_value(raw, &mut at, 0) && at == raw.len()
 }
@@ -291,7 +291,7 @@ fn compact_string(b: &[u8], at: &mut usize) -> bool {
 }
 
 /// True when any byte of `bytes` is below 0x20.
-pub(super) fn has_control(bytes: &[u8]) -> bool {
+pub(crate) fn has_control(bytes: &[u8]) -> bool {
     let mut chunks = bytes.chunks_exact(8);
     let mut acc = 0u64;
     for chunk in &mut chunks {

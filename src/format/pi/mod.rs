@@ -17,16 +17,18 @@
 //! every line the way pi's `SessionManager` would use it, and says what pi
 //! would silently get wrong.
 
+pub mod scan;
+
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::yoagent::exact::{FaultKind, LineFault};
-use crate::format::yoagent::fast::scan_pi_line;
 use crate::format::yoagent::records::{self, Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
+use scan::scan_pi_line;
 
 /// The entry types pi 0.73 writes.
 pub const TYPES: [&str; 9] = [
@@ -710,7 +712,7 @@ mod tests {
 
     #[test]
     fn the_fast_path_reads_every_message_as_the_slow_path_does() {
-        let fixture = include_str!("../../tests/fixtures/pi/handmade.jsonl");
+        let fixture = include_str!("../../../tests/fixtures/pi/handmade.jsonl");
         let odd = [
             r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"text","text":""},{"type":"text","text":"second"}]}}"#,
             r#"{"type":"message","id":"a2","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"  \n "},{"type":"thinking","thinking":"\n plan\nmore"}]}}"#,
@@ -722,7 +724,7 @@ mod tests {
             r#"{"type":"message","id":"a8","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"user","content":[{"type":"text","text":5},{"type":"thinking","thinking":"x\ny"}]}}"#,
             r#"{"type":"message","id":"a9","parentId":"a1","timestamp":"2025-10-09T08:53:21.000Z","message":{"role":"assistant","content":[{"type":"text","text":"\u00e9t\u00e9\n\tsecond"}]}}"#,
         ];
-        let generated = include_str!("../../tests/fixtures/pi/demo.jsonl");
+        let generated = include_str!("../../../tests/fixtures/pi/demo.jsonl");
         let lines: Vec<&str> = fixture
             .lines()
             .chain(generated.lines())

@@ -6,11 +6,17 @@
 
 use std::borrow::Cow;
 
-use super::subject::{call_subject, first_line};
-use super::{Scanner, Seen};
 use crate::format::json::iso_millis;
 use crate::format::message::human_size;
+use crate::format::scan::subject::{call_subject, first_line};
+use crate::format::scan::{Scanner, Seen};
 use crate::format::{LineFacts, MessageKind};
+
+/// The fast path ([`crate::format::yoagent::scan::scan_line`]) for a line of a Claude Code session: a `user` or
+/// `assistant` line (see [`super`]); `None` for anything else.
+pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+    Scanner::new(line, subject).whole(Scanner::claude_entry)
+}
 
 /// A block's fields, captured in whatever order they come.
 #[derive(Default)]
@@ -28,7 +34,7 @@ struct Block<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    pub(super) fn claude_entry(&mut self) -> Option<LineFacts<'a>> {
+    pub(crate) fn claude_entry(&mut self) -> Option<LineFacts<'a>> {
         const TYPE: u32 = 0;
         const UUID: u32 = 1;
         const PARENT: u32 = 2;
