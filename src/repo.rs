@@ -259,11 +259,7 @@ impl Repo {
     pub fn entry_from(&self, ix: Ix, line: &[u8]) -> io::Result<Entry> {
         // Trimmed as yoagent trims a line.
         let text = std::str::from_utf8(line).map(str::trim).unwrap_or_default();
-        let entry = match self.format {
-            Format::Yoagent => Entry::parse(text.as_bytes()),
-            Format::Pi => crate::format::pi::entry(text.as_bytes()),
-            Format::Claude => crate::format::claude::entry(text.as_bytes()),
-        };
+        let entry = self.format.entry(text.as_bytes());
         let mut entry = entry.map_err(|NotAnEntry(why)| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -273,8 +269,8 @@ impl Repo {
                 ),
             )
         })?;
-        // The ids and parents of a pi version-1 file are the tree's numbers.
-        if self.version == Some(1) {
+        // The ids and parents of a file numbered by line are the tree's.
+        if self.format.numbered_by_line(self.version) {
             entry.id = self.tree.id(ix).to_string();
             entry.parent_id = self
                 .tree

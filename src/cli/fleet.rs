@@ -201,7 +201,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         warnings: true,
         digest: args.digest || manifest_out.is_some(),
         since: None,
-        format: ctx.global.format_of.map(Into::into),
+        format: ctx.global.format_of,
     };
     let naming = Naming {
         digest: true,

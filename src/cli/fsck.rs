@@ -164,7 +164,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             Some(Since::Digest(d)) => Some(*d),
             _ => None,
         },
-        format: ctx.global.format_of.map(Into::into),
+        format: ctx.global.format_of,
     };
 
     let naming = Naming {
@@ -380,19 +380,10 @@ pub(super) fn print(
                 Some(h) => format!("HEAD {} at depth {}", escape(h), s.head_depth),
                 None => "no HEAD (empty)".to_string(),
             };
-            let records = match (s.records, report.format) {
+            let records = match (s.records, report.format.folded_noun()) {
                 (0, _) => String::new(),
-                (n, crate::format::Format::Yoagent) => {
-                    format!(" (and {n} ysess {})", plural(n as usize, "record"))
-                }
-                (n, crate::format::Format::Claude) => {
-                    format!(" (and {n} subagent {})", plural(n as usize, "line"))
-                }
-                (n, _) => format!(
-                    " (and {n} {})",
-                    plural(n as usize, "label change or ysess record")
-                        .replace("change or ysess records", "changes and ysess records")
-                ),
+                (1, (one, _)) => format!(" (and 1 {one})"),
+                (n, (_, many)) => format!(" (and {n} {many})"),
             };
             writeln!(
                 streams.out,

@@ -99,7 +99,7 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if args.revs.is_empty() {
         let source = crate::input::Source::new(&ctx.global.file);
         let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
-        let format = ctx.global.format_of.map(Into::into);
+        let format = ctx.global.format_of;
         paged(&mut ctx.streams, args.json, |out| {
             // A pager that fails has the output written again, from the start.
             let reader = match reader.take() {

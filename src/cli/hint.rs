@@ -46,7 +46,7 @@ fn line(global: &Global, with_file: bool, words: &[&str]) -> String {
     // The format the command read the file as, so the hint reads it so too.
     if let Some(format) = global.format_of {
         line.push_str(" --format-of ");
-        line.push_str(crate::format::Format::from(format).name());
+        line.push_str(format.name());
     }
     for word in words {
         line.push(' ');

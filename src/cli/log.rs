@@ -234,7 +234,7 @@ fn from_the_end(
     let yoagent = ctx
         .global
         .format_of
-        .is_none_or(|f| crate::format::Format::from(f) == crate::format::Format::Yoagent);
+        .is_none_or(|f| f == crate::format::Format::Yoagent);
     let n = args.max_count.filter(|_| {
         yoagent
             && head_only

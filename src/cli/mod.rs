@@ -92,30 +92,21 @@ pub struct Global {
     /// (by default: pi's or Claude Code's when its first line is theirs,
     /// else yoagent's)
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
-    pub format_of: Option<FormatOf>,
+    pub format_of: Option<crate::format::Format>,
     /// Where `file` came from, so that hints can repeat the command line.
     #[arg(skip)]
     pub file_from: FileFrom,
 }
 
-/// A format `--format-of` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatOf {
-    /// yoagent's session files
-    Yoagent,
-    /// pi's session files (`@mariozechner/pi-coding-agent`)
-    Pi,
-    /// Claude Code's session files (read only)
-    Claude,
-}
+/// `--format-of` takes the name of any format ysess reads: the list, their
+/// names and their help come from [`crate::format::Format`] itself.
+impl clap::ValueEnum for crate::format::Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::format::Format::ALL
+    }
 
-impl From<FormatOf> for crate::format::Format {
-    fn from(f: FormatOf) -> Self {
-        match f {
-            FormatOf::Yoagent => crate::format::Format::Yoagent,
-            FormatOf::Pi => crate::format::Format::Pi,
-            FormatOf::Claude => crate::format::Format::Claude,
-        }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.about()))
     }
 }
 
@@ -246,7 +237,7 @@ fn open_with(
     ) -> Result<crate::repo::Repo, crate::repo::LoadError>,
 ) -> Result<crate::repo::Repo, Failure> {
     let source = crate::input::Source::new(&ctx.global.file);
-    let format = ctx.global.format_of.map(Into::into);
+    let format = ctx.global.format_of;
     load(&source, format).map_err(|e| match e {
         crate::repo::LoadError::Invalid { .. } => {
             Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(

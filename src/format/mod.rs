@@ -47,10 +47,50 @@ impl Format {
         }
     }
 
+    /// One line saying what the format is, for `--format-of`'s help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Format::Yoagent => "yoagent's session files",
+            Format::Pi => "pi's session files (`@mariozechner/pi-coding-agent`)",
+            Format::Claude => "Claude Code's session files (read only)",
+        }
+    }
+
+    /// The format `--format-of` names `name`.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
     /// Whether ysess appends to files of the format (Claude Code's are its
     /// own to write).
     pub fn writable(self) -> bool {
-        self != Format::Claude
+        match self {
+            Format::Yoagent | Format::Pi => true,
+            Format::Claude => false,
+        }
+    }
+
+    /// Whether the entries of a file of this format (at `version`, as its
+    /// header declares) have no ids of their own, so that ysess names them
+    /// by their line (`line<N>`) as the format's app numbers them on open:
+    /// pi's version-1 files.
+    pub fn numbered_by_line(self, version: Option<u64>) -> bool {
+        match self {
+            Format::Pi => version == Some(1),
+            Format::Yoagent | Format::Claude => false,
+        }
+    }
+
+    /// What fsck's summary calls the entries the user's tree folds out.
+    pub fn folded_noun(self) -> (&'static str, &'static str) {
+        match self {
+            Format::Yoagent => ("ysess record", "ysess records"),
+            Format::Pi => (
+                "label change or ysess record",
+                "label changes and ysess records",
+            ),
+            Format::Claude => ("subagent line", "subagent lines"),
+        }
     }
 
     /// The format a file is in, from its first line: pi's files open with a
@@ -96,6 +136,44 @@ impl Format {
             Format::Yoagent => yoagent::records::is_record_entry(facts),
             Format::Pi => pi::is_record(facts),
             Format::Claude => claude::is_record(facts),
+        }
+    }
+
+    /// Checks a folded-out entry as the format's own records are checked:
+    /// `Ok(Some(target))` for a record that moves HEAD to `target`,
+    /// `Ok(None)` for anything else that is sound, `Err(why)` for a record
+    /// ysess would not have written.
+    pub fn check_record(
+        self,
+        line: &[u8],
+        facts: &LineFacts<'_>,
+    ) -> Result<Option<String>, String> {
+        match self {
+            Format::Yoagent => yoagent::records::check_line(line, facts),
+            Format::Pi => pi::check_record(line, facts),
+            Format::Claude => Ok(None),
+        }
+    }
+
+    /// Whether an entry's type is one the format's own app does not write
+    /// (read, and warned about: a newer version of the app may write it).
+    pub fn unknown_type(self, facts: &LineFacts<'_>) -> bool {
+        match self {
+            Format::Pi => facts
+                .custom_role
+                .as_deref()
+                .is_some_and(|t| !pi::TYPES.contains(&t)),
+            Format::Yoagent | Format::Claude => false,
+        }
+    }
+
+    /// An entry read whole from its (trimmed) line, for the commands that
+    /// print it.
+    pub fn entry(self, line: &[u8]) -> Result<message::Entry, message::NotAnEntry> {
+        match self {
+            Format::Yoagent => message::Entry::parse(line),
+            Format::Pi => pi::entry(line),
+            Format::Claude => claude::entry(line),
         }
     }
 }

@@ -6,7 +6,6 @@
 use std::io::{self, Read};
 
 use super::fault::LineFault;
-use super::yoagent::records;
 use crate::format::{Checked, Format, MessageKind};
 use crate::input::{Block, Blocks, LineTooLong};
 
@@ -186,11 +185,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
             Checked::Entry { facts, indent } => {
                 let text = &mut out.text;
                 let first_call = out.calls.len() as u32;
-                let checked_record = match format {
-                    Format::Yoagent => records::check_line(bytes, &facts),
-                    Format::Pi => super::pi::check_record(bytes, &facts),
-                    Format::Claude => Ok(None),
-                };
+                let checked_record = format.check_record(bytes, &facts);
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
                 let facts = Facts {
@@ -215,11 +210,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                     record_problem: None,
                     checkout_target: None,
                     target: facts.target.as_deref().map(|t| Span::keep(text, t)),
-                    unknown_type: format == Format::Pi
-                        && facts
-                            .custom_role
-                            .as_deref()
-                            .is_some_and(|t| !super::pi::TYPES.contains(&t)),
+                    unknown_type: format.unknown_type(&facts),
                     unnumbered: facts.unnumbered,
                 };
                 let facts = match checked_record {

@@ -269,7 +269,7 @@ impl Reading<'_> {
                 if facts.kind == MessageKind::Custom || self.format.is_record(&facts) {
                     return None;
                 }
-                let id = if self.version == Some(1) {
+                let id = if self.format.numbered_by_line(self.version) {
                     format!("line{line}")
                 } else {
                     facts.id.into_owned()
@@ -281,11 +281,7 @@ impl Reading<'_> {
             Checked::NotUtf8 { at, .. } => return skipped(format!("not UTF-8 at byte {at}")),
             Checked::Blank | Checked::Header { .. } | Checked::Aside => return None,
         };
-        let entry = match self.format {
-            Format::Yoagent => Entry::parse(text),
-            Format::Pi => crate::format::pi::entry(text),
-            Format::Claude => crate::format::claude::entry(text),
-        };
+        let entry = self.format.entry(text);
         match entry {
             Ok(entry) => Found::in_entry(id, line, &entry, self.pattern, self.scope).map(Ok),
             Err(NotAnEntry(why)) => skipped(why),

@@ -13,7 +13,6 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use crate::format::Format;
 use crate::input::read_at;
 
 /// Why ysess will not append to a session, or why what it appended may be
@@ -233,7 +232,7 @@ impl Locked {
             if !session.format.writable() {
                 return Err(WriteError::Format(session.format));
             }
-            if session.format == Format::Pi && session.version == Some(1) {
+            if session.format.numbered_by_line(session.version) {
                 return Err(WriteError::Unnumbered);
             }
             return Ok(Locked {

@@ -10,21 +10,25 @@ use crate::tree::{Ix, Tree};
 /// Ids for `count` new entries, as the file's own app makes them: yoagent's
 /// `append` numbers them `e<N+1>`…, pi draws 8 hex digits not in the file.
 /// `None` when a yoagent session already has an id `e<N>` with the largest
-/// N there is.
+/// N there is, and for a format ysess does not write.
 pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
-    if repo.format == Format::Pi {
-        return Some(crate::format::pi::new_ids(
+    match repo.format {
+        Format::Pi => Some(crate::format::pi::new_ids(
             |id| repo.tree.find(id).is_some(),
             count,
-        ));
+        )),
+        Format::Yoagent => {
+            let first = repo.next_number()?;
+            first.checked_add(count.saturating_sub(1) as u64)?;
+            Some(
+                (0..count as u64)
+                    .map(|k| format!("e{}", first + k))
+                    .collect(),
+            )
+        }
+        // Read only: nothing is numbered.
+        Format::Claude => None,
     }
-    let first = repo.next_number()?;
-    first.checked_add(count.saturating_sub(1) as u64)?;
-    Some(
-        (0..count as u64)
-            .map(|k| format!("e{}", first + k))
-            .collect(),
-    )
 }
 
 /// The lines that write `records` (with `ids`) into the session, in its
