@@ -90,7 +90,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 .with_hint(format!(
                     "{} deletes it all the same (its entries stay; HEAD stays at {})",
                     super::hint::command(ctx.global, &["branch", "--force", "-d", name]),
-                    escape(tree.id(branch.tip))
+                    escape(tree.short_id(branch.tip))
                 )));
             }
             Ok((
@@ -192,9 +192,9 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let out = &mut ctx.streams.out;
     let shown_name = |l: &Listed| {
         if l.detached {
-            format!("(HEAD detached at {})", escape(tree.id(l.tip)))
+            format!("(HEAD detached at {})", escape(tree.short_id(l.tip)))
         } else {
-            escape(l.name.as_deref().unwrap_or(tree.id(l.tip))).into_owned()
+            escape(l.name.as_deref().unwrap_or(tree.short_id(l.tip))).into_owned()
         }
     };
     let width = listed
@@ -210,13 +210,13 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             [
                 // A named branch's tip; an unnamed one is shown by its tip.
                 if l.name.is_some() || l.detached {
-                    escape(tree.id(l.tip)).into_owned()
+                    escape(tree.short_id(l.tip)).into_owned()
                 } else {
                     String::new()
                 },
                 tree.fork_point(l.tip).map_or_else(
                     || "no fork".to_string(),
-                    |f| format!("forked at {}", escape(tree.id(f))),
+                    |f| format!("forked at {}", escape(tree.short_id(f))),
                 ),
                 format!("{n} {}", if n == 1 { "entry" } else { "entries" }),
             ]

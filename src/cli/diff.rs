@@ -132,7 +132,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 out,
                 "{} {} {}: {}",
                 p.header("fork point"),
-                p.id(&escape(tree.id(f))),
+                p.id(&escape(tree.short_id(f))),
                 role(tree, f),
                 escape(tree.subject(f))
             )?,
@@ -146,10 +146,10 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             out,
             "{} {} ({} after the fork)\n{} {} ({} after the fork)",
             p.error("---"),
-            p.id(&escape(tree.id(side_a.tip))),
+            p.id(&escape(tree.short_id(side_a.tip))),
             turns(side_a.turns.len()),
             p.label("+++"),
-            p.id(&escape(tree.id(side_b.tip))),
+            p.id(&escape(tree.short_id(side_b.tip))),
             turns(side_b.turns.len())
         )?;
         if args.stat {
@@ -169,7 +169,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             let line = |side: &Side, k: usize| {
                 format!(
                     "{} {}: {}",
-                    escape(tree.id(side.turns[k])),
+                    escape(tree.short_id(side.turns[k])),
                     role(tree, side.turns[k]),
                     escape(tree.subject(side.turns[k]))
                 )
@@ -179,13 +179,13 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     Step::Pair { a, b, same: true } => writeln!(
                         out,
                         "= {} {}",
-                        p.id(&escape(tree.id(side_a.turns[a]))),
+                        p.id(&escape(tree.short_id(side_a.turns[a]))),
                         line(side_b, b)
                     )?,
                     Step::Pair { a, b, same: false } => writeln!(
                         out,
                         "~ {} {}",
-                        p.id(&escape(tree.id(side_a.turns[a]))),
+                        p.id(&escape(tree.short_id(side_a.turns[a]))),
                         line(side_b, b)
                     )?,
                     Step::OnlyA(a) => {
@@ -205,7 +205,7 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                         "{}",
                         p.dim(&format!(
                             "= {} {} (the same)",
-                            escape(tree.id(side_a.turns[a])),
+                            escape(tree.short_id(side_a.turns[a])),
                             line(side_b, b)
                         ))
                     )?;
@@ -215,8 +215,8 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                         out,
                         "{} {} → {} {}",
                         p.header("~"),
-                        p.id(&escape(tree.id(side_a.turns[a]))),
-                        p.id(&escape(tree.id(side_b.turns[b]))),
+                        p.id(&escape(tree.short_id(side_a.turns[a]))),
+                        p.id(&escape(tree.short_id(side_b.turns[b]))),
                         role(tree, side_b.turns[b])
                     )?;
                     if args.word_diff || args.color_words {
@@ -427,7 +427,7 @@ fn files_diff(
         }
         let text = format!(
             "{mark} {} {}: {}{}",
-            escape(tree.id(*ix)),
+            escape(tree.short_id(*ix)),
             role(tree, *ix),
             escape(tree.subject(*ix)),
             if note.is_empty() {

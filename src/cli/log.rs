@@ -251,10 +251,19 @@ fn from_the_end(
     // then is the whole file searched for them.
     let branches = !args.json && template.is_none_or(Template::shows_decorations);
     let entries = crate::refs::tail::head_path(&path, n, branches).ok()??;
+    // A long id is shortened to the prefix no other id shares, which only
+    // the whole file tells.
+    if entries
+        .iter()
+        .any(|e| e.id.len() > crate::tree::SHORT_ID_LEN)
+    {
+        return None;
+    }
     let mut items: Vec<Item> = entries
         .into_iter()
         .enumerate()
         .map(|(k, e)| Item {
+            short: e.id.clone(),
             id: e.id,
             parent: e.parent,
             kind: e.kind,
@@ -287,6 +296,8 @@ fn count_flag(text: &str) -> Option<usize> {
 /// One entry as `log` shows it, from the tree or from the end of the file.
 pub struct Item {
     pub id: String,
+    /// The id as a person reads it ([`Tree::short_id`]).
+    pub short: String,
     pub parent: Option<String>,
     pub kind: MessageKind,
     pub tag: String,
@@ -315,6 +326,7 @@ impl Item {
         };
         Item {
             id: tree.id(ix).to_string(),
+            short: tree.short_id(ix).to_string(),
             parent: parent.map(|p| tree.id(p).to_string()),
             kind: node.kind,
             tag: tree.tag(ix).to_string(),
@@ -418,7 +430,7 @@ impl Render<'_> {
         };
         format!(
             "{}{} {}{when}: {}",
-            p.id(&escape(&item.id)),
+            p.id(&escape(&item.short)),
             item.decorations(p),
             p.role(&item.role()),
             escape(&item.subject)
@@ -435,7 +447,7 @@ impl Render<'_> {
         let p = self.paint;
         format!(
             "{}{}  {}  {}\n    {}",
-            p.id(&escape(&item.id)),
+            p.id(&escape(&item.short)),
             item.decorations(p),
             p.role(&item.role()),
             p.dim(&time(item.timestamp, self.tz, false)),
@@ -454,7 +466,11 @@ fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
 /// Every `--format` placeholder and what it stands for: the one list that
 /// `--help`, the man page and the error for an unknown one are made from.
 pub const PLACEHOLDERS: &[(&str, &str)] = &[
-    ("id", "the entry's id"),
+    ("id", "the entry's id, in full"),
+    (
+        "short_id",
+        "its shortest unique prefix, at least 8 characters (as log prints ids)",
+    ),
     ("parent", "its parent's id (empty for a root)"),
     ("role", "user, assistant, toolResult or custom"),
     (
@@ -513,6 +529,7 @@ pub struct Template {
 enum Part {
     Text(String),
     Id,
+    ShortId,
     Parent,
     Role,
     Tag,
@@ -553,6 +570,7 @@ impl Template {
             }
             let part = match name {
                 "id" => Part::Id,
+                "short_id" => Part::ShortId,
                 "parent" => Part::Parent,
                 "role" => Part::Role,
                 "tag" => Part::Tag,
@@ -617,6 +635,7 @@ impl Template {
             match part {
                 Part::Text(t) => out.push_str(t),
                 Part::Id => out.push_str(&escape(&item.id)),
+                Part::ShortId => out.push_str(&escape(&item.short)),
                 Part::Parent => out.push_str(&escape(item.parent.as_deref().unwrap_or_default())),
                 Part::Role => out.push_str(item.kind.role_name()),
                 Part::Tag => out.push_str(&escape(&item.tag)),

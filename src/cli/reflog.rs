@@ -81,7 +81,7 @@ pub fn run(args: &ReflogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     .as_deref()
                     .map(|b| format!(" on {}", p.branch(&escape(b))))
                     .unwrap_or_default();
-                format!("{}{on}", p.id(&escape(tree.id(ix))))
+                format!("{}{on}", p.id(&escape(tree.short_id(ix))))
             };
             writeln!(
                 out,

@@ -104,7 +104,7 @@ fn one(
         )?;
         // The parent in the user's tree: ysess's records are folded out.
         if let Some(parent) = tree.parent(ix) {
-            field(out, "Parent:", &p.id(&escape(tree.id(parent))))?;
+            field(out, "Parent:", &p.id(&escape(tree.short_id(parent))))?;
         }
         field(out, "Role:", entry.message.role())?;
         match &entry.message {
@@ -162,7 +162,10 @@ fn one(
         if let Some(label) = &entry.label {
             let note = match tree.label(label) {
                 Some(winner) if winner != ix => {
-                    format!(" (shadowed: the label names {})", escape(tree.id(winner)))
+                    format!(
+                        " (shadowed: the label names {})",
+                        escape(tree.short_id(winner))
+                    )
                 }
                 _ => String::new(),
             };
@@ -171,7 +174,7 @@ fn one(
         let children: Vec<String> = tree
             .children(ix)
             .iter()
-            .map(|&c| p.id(&escape(tree.id(c))))
+            .map(|&c| p.id(&escape(tree.short_id(c))))
             .collect();
         if !children.is_empty() {
             field(out, "Children:", &children.join(", "))?;

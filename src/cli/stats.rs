@@ -132,7 +132,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         for g in &groups {
             let name = match (&g.name, g.tip) {
                 (Some(name), _) => escape(name).into_owned(),
-                (None, Some(tip)) => escape(tree.id(tip)).into_owned(),
+                (None, Some(tip)) => escape(tree.short_id(tip)).into_owned(),
                 (None, None) => String::new(),
             };
             let painted = match (g.kind, g.current, &g.name) {
@@ -149,7 +149,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             // A named branch or a revision also says which entry it is.
             let tip = match (g.tip, &g.name) {
                 (Some(tip), Some(name)) if name != tree.id(tip) => {
-                    format!(" {}", p.id(&escape(tree.id(tip))))
+                    format!(" {}", p.id(&escape(tree.short_id(tip))))
                 }
                 _ => String::new(),
             };

@@ -68,6 +68,7 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         format: repo.format.name(),
         head: head.map(|h| StatusHead {
             id: tree.id(h),
+            short: tree.short_id(h),
             role: tree.node(h).kind.role_name(),
             tag: tree.tag(h),
             subject: tree.subject(h),
@@ -79,6 +80,7 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         label: label.map(|(name, ix)| StatusLabel {
             name,
             id: tree.id(ix),
+            short: tree.short_id(ix),
             behind: head.map_or(0, |h| tree.node(h).depth - tree.node(ix).depth),
         }),
         entries: tree.entries().count(),
@@ -162,7 +164,7 @@ fn human(
             "HEAD:",
             &format!(
                 "{} {role}, depth {}: {}",
-                p.id(&escape(h.id)),
+                p.id(&escape(h.short)),
                 h.depth,
                 escape(h.subject)
             ),
@@ -187,7 +189,7 @@ fn human(
             &format!(
                 "{} on {}, {} behind HEAD",
                 p.label(&escape(l.name)),
-                p.id(&escape(l.id)),
+                p.id(&escape(l.short)),
                 match l.behind {
                     1 => "1 entry".to_string(),
                     n => format!("{n} entries"),

@@ -117,7 +117,7 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         .unwrap_or(0);
     let id_width = names
         .iter()
-        .map(|&(_, t)| escape(tree.id(t)).width())
+        .map(|&(_, t)| escape(tree.short_id(t)).width())
         .max()
         .unwrap_or(0);
     for (name, target) in names {
@@ -137,10 +137,10 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             out,
             "{}{pad}  {}",
             p.label(&shown),
-            p.id(&escape(tree.id(target)))
+            p.id(&escape(tree.short_id(target)))
         )?;
         if args.lines {
-            let id_pad = " ".repeat(id_width - escape(tree.id(target)).width());
+            let id_pad = " ".repeat(id_width - escape(tree.short_id(target)).width());
             write!(
                 out,
                 "{id_pad}  {}: {}",
@@ -195,7 +195,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
         again.extend(args.rev.as_deref());
         return Err(Failure::refuse(format!(
             "label '{name}' already names {}",
-            tree.id(existing)
+            tree.short_id(existing)
         ))
         .with_hint(format!(
             "{} moves it (the newest carrier wins, as in yoagent)",
@@ -205,7 +205,7 @@ fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failur
     // Where the label was, for the status line when `--force` moves it.
     let was = tree
         .label(name)
-        .map(|on| (on, escape(tree.id(on)).into_owned()));
+        .map(|on| (on, escape(tree.short_id(on)).into_owned()));
     // Nothing to move: say so, and write nothing (as `checkout` to HEAD).
     if was.as_ref().is_some_and(|(on, _)| *on == target) {
         let paint = Paint {

@@ -119,7 +119,7 @@ pub fn describe(repo: &Repo, refs: &Refs, ix: Ix, paint: Paint) -> String {
     let names = Names::new(tree, None, &refs.pairs());
     format!(
         "{}{} {}: {}",
-        paint.id(&escape(tree.id(ix))),
+        paint.id(&escape(tree.short_id(ix))),
         crate::ui::render::decorate(&names, ix, paint),
         role(tree, ix),
         escape(tree.subject(ix))

@@ -62,14 +62,14 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
     };
     if matches!(want, Want::Revisions | Want::Branches) {
         for branch in &repo.refs.branches {
-            let help = format!("branch at {}", safe(tree.id(branch.tip)));
+            let help = format!("branch at {}", safe(tree.short_id(branch.tip)));
             offer(&branch.name, help, &mut out);
         }
     }
     if matches!(want, Want::Revisions | Want::Labels) {
         for name in tree.label_names() {
             let help = match tree.label(name) {
-                Some(ix) => format!("label at {}", safe(tree.id(ix))),
+                Some(ix) => format!("label at {}", safe(tree.short_id(ix))),
                 None => "label".to_string(),
             };
             offer(name, help, &mut out);
@@ -77,7 +77,11 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
     }
     if want == Want::Revisions {
         if let Some(head) = tree.head() {
-            offer("HEAD", format!("at {}", safe(tree.id(head))), &mut out);
+            offer(
+                "HEAD",
+                format!("at {}", safe(tree.short_id(head))),
+                &mut out,
+            );
         }
         let mut ids = 0;
         for ix in (0..tree.len() as Ix)

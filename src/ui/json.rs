@@ -167,6 +167,9 @@ pub struct Status<'a> {
 #[derive(Serialize)]
 pub struct StatusHead<'a> {
     pub id: &'a str,
+    /// The id as a person reads it (not in `--json`).
+    #[serde(skip)]
+    pub short: &'a str,
     pub role: &'static str,
     /// The model, the tool or the custom kind; empty when none.
     pub tag: &'a str,
@@ -179,6 +182,9 @@ pub struct StatusHead<'a> {
 pub struct StatusLabel<'a> {
     pub name: &'a str,
     pub id: &'a str,
+    /// The id as a person reads it (not in `--json`).
+    #[serde(skip)]
+    pub short: &'a str,
     /// How many entries HEAD is below it (0: on HEAD).
     pub behind: u32,
 }

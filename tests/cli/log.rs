@@ -904,7 +904,7 @@ fn log_format_with_an_unknown_placeholder_is_a_usage_error() {
         .status(2)
         .stdout("")
         .stderr(
-            "error: --format: unknown placeholder {bogus}; known: {id} {parent} {role} {tag} \
+            "error: --format: unknown placeholder {bogus}; known: {id} {short_id} {parent} {role} {tag} \
              {subject} {time} {ts} {labels} {decorations} {depth} {line} {tokens_in} {tokens_out} \
              {cost} {n} {tab} {nul} {{}\n",
         );
@@ -1031,4 +1031,44 @@ fn log_n_lists_an_entrys_own_label_and_a_tag_record_in_the_order_log_does() {
     };
     assert_eq!(e8(&tail.stdout), e8(&whole.stdout), "{tail}");
     assert!(tail.stdout.contains("e8 (aaa, library) "), "{tail}");
+}
+
+#[test]
+fn long_ids_show_as_their_shortest_unique_prefix_and_json_keeps_them_whole() {
+    let dir = Dir::new();
+    let lines = [
+        crate::support::user_line("3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6b", None, "root"),
+        crate::support::user_line(
+            "3f2a9c1b-0d4f-4000-8000-000000000000",
+            Some("3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6b"),
+            "shares eleven characters with the root",
+        ),
+        crate::support::user_line(
+            "7c1d2e3f-aaaa-4bbb-8ccc-dddddddddddd",
+            Some("3f2a9c1b-0d4f-4000-8000-000000000000"),
+            "alone in its first eight",
+        ),
+    ];
+    dir.write("session.jsonl", lines.join("\n"));
+    // Read from the end of the file (`-n`) or whole, the same ids.
+    for args in [&["log", "--oneline"][..], &["log", "--oneline", "-n", "3"]] {
+        dir.run(args).status(0).stdout(
+            "7c1d2e3f (HEAD) user: alone in its first eight\n\
+             3f2a9c1b-0d4f user: shares eleven characters with the root\n\
+             3f2a9c1b-0d4e user: root\n",
+        );
+    }
+    let run = dir.run(&["log", "--json", "-n", "1"]);
+    assert_eq!(
+        run.json_lines()[0]["id"],
+        "7c1d2e3f-aaaa-4bbb-8ccc-dddddddddddd",
+        "{run}"
+    );
+    dir.run(&["log", "--format", "{short_id} {id}", "-n", "1"])
+        .status(0)
+        .stdout("7c1d2e3f 7c1d2e3f-aaaa-4bbb-8ccc-dddddddddddd\n");
+    // What log prints resolves.
+    dir.run(&["log", "--format", "{subject}", "-n", "1", "3f2a9c1b-0d4f"])
+        .status(0)
+        .stdout("shares eleven characters with the root\n");
 }
