@@ -2,9 +2,13 @@
 //! agents save as append-only JSONL files (one entry per line, each with an
 //! id and a parent; forks come from appending after a rewind).
 //!
-//! The `ysess` binary is a thin layer ([`cli`], [`ui`]) over this library,
+//! The `ysess` binary is a thin layer (`cli`, `ui`) over this library,
 //! which other tools can build on: open a session, resolve revisions, walk
-//! the tree, check the file, append without rewriting history.
+//! the tree, check the file, append without rewriting history. Those two
+//! modules and the crates only they need (clap, clap_complete, clap_mangen,
+//! roff, indicatif, terminal_size, unicode-width, anyhow) come with the
+//! default feature `cli`; `ysess = { default-features = false }` is the
+//! library alone.
 //!
 //! # The map
 //!
@@ -21,12 +25,12 @@
 //! | [`stats`] | accounting: turns, tokens, cost, tool calls and errors, models, wall time of any set of entries (`ysess stats`) |
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
-//! | [`cli`] | the command line: one module per command (parse, call the library, render) |
-//! | [`ui`] | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion |
+//! | `ui` | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion (feature `cli`) |
+//! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |
 //!
 //! Dependencies run one way, up this table: a module uses only those above
 //! it (`tree` uses `format`, `repo` uses `check` and `refs`, `cli` uses
-//! everything). Nothing above `cli` knows about `clap`, the terminal or the
+//! everything). Nothing above `ui` knows about `clap`, the terminal or the
 //! pager.
 //!
 //! # Example
@@ -62,6 +66,7 @@
 //! of the README.
 
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compare;
 pub mod fleet;
@@ -74,5 +79,6 @@ pub mod stats;
 #[cfg(test)]
 mod testing;
 pub mod tree;
+#[cfg(feature = "cli")]
 pub mod ui;
 pub mod write;
