@@ -8,6 +8,7 @@
 //! file order as the verdicts come back: one pass gives the report and, for
 //! the commands that show the session, the tree ([`check_tree`]).
 
+mod claude;
 pub mod digest;
 pub mod since;
 mod warnings;
@@ -85,6 +86,8 @@ codes! {
     MisplacedHeader = "misplacedHeader", Warning;
     UnknownEntryType = "unknownEntryType", Warning;
     UnknownTarget = "unknownTarget", Warning;
+    DanglingParent = "danglingParent", Warning;
+    UnknownLineType = "unknownLineType", Warning;
 }
 
 impl fmt::Display for Code {
@@ -256,10 +259,18 @@ struct State {
     /// header first), which a compaction's `firstKeptEntryIndex` counts.
     chain: Option<String>,
     numbered: Vec<Option<String>>,
+    /// The format the lines are read as (known from the first block on).
+    format: Format,
+    /// How Claude Code's entries join the tree.
+    claude: claude::Claude,
+    /// Lines of types the format does not know: (type, first line, its
+    /// offset, how many), in order of first sight.
+    unknown_types: Vec<(Box<str>, u64, u64, u64)>,
 }
 
 impl State {
     fn take(&mut self, mut verdicts: Verdicts) {
+        self.format = verdicts.format;
         let lines = std::mem::take(&mut verdicts.lines);
         for v in lines {
             self.lines += 1;
@@ -282,7 +293,10 @@ impl State {
             self.header_first = Some(matches!(v.line, Line::Header { .. }));
         }
         match v.line {
-            Line::Blank | Line::Aside => {}
+            Line::Blank | Line::Aside { unknown: None } => {}
+            Line::Aside {
+                unknown: Some(kind),
+            } => self.unknown_type(kind, line),
             Line::Header { version } if first => {
                 self.version = Some(version);
                 self.numbered.push(None);
@@ -398,6 +412,40 @@ impl State {
                         _ => facts.target.map(|t| t.of(text)),
                     },
                 };
+                if self.format == Format::Claude {
+                    if facts.unknown_type {
+                        let kind = entry.tag.unwrap_or_default();
+                        self.unknown_type(kind.into(), line);
+                    }
+                    let text = &block.text;
+                    let calls = &block.calls[facts.calls.start as usize..facts.calls.end as usize];
+                    let names = block
+                        .call_names
+                        .get(facts.calls.start as usize..facts.calls.end as usize)
+                        .unwrap_or_default();
+                    let extras = claude::Extras {
+                        sidechain: facts.sidechain,
+                        logical_parent: facts.logical_parent,
+                        calls: calls.iter().map(|c| c.of(text)).collect(),
+                        names: names.iter().map(|c| c.of(text)).collect(),
+                        answer: facts.answers.map(|a| a.of(text)),
+                    };
+                    let at = claude::At {
+                        line: line.number,
+                        offset: line.offset,
+                        indent,
+                    };
+                    let findings = &mut self.report.findings;
+                    self.claude.join(
+                        &mut self.builder,
+                        &mut self.tools,
+                        findings,
+                        entry,
+                        extras,
+                        at,
+                    );
+                    return;
+                }
                 if facts.unknown_type {
                     findings.push(line.finding(
                         Code::UnknownEntryType,
@@ -454,25 +502,18 @@ impl State {
                             ));
                         }
                     }
-                    Err(Link::DuplicateId { first_line }) => findings.push(line.finding(
-                        Code::DuplicateId,
-                        indent,
-                        Some(id.to_string()),
-                        format!("entry {id} already defined at line {first_line}"),
-                    )),
-                    Err(Link::SelfParent) => findings.push(line.finding(
-                        Code::SelfParent,
-                        indent,
-                        Some(id.to_string()),
-                        format!("entry {id} names itself as its parent"),
-                    )),
-                    Err(Link::UnknownParent) => {
+                    Err(link @ (Link::DuplicateId { .. } | Link::SelfParent)) => findings.push(
+                        link_finding(line.number, line.offset, indent, id, entry.parent, &link),
+                    ),
+                    Err(link @ Link::UnknownParent) => {
                         let parent = entry.parent.unwrap_or_default().to_string();
-                        findings.push(line.finding(
-                            Code::UnknownParent,
+                        findings.push(link_finding(
+                            line.number,
+                            line.offset,
                             indent,
-                            Some(id.to_string()),
-                            format!("entry {id}: parent {parent} is not defined in this file"),
+                            id,
+                            entry.parent,
+                            &link,
                         ));
                         self.unknown_parents.push((findings.len() - 1, parent));
                     }
@@ -481,7 +522,32 @@ impl State {
         }
     }
 
-    fn finish(self, format: Format, warnings: bool) -> (Report, Tree) {
+    /// Counts a line of a type the format does not know.
+    fn unknown_type(&mut self, kind: Box<str>, line: Place) {
+        match self.unknown_types.iter_mut().find(|t| t.0 == kind) {
+            Some(seen) => seen.3 += 1,
+            None => self.unknown_types.push((kind, line.number, line.offset, 1)),
+        }
+    }
+
+    fn finish(mut self, format: Format, warnings: bool) -> (Report, Tree) {
+        self.claude.finish(
+            &mut self.builder,
+            &mut self.tools,
+            &mut self.report.findings,
+        );
+        for (kind, line, offset, count) in std::mem::take(&mut self.unknown_types) {
+            let lines = if count == 1 { "line" } else { "lines" };
+            self.report.findings.push(Finding {
+                code: Code::UnknownLineType,
+                line: Some(line),
+                offset: Some(offset),
+                id: None,
+                message: format!(
+                    "{count} {lines} of type `{kind}`, which ysess does not know (first here): skipped, as the app's own bookkeeping"
+                ),
+            });
+        }
         let State {
             mut report,
             builder,
@@ -557,6 +623,41 @@ impl State {
         );
         report.summary = summary;
         (report, tree)
+    }
+}
+
+/// Why an entry could not join the tree, as a finding.
+fn link_finding(
+    line: u64,
+    offset: u64,
+    indent: usize,
+    id: &str,
+    parent: Option<&str>,
+    link: &Link,
+) -> Finding {
+    let (code, message) = match link {
+        Link::DuplicateId { first_line } => (
+            Code::DuplicateId,
+            format!("entry {id} already defined at line {first_line}"),
+        ),
+        Link::SelfParent => (
+            Code::SelfParent,
+            format!("entry {id} names itself as its parent"),
+        ),
+        Link::UnknownParent => (
+            Code::UnknownParent,
+            format!(
+                "entry {id}: parent {} is not defined in this file",
+                parent.unwrap_or_default()
+            ),
+        ),
+    };
+    Finding {
+        code,
+        line: Some(line),
+        offset: Some(offset + indent as u64),
+        id: Some(id.to_string()),
+        message,
     }
 }
 

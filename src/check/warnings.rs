@@ -34,6 +34,20 @@ impl ToolFacts {
         }
     }
 
+    /// [`ToolFacts::remember`] for an entry whose line is no longer at hand
+    /// (one joined after the lines that followed it).
+    pub(super) fn remember_owned(&mut self, ix: Ix, calls: &[String], answer: Option<&str>) {
+        for id in calls {
+            let span = Span::keep(&mut self.text, id);
+            self.calls
+                .push((ix, self.hasher.hash_one(id.as_str()), span));
+        }
+        if let Some(id) = answer {
+            let span = Span::keep(&mut self.text, id);
+            self.answers.push((ix, self.hasher.hash_one(id), span));
+        }
+    }
+
     /// Entries in file order, so both lists are sorted by entry.
     fn calls_of(&self, ix: Ix) -> &[(Ix, u64, Span)] {
         let from = self.calls.partition_point(|c| c.0 < ix);

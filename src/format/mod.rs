@@ -93,30 +93,42 @@ impl Format {
         }
     }
 
-    /// The format a file is in, from its first line: pi's files open with a
-    /// `{"type":"session",…}` header, Claude Code's with a line holding a
-    /// `uuid` and a `sessionId` (or a summary or snapshot of its own);
-    /// anything else is read as yoagent's (whose first line is an entry).
-    pub fn detect(first_line: &[u8]) -> Format {
-        if pi::is_header(first_line) {
-            Format::Pi
-        } else if claude::is_first_line(first_line) {
-            Format::Claude
-        } else {
-            Format::Yoagent
+    /// How many non-blank lines at the start of a file [`Format::detect`]
+    /// looks at: Claude Code may open a file with lines of its own
+    /// (`permission-mode`, `last-prompt`, …) before any entry.
+    pub const DETECT_LINES: usize = 16;
+
+    /// The format a file is in, from its first non-blank lines: pi's files
+    /// open with a `{"type":"session",…}` header; a Claude Code file has a
+    /// line of Claude Code's own shape among its first (an entry with a
+    /// `uuid` and a `sessionId`, or one of its housekeeping lines); anything
+    /// else is read as yoagent's (whose first line is an entry).
+    pub fn detect<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> Format {
+        let mut lines = lines
+            .into_iter()
+            .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+            .take(Format::DETECT_LINES)
+            .peekable();
+        if lines.peek().is_some_and(|first| pi::is_header(first)) {
+            return Format::Pi;
         }
+        if lines.any(claude::is_claude_line) {
+            return Format::Claude;
+        }
+        Format::Yoagent
     }
 
-    /// The format of an open file, from its first line (read at its start,
-    /// whatever the file's position): a first line longer than a header
-    /// can be is an entry, so at most 64 KiB are read.
+    /// The format of an open file, from its first lines (read at its start,
+    /// whatever the file's position): at most 64 KiB are read.
     pub fn detect_file(file: &std::fs::File) -> std::io::Result<Format> {
         let len = file.metadata()?.len().min(64 << 10);
         let head = crate::input::read_at(file, 0, len)?;
-        let first = head
-            .split(|&b| b == b'\n')
-            .find(|line| !line.iter().all(u8::is_ascii_whitespace));
-        Ok(first.map_or(Format::Yoagent, Format::detect))
+        let mut lines: Vec<&[u8]> = head.split(|&b| b == b'\n').collect();
+        // A line cut at the 64 KiB mark is not judged.
+        if len == 64 << 10 && lines.len() > 1 {
+            lines.pop();
+        }
+        Ok(Format::detect(lines))
     }
 
     /// Decides one line (without its `\n`) as the format's own loader does;
@@ -163,7 +175,8 @@ impl Format {
                 .custom_role
                 .as_deref()
                 .is_some_and(|t| !pi::TYPES.contains(&t)),
-            Format::Yoagent | Format::Claude => false,
+            Format::Claude => claude::is_unknown_type(facts),
+            Format::Yoagent => false,
         }
     }
 
@@ -263,6 +276,15 @@ pub struct LineFacts<'a> {
     pub tool_result_for: Option<Cow<'a, str>>,
     /// The tool a tool result comes from.
     pub tool_name: Option<Cow<'a, str>>,
+    /// The names of the tools an assistant message calls, beside
+    /// `tool_calls`, where the format's results do not name their tool
+    /// (Claude Code's): a result then takes its call's name.
+    pub tool_call_names: Vec<Cow<'a, str>>,
+    /// A line of a subagent's thread (Claude Code's `isSidechain`).
+    pub sidechain: bool,
+    /// The parent is the entry a compaction continues (Claude Code's
+    /// `logicalParentUuid`), which an earlier file may hold instead.
+    pub logical_parent: bool,
     /// One line saying what the message is about (see `Message::subject`).
     pub subject: Option<Cow<'a, str>>,
     /// Another entry this one names: with a `label`, the entry the label is
@@ -293,6 +315,9 @@ impl LineFacts<'_> {
             tool_calls: self.tool_calls.into_iter().map(own).collect(),
             tool_result_for: self.tool_result_for.map(own),
             tool_name: self.tool_name.map(own),
+            tool_call_names: self.tool_call_names.into_iter().map(own).collect(),
+            sidechain: self.sidechain,
+            logical_parent: self.logical_parent,
             subject: self.subject.map(own),
             target: self.target.map(own),
             unnumbered: self.unnumbered,
@@ -312,8 +337,9 @@ pub enum Checked<'a> {
     /// one as version 1).
     Header { version: u64 },
     /// A line of the app's own that holds no entry (Claude Code's summaries
-    /// and housekeeping).
-    Aside,
+    /// and housekeeping); `unknown` names its type when the format does not
+    /// know it (skipped, and counted by `fsck`).
+    Aside { unknown: Option<Box<str>> },
     /// A loadable entry. `indent` is where the trimmed text starts.
     Entry { facts: LineFacts<'a>, indent: usize },
     /// Not loadable; `indent` as above.
@@ -333,7 +359,7 @@ impl Checked<'_> {
         match self {
             Checked::Blank => Checked::Blank,
             Checked::Header { version } => Checked::Header { version },
-            Checked::Aside => Checked::Aside,
+            Checked::Aside { unknown } => Checked::Aside { unknown },
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),
                 indent,

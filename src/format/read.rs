@@ -35,12 +35,8 @@ pub(crate) fn read_blocks<R: Read + Send>(
     };
     let first = blocks.next_block().map_err(|e| numbered(e, 0))?;
     let format = format.unwrap_or_else(|| {
-        let first_line = first.as_ref().and_then(|b| {
-            b.lines()
-                .map(|(_, bytes)| bytes)
-                .find(|bytes| !bytes.iter().all(u8::is_ascii_whitespace))
-        });
-        first_line.map_or(Format::Yoagent, Format::detect)
+        let lines = first.iter().flat_map(|b| b.lines().map(|(_, bytes)| bytes));
+        Format::detect(lines)
     });
     let second = match first {
         Some(_) => blocks.next_block(),
@@ -84,6 +80,9 @@ pub(crate) struct Span {
 }
 
 impl Span {
+    /// No text: the name of a call whose format names none.
+    pub(crate) const EMPTY: Span = Span { at: 0, len: 0 };
+
     pub(crate) fn keep(text: &mut String, s: &str) -> Span {
         let at = text.len() as u32;
         text.push_str(s);
@@ -105,7 +104,8 @@ pub(crate) struct Facts {
     pub(crate) label: Option<Span>,
     pub(crate) timestamp: u64,
     pub(crate) kind: MessageKind,
-    /// Range of the block's `calls`.
+    /// Range of the block's `calls` (and of its `call_names`, when the
+    /// format names the tools beside them).
     pub(crate) calls: std::ops::Range<u32>,
     pub(crate) answers: Option<Span>,
     pub(crate) tag: Option<Span>,
@@ -122,6 +122,10 @@ pub(crate) struct Facts {
     pub(crate) unknown_type: bool,
     /// [`crate::format::LineFacts::unnumbered`].
     pub(crate) unnumbered: bool,
+    /// [`crate::format::LineFacts::sidechain`].
+    pub(crate) sidechain: bool,
+    /// [`crate::format::LineFacts::logical_parent`].
+    pub(crate) logical_parent: bool,
 }
 
 pub(crate) enum Line {
@@ -129,8 +133,11 @@ pub(crate) enum Line {
     Header {
         version: u64,
     },
-    /// A line of the format's own with no entry in it.
-    Aside,
+    /// A line of the format's own with no entry in it; `unknown` names its
+    /// type when the format does not know it.
+    Aside {
+        unknown: Option<Box<str>>,
+    },
     Entry {
         facts: Facts,
         indent: usize,
@@ -160,8 +167,14 @@ pub(crate) struct Verdict {
 /// them from a worker to the tree builder costs little.
 pub(crate) struct Verdicts {
     pub(crate) offset: u64,
+    /// The format the lines were read as.
+    pub(crate) format: Format,
     pub(crate) text: String,
     pub(crate) calls: Vec<Span>,
+    /// The tool each of `calls` names, where the format names it beside
+    /// the call for its results (Claude Code); shorter than `calls` (or
+    /// empty) when the last calls name none.
+    pub(crate) call_names: Vec<Span>,
     pub(crate) lines: Vec<Verdict>,
 }
 
@@ -171,15 +184,17 @@ const BLOCK: usize = 4 << 20;
 fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
     let mut out = Verdicts {
         offset: block.offset,
+        format,
         text: String::new(),
         calls: Vec::new(),
+        call_names: Vec::new(),
         lines: Vec::with_capacity(block.bytes().len() / 512),
     };
     for (at, bytes) in block.lines() {
         let line = match format.check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
             Checked::Header { version } => Line::Header { version },
-            Checked::Aside => Line::Aside,
+            Checked::Aside { unknown } => Line::Aside { unknown },
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { facts, indent } => {
@@ -188,6 +203,11 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                 let checked_record = format.check_record(bytes, &facts);
                 out.calls
                     .extend(facts.tool_calls.iter().map(|c| Span::keep(text, c)));
+                if !facts.tool_call_names.is_empty() {
+                    out.call_names.resize(first_call as usize, Span::EMPTY);
+                    out.call_names
+                        .extend(facts.tool_call_names.iter().map(|c| Span::keep(text, c)));
+                }
                 let facts = Facts {
                     id: Span::keep(text, &facts.id),
                     parent: facts.parent.as_deref().map(|p| Span::keep(text, p)),
@@ -212,6 +232,8 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                     target: facts.target.as_deref().map(|t| Span::keep(text, t)),
                     unknown_type: format.unknown_type(&facts),
                     unnumbered: facts.unnumbered,
+                    sidechain: facts.sidechain,
+                    logical_parent: facts.logical_parent,
                 };
                 let facts = match checked_record {
                     Ok(target) => Facts {

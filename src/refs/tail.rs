@@ -166,7 +166,7 @@ impl Walk {
             Checked::Blank => return Step::More,
             Checked::Entry { facts, .. } => facts,
             Checked::Header { .. }
-            | Checked::Aside
+            | Checked::Aside { .. }
             | Checked::Fault { .. }
             | Checked::NotUtf8 { .. } => {
                 return Step::Unsure;

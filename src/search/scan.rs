@@ -117,6 +117,7 @@ where
     let mut read = Reading {
         format: format.unwrap_or_default(),
         version: None,
+        subagent: false,
         pattern,
         scope,
         decode,
@@ -132,10 +133,18 @@ where
                 .split(|&b| b == b'\n')
                 .find(|l| !l.iter().all(u8::is_ascii_whitespace));
             if let Some(first_line) = first_line {
-                read.format = format.unwrap_or_else(|| Format::detect(first_line));
+                read.format =
+                    format.unwrap_or_else(|| Format::detect(bytes.split(|&b| b == b'\n')));
                 if let Checked::Header { version } = read.format.check_line(first_line, false) {
                     read.version = Some(version);
                 }
+                // A subagent's own file starts with one of its lines.
+                read.subagent = bytes.split(|&b| b == b'\n').find_map(|l| {
+                    match read.format.check_line(l, false) {
+                        Checked::Entry { facts, .. } => Some(facts.sidechain),
+                        _ => None,
+                    }
+                }) == Some(true);
             }
         }
         // Two halves, split at a line's end, searched on two threads.
@@ -175,6 +184,9 @@ struct Reading<'p> {
     format: Format,
     /// The version a header declares (pi's).
     version: Option<u64>,
+    /// The file is a subagent's own (Claude Code): its sidechain lines are
+    /// its conversation, not bookkeeping to skip.
+    subagent: bool,
     pattern: &'p Pattern,
     scope: &'p Scope,
     decode: Decode,
@@ -266,7 +278,10 @@ impl Reading<'_> {
         let skipped = |why: String| Some(Err(Skipped { line, why }));
         let (id, text) = match self.format.check_line(bytes, false) {
             Checked::Entry { facts, indent } => {
-                if facts.kind == MessageKind::Custom || self.format.is_record(&facts) {
+                if facts.kind == MessageKind::Custom
+                    || self.format.is_record(&facts)
+                    || (facts.sidechain && !self.subagent)
+                {
                     return None;
                 }
                 let id = if self.format.numbered_by_line(self.version) {
@@ -279,7 +294,7 @@ impl Reading<'_> {
             }
             Checked::Fault { fault, .. } => return skipped(fault.message),
             Checked::NotUtf8 { at, .. } => return skipped(format!("not UTF-8 at byte {at}")),
-            Checked::Blank | Checked::Header { .. } | Checked::Aside => return None,
+            Checked::Blank | Checked::Header { .. } | Checked::Aside { .. } => return None,
         };
         let entry = self.format.entry(text);
         match entry {
@@ -294,7 +309,10 @@ impl Reading<'_> {
     fn search_blocks(&self, bytes: &[u8], line: u64) -> Option<Option<Found>> {
         let (text, _) = crate::format::text_of(bytes).ok()?;
         let (facts, blocks) = crate::format::yoagent::scan::scan_line_blocks(text)?;
-        if facts.kind == MessageKind::Custom || self.format.is_record(&facts) {
+        if facts.kind == MessageKind::Custom
+            || self.format.is_record(&facts)
+            || (facts.sidechain && !self.subagent)
+        {
             return Some(None);
         }
         let result_of = match facts.kind {

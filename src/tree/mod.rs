@@ -212,6 +212,41 @@ impl TreeBuilder {
         Some(self.ids.text_of(&self.nodes[parent as usize]))
     }
 
+    /// The entry of the user's tree that `id` stands for once joined: the
+    /// entry itself, or, for one of ysess's records (or a format's
+    /// bookkeeping), the entry it hangs from.
+    pub fn user_entry(&self, id: &str) -> Option<Ix> {
+        let ix = self.ids.get(&self.nodes, id)?;
+        let node = &self.nodes[ix as usize];
+        if node.record { node.parent } else { Some(ix) }
+    }
+
+    /// The entry `ix` once joined (its kind, and its id through
+    /// [`TreeBuilder::id`]).
+    pub fn node(&self, ix: Ix) -> &Node {
+        &self.nodes[ix as usize]
+    }
+
+    /// An entry's parent in the user's tree, once it has joined.
+    pub fn user_parent(&self, ix: Ix) -> Option<Ix> {
+        self.nodes.get(ix as usize)?.parent
+    }
+
+    /// Entries joined so far.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether no entry has joined yet.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The id of an entry that has joined.
+    pub fn id(&self, ix: Ix) -> &str {
+        self.ids.text_of(&self.nodes[ix as usize])
+    }
+
     /// The line that defines `id`, if any line does.
     pub fn line_of(&self, id: &str) -> Option<u64> {
         self.ids
@@ -278,7 +313,10 @@ impl TreeBuilder {
         for names in by_entry.values_mut() {
             names.sort_unstable();
         }
-        let last = self.nodes.len().checked_sub(1).map(|i| i as Ix);
+        // The entry on the last line: the last joined, unless a format
+        // joined an entry after the ones it hangs below (Claude Code's
+        // parents may come later in the file).
+        let last = (0..self.nodes.len() as Ix).max_by_key(|&ix| self.nodes[ix as usize].line);
         let head = last.and_then(|l| {
             let node = &self.nodes[l as usize];
             if node.record { node.parent } else { Some(l) }

@@ -410,7 +410,7 @@ fn a_claude_code_session_logs_its_main_thread_through_the_compaction() {
     dir.run(&["log", "--oneline", "-n", "3"]).status(0).stdout(
         "\
 e3a707d6 (HEAD) assistant claude-sonnet-4-5-20250929: `ystats stats --json` now prints the stats as one JSON object; all 42 tests pass.
-4302da54 toolResult: running 42 tests
+4302da54 toolResult Bash: running 42 tests
 5b331999 assistant claude-sonnet-4-5-20250929: Bash {\"command\":\"cargo test\",\"description\":\"Run all tests\"}
 ",
     );
@@ -492,7 +492,8 @@ fn claude_code_files_are_checked_and_never_written() {
         [
             "invalidJson",
             "duplicateId",
-            "unknownParent",
+            "danglingParent",
+            "multipleRoots",
             "truncatedLastLine"
         ],
         "{run}"

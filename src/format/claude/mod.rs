@@ -14,9 +14,15 @@
 //! - a compaction starts a `system` line (`subtype: compact_boundary`) with
 //!   `parentUuid: null` and the entry it continues in `logicalParentUuid`:
 //!   ysess hangs it there, so the conversation stays one tree;
-//! - a subagent's thread (`isSidechain: true`) is bookkeeping of the call
-//!   that started it: folded out of the user's tree like ysess's records
-//!   (`log --markers` shows it).
+//! - a subagent's thread (`isSidechain: true`) inside a session's file is
+//!   bookkeeping of the call that started it: folded out of the user's tree
+//!   like ysess's records (`log --markers` shows it); a subagent's own file
+//!   (every line a sidechain) is a conversation of its own;
+//! - `progress`, `attachment`, hook and timing lines carry a `uuid` and
+//!   hang in the chain, but are not turns: folded out ([`is_record`]);
+//! - a parent may come later in the file (Claude Code reads the file into a
+//!   map by `uuid`): the checks judge what Claude Code would lose, not the
+//!   order.
 
 pub mod scan;
 
@@ -30,13 +36,47 @@ use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 use scan::scan_claude_line;
 
-/// The line types that are entries of the tree.
-pub const ENTRY_TYPES: [&str; 3] = ["user", "assistant", "system"];
+/// The line types with a `uuid` that Claude Code writes: each is an entry
+/// of the file's tree. Only `user`, `assistant` and the [`KEPT_SYSTEM`]
+/// system lines are turns of the conversation; the rest (hook and tool
+/// `progress`, `attachment`s, hook and timing `system` lines) are the app's
+/// bookkeeping, folded out of the user's tree as ysess's records are.
+pub const TYPES: [&str; 5] = ["user", "assistant", "system", "progress", "attachment"];
 
-/// Whether a first line is Claude Code's: an entry with a `uuid` and a
-/// `sessionId`, or one of the lines without an entry it starts files with.
-/// Only the top-level keys are looked at (a first line may be very long).
-pub fn is_first_line(line: &[u8]) -> bool {
+/// The `system` lines that are part of the conversation: a compaction's
+/// boundary and a slash command's output. Other subtypes (`turn_duration`,
+/// `stop_hook_summary`, `informational`, `api_error`, …) are bookkeeping.
+pub const KEPT_SYSTEM: [&str; 3] = ["compact_boundary", "microcompact_boundary", "local_command"];
+
+/// The line types without a `uuid` that Claude Code writes: its
+/// housekeeping, which holds no entry. A type in neither list is skipped
+/// all the same, and `fsck` counts it (a newer Claude Code may write it).
+pub const HOUSEKEEPING: [&str; 17] = [
+    "summary",
+    "file-history-snapshot",
+    "file-history-delta",
+    "queue-operation",
+    "last-prompt",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "agent-setting",
+    "agent-color",
+    "permission-mode",
+    "mode",
+    "tag",
+    "cost-state",
+    "worktree-state",
+    "pr-link",
+    "x-metadata",
+];
+
+/// Whether a line is of Claude Code's own shape: one with a `sessionId`
+/// (every line type of a session carries one, housekeeping included), an
+/// entry of a [`TYPES`] type with a `uuid`, or a line of a
+/// [`HOUSEKEEPING`] type. No yoagent entry has these keys. Only the
+/// top-level keys are looked at (a line may be very long).
+pub fn is_claude_line(line: &[u8]) -> bool {
     use serde::de::IgnoredAny;
 
     #[derive(serde::Deserialize)]
@@ -47,12 +87,6 @@ pub fn is_first_line(line: &[u8]) -> bool {
         uuid: Option<IgnoredAny>,
         #[serde(rename = "sessionId", default)]
         session: Option<IgnoredAny>,
-        #[serde(rename = "leafUuid", default)]
-        leaf: Option<IgnoredAny>,
-        #[serde(rename = "messageId", default)]
-        message_id: Option<IgnoredAny>,
-        #[serde(default)]
-        snapshot: Option<IgnoredAny>,
     }
     let Ok((text, _)) = text_of(line) else {
         return false;
@@ -60,14 +94,32 @@ pub fn is_first_line(line: &[u8]) -> bool {
     let Ok(keys) = serde_json::from_str::<Keys<'_>>(text) else {
         return false;
     };
-    (keys.uuid.is_some() && keys.session.is_some())
-        || (keys.kind.as_deref() == Some("summary") && keys.leaf.is_some())
-        || (keys.kind.is_some() && keys.message_id.is_some() && keys.snapshot.is_some())
+    let kind = keys.kind.as_deref();
+    keys.session.is_some()
+        || (keys.uuid.is_some() && kind.is_some_and(|k| TYPES.contains(&k)))
+        || kind.is_some_and(|k| HOUSEKEEPING.contains(&k))
 }
 
-/// Whether an entry is folded out of the user's tree: a subagent's thread.
+/// Whether an entry is folded out of the user's tree: the app's bookkeeping
+/// (every line that is not a turn of the conversation). A subagent's lines
+/// are folded by the reader of the whole file, which knows whether the file
+/// is the subagent's own.
 pub fn is_record(facts: &LineFacts<'_>) -> bool {
-    facts.custom_role.as_deref() == Some("sidechain")
+    facts.kind == MessageKind::Custom
+        && !(facts.custom_role.as_deref() == Some("system")
+            && facts
+                .custom_kind
+                .as_deref()
+                .is_some_and(|k| KEPT_SYSTEM.contains(&k)))
+}
+
+/// Whether an entry's type is one Claude Code is not known to write.
+pub fn is_unknown_type(facts: &LineFacts<'_>) -> bool {
+    facts.kind == MessageKind::Custom
+        && facts
+            .custom_role
+            .as_deref()
+            .is_none_or(|t| !TYPES.contains(&t))
 }
 
 fn millis(value: Option<&Value>) -> u64 {
@@ -108,16 +160,20 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
     let kind = string(map, "type").unwrap_or_default();
     let Some(id) = string(map, "uuid") else {
         // A summary, or the app's housekeeping: no entry.
-        return Checked::Aside;
+        let unknown = (!HOUSEKEEPING.contains(&kind) && !TYPES.contains(&kind))
+            .then(|| Box::from(if kind.is_empty() { "(none)" } else { kind }));
+        return Checked::Aside { unknown };
     };
     let own = |s: &str| Cow::Owned(s.to_string());
     // A compaction continues the entry it names as its logical parent.
+    let logical = string(map, "parentUuid").is_none() && string(map, "logicalParentUuid").is_some();
     let parent = string(map, "parentUuid")
         .or_else(|| string(map, "logicalParentUuid"))
         .map(own);
     let mut facts = LineFacts {
         id: own(id),
         parent,
+        logical_parent: logical,
         timestamp: millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
@@ -138,22 +194,23 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
         ("assistant", Some(m)) => {
             facts.kind = MessageKind::Assistant;
             facts.model = string(m, "model").map(own);
-            facts.tool_calls = blocks(m)
+            let calls = blocks(m)
                 .filter(|b| string(b, "type") == Some("tool_use"))
-                .filter_map(|b| string(b, "id"))
-                .map(own)
-                .collect();
+                .filter_map(|b| Some((string(b, "id")?, string(b, "name").unwrap_or_default())));
+            (facts.tool_calls, facts.tool_call_names) =
+                calls.map(|(id, name)| (own(id), own(name))).unzip();
         }
         _ => {
-            facts.custom_kind = Some(own(string(map, "subtype").unwrap_or(kind)));
+            // A progress line says what progressed (`hook_progress`, …).
+            let data = map.get("data").and_then(Value::as_object);
+            let what = string(map, "subtype").or_else(|| data.and_then(|d| string(d, "type")));
+            facts.custom_kind = Some(own(what.unwrap_or(kind)));
         }
     }
     if facts.kind != MessageKind::Custom {
         facts.custom_role = None;
     }
-    if map.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-        facts.custom_role = Some(own("sidechain"));
-    }
+    facts.sidechain = map.get("isSidechain").and_then(Value::as_bool) == Some(true);
     if subject {
         let said = match (facts.kind, map.get("content")) {
             // A system line says what happened in its own words.

@@ -98,20 +98,18 @@ impl<'a> Scanner<'a> {
             },
             "assistant" => {
                 facts.kind = MessageKind::Assistant;
-                facts.tool_calls = blocks
+                (facts.tool_calls, facts.tool_call_names) = blocks
                     .iter()
                     .filter(|b| b.kind.as_deref() == Some("tool_use"))
-                    .filter_map(|b| b.id.clone())
-                    .collect();
+                    .filter_map(|b| Some((b.id.clone()?, b.name.clone().unwrap_or_default())))
+                    .unzip();
             }
             _ => return None,
         }
         if facts.kind != MessageKind::Assistant {
             facts.model = None;
         }
-        if sidechain {
-            facts.custom_role = Some(Cow::Borrowed("sidechain"));
-        }
+        facts.sidechain = sidechain;
         if self.want_subject {
             facts.subject = Some(Cow::Owned(subject(blocks)?));
         }

@@ -1,0 +1,396 @@
+//! How a Claude Code file joins the tree. Claude Code reads its file into a
+//! map by `uuid` and follows `parentUuid` from the leaf it resumes, so what
+//! it can lose is a parent that is nowhere or a cycle, never an order:
+//!
+//! - an entry whose parent comes later in the file (an `attachment` written
+//!   before the line it hangs from) waits for it and joins right after it;
+//! - a parent that no line of the file defines (a subagent's thread whose
+//!   parent is in the session's file, a session resumed from another) is a
+//!   warning, `danglingParent`, and the entry starts a root; so is a
+//!   compaction whose `logicalParentUuid` names no line;
+//! - a cycle of parents is an error (`unknownParent`): Claude Code would
+//!   never reach those entries from a leaf;
+//! - the results of a reply that calls several tools at once are one turn:
+//!   Claude Code hangs each `tool_result` line from the line that carries its
+//!   call and goes on from the last result, which leaves every other result a
+//!   dead end; ysess hangs each result from the turn's line before it, so the
+//!   turn reads as one chain and only a real fork (`/rewind`, an edited
+//!   prompt) is a branch;
+//! - a tool result takes its call's tool name (Anthropic's `tool_result`
+//!   names only the call);
+//! - in a session's own file, a subagent's lines (`isSidechain`) are folded
+//!   out of the user's tree; a subagent's file (whose first entry is a
+//!   sidechain line) is a conversation of its own.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use hashbrown::{HashMap, HashSet};
+
+use super::warnings::ToolFacts;
+use super::{Code, Finding, link_finding};
+use crate::format::MessageKind;
+use crate::tree::{Ix, NewEntry, TreeBuilder};
+
+/// No turn.
+const NONE: u32 = u32::MAX;
+
+/// What the tree needs of a Claude Code line beyond a [`NewEntry`].
+pub(super) struct Extras<'a> {
+    pub(super) sidechain: bool,
+    pub(super) logical_parent: bool,
+    pub(super) calls: Vec<&'a str>,
+    pub(super) names: Vec<&'a str>,
+    pub(super) answer: Option<&'a str>,
+}
+
+/// Where a line is, for its findings.
+#[derive(Clone, Copy)]
+pub(super) struct At {
+    pub(super) line: u64,
+    pub(super) offset: u64,
+    pub(super) indent: usize,
+}
+
+impl At {
+    fn finding(self, code: Code, id: &str, message: String) -> Finding {
+        Finding {
+            code,
+            line: Some(self.line),
+            offset: Some(self.offset + self.indent as u64),
+            id: Some(id.to_string()),
+            message,
+        }
+    }
+}
+
+/// An entry waiting for its parent, owning what it will join with.
+struct Waiting {
+    id: String,
+    parent: String,
+    timestamp: u64,
+    kind: MessageKind,
+    offset: u64,
+    len: u64,
+    tag: Option<String>,
+    subject: Option<String>,
+    record: bool,
+    calls: Vec<String>,
+    names: Vec<String>,
+    answer: Option<String>,
+    at: At,
+}
+
+#[derive(Default)]
+pub(super) struct Claude {
+    /// Whether the file is a subagent's own, from its first entry.
+    subagent: Option<bool>,
+    /// Entries waiting for a parent not joined yet, by that parent's id.
+    waiting: HashMap<String, Vec<Waiting>>,
+    /// The turn of each joined entry ([`NONE`] for none), by index.
+    turn_of: Vec<u32>,
+    /// The last entry of each turn.
+    tails: Vec<Ix>,
+    /// Tool names by call id.
+    names: HashMap<String, String>,
+}
+
+impl Claude {
+    /// Joins one line's entry, or keeps it until its parent has joined.
+    pub(super) fn join(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+        mut e: NewEntry<'_>,
+        extras: Extras<'_>,
+        at: At,
+    ) {
+        let subagent = *self.subagent.get_or_insert(extras.sidechain);
+        e.record |= extras.sidechain && !subagent;
+        if let Some(parent) = e.parent
+            && parent != e.id
+            && builder.line_of(parent).is_none()
+        {
+            if extras.logical_parent {
+                findings.push(at.finding(
+                    Code::DanglingParent,
+                    e.id,
+                    format!(
+                        "entry {}: the compaction continues {parent}, which is not in this file; it starts a root here",
+                        e.id
+                    ),
+                ));
+                e.parent = None;
+            } else {
+                let own = |s: &str| s.to_string();
+                self.waiting
+                    .entry(parent.to_string())
+                    .or_default()
+                    .push(Waiting {
+                        id: own(e.id),
+                        parent: own(parent),
+                        timestamp: e.timestamp,
+                        kind: e.kind,
+                        offset: e.offset,
+                        len: e.len,
+                        tag: e.tag.map(own),
+                        subject: e.subject.map(own),
+                        record: e.record,
+                        calls: extras.calls.iter().copied().map(own).collect(),
+                        names: extras.names.iter().copied().map(own).collect(),
+                        answer: extras.answer.map(own),
+                        at,
+                    });
+                return;
+            }
+        }
+        let id = e.id.to_string();
+        if self
+            .push(builder, tools, findings, e, &extras, at)
+            .is_some()
+        {
+            self.release(builder, tools, findings, id);
+        }
+    }
+
+    /// Joins an entry whose parent has joined (or that has none).
+    fn push(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+        e: NewEntry<'_>,
+        extras: &Extras<'_>,
+        at: At,
+    ) -> Option<Ix> {
+        let named = (e.kind == MessageKind::ToolResult && e.tag.is_none_or(str::is_empty))
+            .then(|| extras.answer.and_then(|call| self.names.get(call).cloned()))
+            .flatten();
+        // A result of a turn that went on since the line it hangs from
+        // joins the turn where it stands.
+        let parent_turn = e.parent.and_then(|p| builder.user_entry(p)).map(|p| {
+            let turn = self.turn_of.get(p as usize).copied().unwrap_or(NONE);
+            (p, turn)
+        });
+        let tail = match parent_turn {
+            Some((p, turn))
+                if e.kind == MessageKind::ToolResult
+                    && !e.record
+                    && turn != NONE
+                    && self.tails[turn as usize] != p =>
+            {
+                Some(builder.id(self.tails[turn as usize]).to_string())
+            }
+            _ => None,
+        };
+        let mut e = e;
+        if let Some(name) = &named {
+            e.tag = Some(name);
+        }
+        if let Some(tail) = &tail {
+            e.parent = Some(tail);
+        }
+        let (kind, record) = (e.kind, e.record);
+        let (id, parent) = (e.id, e.parent);
+        match builder.push(e) {
+            Ok(ix) => {
+                tools.remember_owned(
+                    ix,
+                    &extras
+                        .calls
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>(),
+                    extras.answer,
+                );
+                for (call, name) in extras.calls.iter().zip(&extras.names) {
+                    if !name.is_empty() {
+                        self.names.insert(call.to_string(), name.to_string());
+                    }
+                }
+                self.turn_of.resize(ix as usize + 1, NONE);
+                if !record {
+                    let turn = match (kind, parent_turn) {
+                        (MessageKind::Assistant, Some((p, turn)))
+                            if turn != NONE && builder.node(p).kind == MessageKind::Assistant =>
+                        {
+                            Some(turn)
+                        }
+                        (MessageKind::Assistant, _) => {
+                            self.tails.push(ix);
+                            Some(self.tails.len() as u32 - 1)
+                        }
+                        (MessageKind::ToolResult, Some((_, turn))) if turn != NONE => Some(turn),
+                        _ => None,
+                    };
+                    if let Some(turn) = turn {
+                        self.turn_of[ix as usize] = turn;
+                        self.tails[turn as usize] = ix;
+                    }
+                }
+                Some(ix)
+            }
+            Err(link) => {
+                findings.push(link_finding(
+                    at.line, at.offset, at.indent, id, parent, &link,
+                ));
+                None
+            }
+        }
+    }
+
+    /// Joins every entry that waited for `id`, and those that waited for
+    /// them, nearest the start of the file first.
+    fn release(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+        id: String,
+    ) {
+        let mut ready: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+        let mut held: Vec<Option<Waiting>> = Vec::new();
+        self.hold(&id, &mut ready, &mut held);
+        while let Some(Reverse((_, k))) = ready.pop() {
+            let Some(w) = held[k].take() else { continue };
+            let extras = Extras {
+                sidechain: false,
+                logical_parent: false,
+                calls: w.calls.iter().map(String::as_str).collect(),
+                names: w.names.iter().map(String::as_str).collect(),
+                answer: w.answer.as_deref(),
+            };
+            let e = NewEntry {
+                id: &w.id,
+                parent: Some(&w.parent),
+                label: None,
+                timestamp: w.timestamp,
+                kind: w.kind,
+                line: w.at.line,
+                offset: w.offset,
+                len: w.len,
+                tag: w.tag.as_deref(),
+                subject: w.subject.as_deref(),
+                record: w.record,
+                target: None,
+            };
+            if self
+                .push(builder, tools, findings, e, &extras, w.at)
+                .is_some()
+            {
+                self.hold(&w.id, &mut ready, &mut held);
+            }
+        }
+    }
+
+    /// Moves the entries waiting for `parent` to `held`, in line order.
+    fn hold(
+        &mut self,
+        parent: &str,
+        ready: &mut BinaryHeap<Reverse<(u64, usize)>>,
+        held: &mut Vec<Option<Waiting>>,
+    ) {
+        for w in self.waiting.remove(parent).unwrap_or_default() {
+            ready.push(Reverse((w.at.line, held.len())));
+            held.push(Some(w));
+        }
+    }
+
+    /// Joins what still waits once the whole file is read: entries whose
+    /// parent no line defines start roots (a warning), and entries in a
+    /// cycle of parents join as roots too, each an error.
+    pub(super) fn finish(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+    ) {
+        let waiting: HashSet<String> = self
+            .waiting
+            .values()
+            .flatten()
+            .map(|w| w.id.clone())
+            .collect();
+        let mut nowhere: Vec<String> = self
+            .waiting
+            .keys()
+            .filter(|parent| !waiting.contains(*parent))
+            .cloned()
+            .collect();
+        // In file order of the first line that names each.
+        nowhere.sort_by_key(|p| self.waiting[p].iter().map(|w| w.at.line).min());
+        for parent in nowhere {
+            self.root_all(builder, tools, findings, &parent, |w| {
+                w.at.finding(
+                    Code::DanglingParent,
+                    &w.id,
+                    format!(
+                        "entry {}: parent {} is not in this file (Claude Code reads it as a root)",
+                        w.id, w.parent
+                    ),
+                )
+            });
+        }
+        // What is left hangs in cycles.
+        while let Some(parent) = self
+            .waiting
+            .iter()
+            .min_by_key(|(_, ws)| ws.iter().map(|w| w.at.line).min())
+            .map(|(p, _)| p.clone())
+        {
+            self.root_all(builder, tools, findings, &parent, |w| {
+                w.at.finding(
+                    Code::UnknownParent,
+                    &w.id,
+                    format!(
+                        "entry {}: its parents form a cycle through {}; Claude Code reaches none of them from a leaf",
+                        w.id, w.parent
+                    ),
+                )
+            });
+        }
+    }
+
+    /// Joins every entry waiting for `parent` as a root, with the finding
+    /// `why` makes, and then all that waited for them.
+    fn root_all(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+        parent: &str,
+        why: impl Fn(&Waiting) -> Finding,
+    ) {
+        for w in self.waiting.remove(parent).unwrap_or_default() {
+            findings.push(why(&w));
+            let extras = Extras {
+                sidechain: false,
+                logical_parent: false,
+                calls: w.calls.iter().map(String::as_str).collect(),
+                names: w.names.iter().map(String::as_str).collect(),
+                answer: w.answer.as_deref(),
+            };
+            let e = NewEntry {
+                id: &w.id,
+                parent: None,
+                label: None,
+                timestamp: w.timestamp,
+                kind: w.kind,
+                line: w.at.line,
+                offset: w.offset,
+                len: w.len,
+                tag: w.tag.as_deref(),
+                subject: w.subject.as_deref(),
+                record: w.record,
+                target: None,
+            };
+            if self
+                .push(builder, tools, findings, e, &extras, w.at)
+                .is_some()
+            {
+                self.release(builder, tools, findings, w.id.clone());
+            }
+        }
+    }
+}
