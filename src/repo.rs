@@ -269,6 +269,13 @@ impl Repo {
                 ),
             )
         })?;
+        // A tool result whose line names no tool takes its call's name,
+        // as the tree has it (Claude Code's results name only the call).
+        if let crate::format::message::Message::ToolResult { tool_name, .. } = &mut entry.message
+            && tool_name.is_empty()
+        {
+            tool_name.push_str(self.tree.tag(ix));
+        }
         // The ids and parents of a file numbered by line are the tree's.
         if self.format.numbered_by_line(self.version) {
             entry.id = self.tree.id(ix).to_string();

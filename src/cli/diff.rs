@@ -153,8 +153,8 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             turns(side_b.turns.len())
         )?;
         if args.stat {
-            write_stats(out, "a", tree.id(side_a.tip), &stats_a)?;
-            write_stats(out, "b", tree.id(side_b.tip), &stats_b)?;
+            write_stats(out, "a", tree.short_id(side_a.tip), &stats_a)?;
+            write_stats(out, "b", tree.short_id(side_b.tip), &stats_b)?;
             let (same, changed, removed, added) = cmp.counts();
             writeln!(
                 out,

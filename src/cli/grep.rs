@@ -96,7 +96,21 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let mut matched = false;
     let found_any = AtomicBool::new(false);
     let mut skipped: Vec<Skipped> = Vec::new();
-    if args.revs.is_empty() {
+    // Claude Code's tool results name only the call they answer: its
+    // files are searched through the tree, which pairs them.
+    let paired = args.revs.is_empty()
+        && match crate::input::Source::new(&ctx.global.file) {
+            crate::input::Source::Path(path) => ctx
+                .global
+                .format_of
+                .or_else(|| {
+                    let file = std::fs::File::open(&path).ok()?;
+                    crate::format::Format::detect_file(&file).ok()
+                })
+                .is_some_and(|f| f == crate::format::Format::Claude),
+            _ => false,
+        };
+    if args.revs.is_empty() && !paired {
         let source = crate::input::Source::new(&ctx.global.file);
         let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
         let format = ctx.global.format_of;
@@ -127,7 +141,11 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         // The entries the revisions name together, as `log` takes them
         // (paths, and ranges such as `A..B`), searched in file order.
         let texts: Vec<&str> = args.revs.iter().map(String::as_str).collect();
-        let mut ixs = select(&repo, &texts, false)?;
+        let mut ixs = if paired {
+            tree.entries().collect()
+        } else {
+            select(&repo, &texts, false)?
+        };
         ixs.sort_by_key(|&ix| tree.node(ix).line);
         ixs.dedup();
         paged(&mut ctx.streams, args.json, |out| {

@@ -89,7 +89,7 @@ impl Format {
                 "label change or ysess record",
                 "label changes and ysess records",
             ),
-            Format::Claude => ("subagent line", "subagent lines"),
+            Format::Claude => ("bookkeeping line", "bookkeeping lines"),
         }
     }
 

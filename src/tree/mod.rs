@@ -317,9 +317,17 @@ impl TreeBuilder {
         // joined an entry after the ones it hangs below (Claude Code's
         // parents may come later in the file).
         let last = (0..self.nodes.len() as Ix).max_by_key(|&ix| self.nodes[ix as usize].line);
+        // A bookkeeping line that hangs from nothing (a format's own, whose
+        // parent is in another file) resumes nowhere: the newest entry does.
         let head = last.and_then(|l| {
             let node = &self.nodes[l as usize];
-            if node.record { node.parent } else { Some(l) }
+            match (node.record, node.parent) {
+                (false, _) => Some(l),
+                (true, Some(p)) => Some(p),
+                (true, None) => (0..self.nodes.len() as Ix)
+                    .filter(|&ix| !self.nodes[ix as usize].record)
+                    .max_by_key(|&ix| self.nodes[ix as usize].line),
+            }
         });
         Tree {
             nodes: self.nodes,

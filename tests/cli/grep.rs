@@ -346,10 +346,10 @@ fn grep_reads_pi_and_claude_code_sessions() {
     }
 }
 
-/// Claude Code's tool results name no tool (only the call they answer):
-/// grep says none, not an empty name.
+/// Claude Code's tool results name no tool, only the call they answer:
+/// grep names the tool of the call they answer.
 #[test]
-fn a_claude_code_tool_result_is_shown_without_an_empty_tool_name() {
+fn a_claude_code_tool_result_is_shown_with_its_call_s_tool_name() {
     let dir = Dir::new();
     let claude = fixture("claude/session.jsonl");
     let claude = claude.to_str().expect("UTF-8 path");
@@ -357,11 +357,11 @@ fn a_claude_code_tool_result_is_shown_without_an_empty_tool_name() {
     run.status(0).stderr("");
     let found = matches(&run);
     assert_eq!(found.len(), 1, "{run}");
-    assert_eq!(found[0].tool, None, "{run}");
+    assert_eq!(found[0].tool.as_deref(), Some("Bash"), "{run}");
     dir.run(&["-f", claude, "grep", "-F", "cannot find function"])
         .status(0)
         .stdout(
-            "2054fa81-6e7c-4c6a-87ac-5fed4b6ea010 toolResult: error[E0425]: cannot find function `collect_stats` in this scope\n",
+            "2054fa81-6e7c-4c6a-87ac-5fed4b6ea010 toolResult Bash: error[E0425]: cannot find function `collect_stats` in this scope\n",
         );
 }
 

@@ -1,6 +1,7 @@
 //! The command-line tests: one binary, a module per command.
 
 mod branch;
+mod claude;
 mod corpus;
 mod diff;
 mod errors;

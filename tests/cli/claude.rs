@@ -1,0 +1,264 @@
+//! Claude Code as it writes today (2.1), from files built by hand to the
+//! shapes public readers document (`tests/fixtures/claude/FORMAT.md`):
+//! housekeeping lines before any entry, `progress` and `attachment` lines
+//! in the chain, an attachment written before its parent, a reply that calls
+//! two tools at once, an edited prompt, a subagent's own file, a compaction
+//! continued from a file that is gone.
+
+use crate::sessgen::Rng;
+use crate::support::{Dir, Run};
+
+fn today() -> Dir {
+    let dir = Dir::new();
+    dir.fixture("claude/today.jsonl", "session.jsonl");
+    dir
+}
+
+/// The codes of the findings a run printed, in order.
+fn codes(run: &Run) -> Vec<&str> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.split(": ").nth(2))
+        .collect()
+}
+
+#[test]
+fn a_file_opening_with_permission_mode_is_read_as_claude_code() {
+    let dir = today();
+    let run = dir.run(&["fsck", "-v"]);
+    run.status(0).stdout(
+        "session.jsonl: 0 errors, 1 warning; claude session, 10 entries (and 3 bookkeeping lines), \
+         1 root, 2 branch tips, 0 labels, HEAD acebdac9-0013-4000-8000-000000000013 at depth 8\n",
+    );
+    // The line type no Claude Code is known to write is skipped and counted.
+    assert_eq!(codes(&run), ["unknownLineType"], "{run}");
+    assert!(
+        run.stderr.contains("1 line of type `ysess-future-line`"),
+        "{run}"
+    );
+}
+
+#[test]
+fn progress_and_attachment_lines_are_not_branches_and_parallel_results_are_one_turn() {
+    let dir = today();
+    dir.run(&["log", "--graph"]).status(0).stdout(
+        "\
+@  acebdac9 (HEAD) assistant claude-sonnet-4-5-20250929 2026-11-20 10:00: Done: `0 entries`, and the exit status is 0.
+○  fbdac9b8 user 2026-11-20 10:00: Print `0 entries` and exit 0.
+│ ○  eac9b8a7 assistant claude-sonnet-4-5-20250929 2026-11-20 10:00: Done: an empty file now prints `0 entries`.
+│ ○  d9c8b7a6 user 2026-11-20 10:00: Print `0 entries` instead.
+├─╯
+○  b7a6f5e4 assistant claude-sonnet-4-5-20250929 2026-11-20 10:00: `collect` returns early on an empty file and nothing is printed.
+○  a6f5e4d3 toolResult Bash 2026-11-20 10:00: 
+○  f5e4d3c2 toolResult Read 2026-11-20 10:00: fn main() {
+○  d3c2b1a0 assistant claude-sonnet-4-5-20250929 2026-11-20 10:00: Bash {\"command\":\"ystats stats empty.jsonl\",\"description\":\"Run on an empty file\"}
+○  c2b1a0e9 assistant claude-sonnet-4-5-20250929 2026-11-20 10:00: Read {\"file_path\":\"/home/dana/src/ystats/src/main.rs\"}
+◆  b1a0c9d8 user 2026-11-20 10:00: Why does `ystats` print nothing for an empty file?
+",
+    );
+    // Two tips: the two answers to the edited prompt, nothing else.
+    dir.run(&["branch", "-v"]).status(0).stdout(
+        "\
+* acebdac9  forked at b7a6f5e4  2 entries  assistant claude-sonnet-4-5-20250929: Done: `0 entries`, and the exit status is 0.
+  eac9b8a7  forked at b7a6f5e4  2 entries  assistant claude-sonnet-4-5-20250929: Done: an empty file now prints `0 entries`.
+",
+    );
+    // --markers shows the bookkeeping where it hangs.
+    let run = dir.run(&["log", "--all", "--markers", "--format", "{short_id} {tag}"]);
+    for line in [
+        "e4d3c2b1 hook_progress",
+        "a7a7a7a7 attachment",
+        "c8b7a6f5 turn_duration",
+    ] {
+        assert!(run.stdout.contains(line), "{run}");
+    }
+    let run = dir.run(&["log", "--all", "--format", "{short_id}"]);
+    assert_eq!(run.stdout.lines().count(), 10, "{run}");
+}
+
+#[test]
+fn a_claude_code_tool_result_names_its_tool() {
+    let dir = today();
+    let run = dir.run(&["show", "f5e4d3c2"]);
+    run.status(0);
+    assert!(
+        run.stdout.contains("Tool:     Read [toolu_01Read]\n"),
+        "{run}"
+    );
+    let run = dir.run(&["grep", "--json", "fn main"]);
+    run.status(0);
+    assert_eq!(run.json_lines()[0]["tool"], "Read", "{run}");
+}
+
+#[test]
+fn a_split_reply_counts_once_with_its_last_usage_in_stats_and_diff() {
+    let dir = today();
+    let run = dir.run(&["stats", "--json"]);
+    run.status(0);
+    let total = run
+        .json_lines()
+        .into_iter()
+        .find(|l| l["type"] == "total")
+        .expect("a total line");
+    // msg_01A (96 out on its last line), msg_01B 40, msg_01C 30, msg_01D 35.
+    assert_eq!(total["tokens"]["output"], 201, "{run}");
+    assert_eq!(total["tokens"]["input"], 16, "{run}");
+    assert_eq!(total["tokens"]["cache_read"], 7000, "{run}");
+    assert_eq!(total["tokens"]["cache_write"], 2520, "{run}");
+    assert_eq!(total["turns"]["assistant"], 4, "{run}");
+    dir.run(&["diff", "--stat", "eac9b8a7", "acebdac9"])
+        .status(0)
+        .stdout(
+            "\
+fork point b7a6f5e4 assistant claude-sonnet-4-5-20250929: `collect` returns early on an empty file and nothing is printed.
+--- eac9b8a7 (2 turns after the fork)
++++ acebdac9 (2 turns after the fork)
+ a: eac9b8a7: 2 turns (1 assistant, 1 user), 4 tokens in, 30 out, tool calls: none
+ b: acebdac9: 2 turns (1 assistant, 1 user), 4 tokens in, 35 out, tool calls: none
+ 2 changed, 0 added, 0 removed, 0 the same
+",
+        );
+}
+
+#[test]
+fn a_subagent_file_is_a_conversation_of_its_own() {
+    let dir = Dir::new();
+    dir.fixture("claude/agent-a3f9c2e1.jsonl", "session.jsonl");
+    let run = dir.run(&["log", "--format", "{role} {tag}"]);
+    run.status(0)
+        .stdout("assistant claude-sonnet-4-5-20250929\ntoolResult Grep\nassistant claude-sonnet-4-5-20250929\nuser \n");
+    dir.run(&["show"]).status(0);
+    let run = dir.run(&["grep", "-c", "caller"]);
+    run.status(0);
+    let run = dir.run(&["stats", "--json"]);
+    let total = run
+        .json_lines()
+        .into_iter()
+        .find(|l| l["type"] == "total")
+        .expect("a total line");
+    assert_eq!(total["tokens"]["input"], 18, "{run}");
+    assert_eq!(total["tokens"]["output"], 35, "{run}");
+    dir.run(&["fsck"]).status(0).stderr("");
+}
+
+#[test]
+fn a_compaction_continued_from_a_gone_file_and_a_stray_sidechain_read_with_warnings() {
+    let dir = Dir::new();
+    dir.fixture("claude/compacted.jsonl", "session.jsonl");
+    let run = dir.run(&["fsck"]);
+    run.status(0);
+    assert_eq!(codes(&run), ["danglingParent", "danglingParent"], "{run}");
+    dir.run(&["log", "--format", "{short_id} {role}"])
+        .status(0)
+        .stdout("20000000-0000-4000-8000-000000000003 assistant\n20000000-0000-4000-8000-000000000002 user\n20000000-0000-4000-8000-000000000001 custom\n");
+    for args in [&["branch", "-v"][..], &["show"], &["stats"], &["status"]] {
+        dir.run(args).status(0);
+    }
+}
+
+/// Reads `text` as a Claude Code session and returns what a person asks of
+/// it: every path from a root to each tip, and HEAD.
+fn answers(dir: &Dir, text: &str) -> (String, String) {
+    dir.write("session.jsonl", text);
+    let run = dir.run(&["branch", "--json"]);
+    run.status(0);
+    let mut paths = String::new();
+    for tip in run.json_lines() {
+        let tip = tip["tip"].as_str().unwrap_or_default().to_string();
+        let log = dir.run(&[
+            "log",
+            "--reverse",
+            "--format",
+            "{id} {parent} {depth}",
+            &tip,
+        ]);
+        log.status(0);
+        paths.push_str(&log.stdout);
+        paths.push('\n');
+    }
+    let head = dir.run(&["log", "-n", "1", "--format", "{id}"]);
+    (paths, head.stdout.clone())
+}
+
+#[test]
+fn folding_progress_and_attachment_lines_never_changes_paths_or_answers() {
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(crate::support::fixture("claude/today.jsonl"))
+            .expect("fixture")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect();
+    let is_turn = |v: &serde_json::Value| matches!(v["type"].as_str(), Some("user" | "assistant"));
+    // The conversation alone: bookkeeping dropped, each child hung from
+    // what its bookkeeping parent hung from.
+    let mut bare: Vec<serde_json::Value> = Vec::new();
+    let parent_of: std::collections::HashMap<String, serde_json::Value> = lines
+        .iter()
+        .filter(|v| v["uuid"].is_string())
+        .map(|v| {
+            (
+                v["uuid"].as_str().unwrap_or_default().to_string(),
+                v["parentUuid"].clone(),
+            )
+        })
+        .collect();
+    let kept: std::collections::HashSet<String> = lines
+        .iter()
+        .filter(|v| is_turn(v))
+        .map(|v| v["uuid"].as_str().unwrap_or_default().to_string())
+        .collect();
+    for v in lines.iter().filter(|v| is_turn(v)) {
+        let mut v = v.clone();
+        let mut parent = v["parentUuid"].clone();
+        while let Some(p) = parent.as_str().filter(|p| !kept.contains(*p)) {
+            parent = parent_of.get(p).cloned().unwrap_or(serde_json::Value::Null);
+        }
+        v["parentUuid"] = parent;
+        bare.push(v);
+    }
+    let dir = Dir::new();
+    let join = |v: &[serde_json::Value]| {
+        v.iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    let want = answers(&dir, &join(&bare));
+    assert_eq!(want, answers(&dir, &join(&lines)));
+    // Bookkeeping put anywhere, in runs, before or after the line it hangs
+    // from: the same answers.
+    let mut rng = Rng::new(0x5eed_c1a0);
+    for round in 0..12 {
+        let mut mixed = bare.clone();
+        for k in 0..6 {
+            let at = rng.below(mixed.len());
+            let host = mixed[at]["uuid"].as_str().unwrap_or_default().to_string();
+            let uuid = format!("99999999-{round:04}-4000-8000-{k:012}");
+            let kind = if rng.below(2) == 0 {
+                "progress"
+            } else {
+                "attachment"
+            };
+            let line = serde_json::json!({
+                "parentUuid": host, "isSidechain": false, "type": kind,
+                "sessionId": "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f",
+                "data": {"type": "hook_progress"}, "uuid": uuid,
+                "timestamp": "2026-11-20T10:00:30.000Z",
+            });
+            // A child of the host now hangs from the bookkeeping line.
+            if let Some(child) = mixed
+                .iter_mut()
+                .skip(at + 1)
+                .find(|v| v["parentUuid"] == host.as_str())
+                && rng.below(2) == 0
+            {
+                child["parentUuid"] = serde_json::Value::String(uuid.clone());
+            }
+            // Written after its host, or (as attachments are) just before.
+            let place = if rng.below(3) == 0 { at } else { at + 1 };
+            mixed.insert(place, line);
+        }
+        assert_eq!(want, answers(&dir, &join(&mixed)), "round {round}");
+    }
+}
