@@ -118,6 +118,45 @@ impl Format {
         Format::Yoagent
     }
 
+    /// Whether a file whose first lines show no format (which
+    /// [`Format::detect`] reads as yoagent's) is some other JSON Lines file
+    /// altogether: each of those lines is a JSON object with keys, and none
+    /// has a key of a yoagent entry. A file whose lines do not parse, or
+    /// that has a yoagent key anywhere, is left to the checks, which say
+    /// what is wrong line by line.
+    pub fn unrecognized<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> bool {
+        #[derive(serde::Deserialize)]
+        struct Keys {
+            #[serde(default)]
+            id: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            parent_id: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            message: Option<serde::de::IgnoredAny>,
+        }
+        let mut seen = 0;
+        for line in lines
+            .into_iter()
+            .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+            .take(Format::DETECT_LINES)
+        {
+            let Ok((text, _)) = text_of(line) else {
+                return false;
+            };
+            let shaped = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text);
+            match (shaped, serde_json::from_str::<Keys>(text)) {
+                (Ok(map), Ok(keys))
+                    if !map.is_empty()
+                        && keys.id.is_none()
+                        && keys.parent_id.is_none()
+                        && keys.message.is_none() => {}
+                _ => return false,
+            }
+            seen += 1;
+        }
+        seen > 0
+    }
+
     /// The format of an open file, from its first lines (read at its start,
     /// whatever the file's position): at most 64 KiB are read.
     pub fn detect_file(file: &std::fs::File) -> std::io::Result<Format> {
@@ -188,6 +227,29 @@ impl Format {
             Format::Pi => pi::entry(line),
             Format::Claude => claude::entry(line),
         }
+    }
+}
+
+/// A file that is none of the formats ysess reads.
+#[derive(Debug)]
+pub struct UnknownFormat;
+
+impl std::fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        write!(
+            f,
+            "not a session file of a format ysess reads ({}): its first lines are JSON of another shape (`--format-of FORMAT` reads it as one of them)",
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl From<UnknownFormat> for std::io::Error {
+    fn from(e: UnknownFormat) -> Self {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, e)
     }
 }
 

@@ -34,10 +34,12 @@ pub(crate) fn read_blocks<R: Read + Send>(
         _ => e,
     };
     let first = blocks.next_block().map_err(|e| numbered(e, 0))?;
-    let format = format.unwrap_or_else(|| {
-        let lines = first.iter().flat_map(|b| b.lines().map(|(_, bytes)| bytes));
-        Format::detect(lines)
-    });
+    let head = || first.iter().flat_map(|b| b.lines().map(|(_, bytes)| bytes));
+    let format = match format {
+        Some(format) => format,
+        None if Format::unrecognized(head()) => return Err(super::UnknownFormat.into()),
+        None => Format::detect(head()),
+    };
     let second = match first {
         Some(_) => blocks.next_block(),
         None => Ok(None),

@@ -133,8 +133,14 @@ where
                 .split(|&b| b == b'\n')
                 .find(|l| !l.iter().all(u8::is_ascii_whitespace));
             if let Some(first_line) = first_line {
-                read.format =
-                    format.unwrap_or_else(|| Format::detect(bytes.split(|&b| b == b'\n')));
+                let lines = || bytes.split(|&b| b == b'\n');
+                read.format = match format {
+                    Some(format) => format,
+                    None if Format::unrecognized(lines()) => {
+                        return Err(crate::format::UnknownFormat.into());
+                    }
+                    None => Format::detect(lines()),
+                };
                 if let Checked::Header { version } = read.format.check_line(first_line, false) {
                     read.version = Some(version);
                 }

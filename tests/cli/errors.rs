@@ -600,3 +600,32 @@ fn the_fsck_hint_of_a_broken_session_checks_the_same_file_from_the_same_director
     run.status(1);
     assert!(run.stderr.contains("s.jsonl:1: invalidJson"), "{run}");
 }
+
+#[test]
+fn a_jsonl_file_of_no_session_format_is_refused_in_one_line_naming_the_formats() {
+    let dir = crate::support::Dir::new();
+    dir.write(
+        "session.jsonl",
+        "{\"event\":\"start\",\"ts\":1}\n{\"event\":\"data\",\"value\":[1,2]}\n{\"event\":\"end\"}\n",
+    );
+    for args in [
+        &["fsck"][..],
+        &["log"],
+        &["grep", "x"],
+        &["stats"],
+        &["show"],
+    ] {
+        let run = dir.run(args);
+        run.status(128).stdout("");
+        assert_eq!(run.stderr.lines().count(), 1, "{run}");
+        assert!(
+            run.stderr
+                .contains("not a session file of a format ysess reads (yoagent, pi, claude"),
+            "{run}"
+        );
+    }
+    // Named, it is read as that format, and each line explained.
+    let run = dir.run(&["--format-of", "yoagent", "fsck"]);
+    run.status(1);
+    assert_eq!(run.stderr.lines().count(), 3, "{run}");
+}
