@@ -130,7 +130,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -176,7 +176,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -234,7 +234,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -272,7 +272,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -318,7 +318,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -382,7 +382,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -436,7 +436,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -482,7 +482,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -766,7 +766,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -800,7 +800,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -834,7 +834,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -872,7 +872,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -910,7 +910,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -960,7 +960,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
                     return 0
                     ;;
                 *)

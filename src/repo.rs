@@ -250,6 +250,39 @@ impl Repo {
         }
     }
 
+    /// A Codex model output's model and usage, which the rollout keeps on
+    /// lines of their own: the model of the last `turn_context` before it,
+    /// and the usage of the `token_count` event after it, when no other
+    /// output of the same model call comes between (the call's usage
+    /// counts once, on its last output).
+    fn codex_turn(&self, ix: Ix, message: &mut crate::format::message::Message) -> io::Result<()> {
+        let crate::format::message::Message::Assistant { model, usage, .. } = message else {
+            return Ok(());
+        };
+        let tree = &self.tree;
+        for back in (0..ix).rev() {
+            if tree.is_record(back) && tree.tag(back) == "turn_context" {
+                if let Some(m) = crate::format::codex::turn_model(&self.line(back)?) {
+                    *model = m;
+                }
+                break;
+            }
+        }
+        for next in ix + 1..tree.len() as Ix {
+            if !tree.is_record(next) {
+                break;
+            }
+            if tree.tag(next) == "token_count" {
+                if let Some((used, _)) = crate::format::codex::token_count(&self.line(next)?, None)
+                {
+                    *usage = used;
+                }
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// An entry read in full.
     pub fn entry(&self, ix: Ix) -> io::Result<Entry> {
         self.entry_from(ix, &self.line(ix)?)
@@ -269,6 +302,10 @@ impl Repo {
                 ),
             )
         })?;
+        match self.format {
+            Format::Codex => self.codex_turn(ix, &mut entry.message)?,
+            Format::Yoagent | Format::Pi | Format::Claude => {}
+        }
         // A tool result whose line names no tool takes its call's name,
         // as the tree has it (Claude Code's results name only the call).
         if let crate::format::message::Message::ToolResult { tool_name, .. } = &mut entry.message

@@ -42,6 +42,8 @@ pub(super) struct Extras<'a> {
     pub(super) calls: Vec<&'a str>,
     pub(super) names: Vec<&'a str>,
     pub(super) answer: Option<&'a str>,
+    /// The model a bookkeeping line sets for the outputs after it.
+    pub(super) model: Option<&'a str>,
 }
 
 /// Where a line is, for its findings.
@@ -93,6 +95,9 @@ pub(super) struct Claude {
     tails: Vec<Ix>,
     /// Tool names by call id.
     names: HashMap<String, String>,
+    /// The model the last line that names one set (Codex's
+    /// `turn_context`), for model outputs that do not name theirs.
+    model: Option<String>,
 }
 
 impl Claude {
@@ -164,9 +169,15 @@ impl Claude {
         extras: &Extras<'_>,
         at: At,
     ) -> Option<Ix> {
-        let named = (e.kind == MessageKind::ToolResult && e.tag.is_none_or(str::is_empty))
-            .then(|| extras.answer.and_then(|call| self.names.get(call).cloned()))
-            .flatten();
+        if let Some(model) = extras.model {
+            self.model = Some(model.to_string());
+        }
+        let named = match e.kind {
+            _ if !e.tag.is_none_or(str::is_empty) => None,
+            MessageKind::ToolResult => extras.answer.and_then(|call| self.names.get(call).cloned()),
+            MessageKind::Assistant => self.model.clone(),
+            _ => None,
+        };
         // A result of a turn that went on since the line it hangs from
         // joins the turn where it stands.
         let parent_turn = e.parent.and_then(|p| builder.user_entry(p)).map(|p| {
@@ -260,6 +271,7 @@ impl Claude {
                 calls: w.calls.iter().map(String::as_str).collect(),
                 names: w.names.iter().map(String::as_str).collect(),
                 answer: w.answer.as_deref(),
+                model: None,
             };
             let e = NewEntry {
                 id: &w.id,
@@ -370,6 +382,7 @@ impl Claude {
                 calls: w.calls.iter().map(String::as_str).collect(),
                 names: w.names.iter().map(String::as_str).collect(),
                 answer: w.answer.as_deref(),
+                model: None,
             };
             let e = NewEntry {
                 id: &w.id,

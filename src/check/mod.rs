@@ -323,7 +323,7 @@ impl State {
             ));
             }
             Line::Fault { fault, indent } => {
-                if fault.kind == FaultKind::Shape && self.version == Some(1) {
+                if fault.kind == FaultKind::Shape && self.format.numbered_by_line(self.version) {
                     self.numbered.push(None);
                 }
                 let within = indent + fault.at.unwrap_or(0);
@@ -365,7 +365,7 @@ impl State {
                 // pi numbers a version-1 file's entries when it opens it,
                 // each the child of the one before: ysess numbers them by
                 // their line.
-                let numbered = (self.version == Some(1))
+                let numbered = (self.format.numbered_by_line(self.version))
                     .then(|| (format!("line{}", line.number), self.chain.take()));
                 if numbered.is_none() && facts.unnumbered {
                     findings.push(
@@ -412,7 +412,11 @@ impl State {
                         _ => facts.target.map(|t| t.of(text)),
                     },
                 };
-                if self.format == Format::Claude {
+                if self.format.names_results_by_call() {
+                    if let Some((id, _)) = &numbered {
+                        self.chain = Some(id.clone());
+                        self.numbered.push(Some(id.clone()));
+                    }
                     if facts.unknown_type {
                         let kind = entry.tag.unwrap_or_default();
                         self.unknown_type(kind.into(), line);
@@ -429,6 +433,7 @@ impl State {
                         calls: calls.iter().map(|c| c.of(text)).collect(),
                         names: names.iter().map(|c| c.of(text)).collect(),
                         answer: facts.answers.map(|a| a.of(text)),
+                        model: facts.context_model.map(|m| m.of(text)),
                     };
                     let at = claude::At {
                         line: line.number,

@@ -96,8 +96,8 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let mut matched = false;
     let found_any = AtomicBool::new(false);
     let mut skipped: Vec<Skipped> = Vec::new();
-    // Claude Code's tool results name only the call they answer: its
-    // files are searched through the tree, which pairs them.
+    // Claude Code's and Codex's tool results name only the call they
+    // answer: their files are searched through the tree, which pairs them.
     let paired = args.revs.is_empty()
         && match crate::input::Source::new(&ctx.global.file) {
             crate::input::Source::Path(path) => ctx
@@ -107,7 +107,7 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     let file = std::fs::File::open(&path).ok()?;
                     crate::format::Format::detect_file(&file).ok()
                 })
-                .is_some_and(|f| f == crate::format::Format::Claude),
+                .is_some_and(crate::format::Format::names_results_by_call),
             _ => false,
         };
     if args.revs.is_empty() && !paired {

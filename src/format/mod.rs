@@ -7,6 +7,7 @@
 //! [`yoagent`] is the format ysess reads today.
 
 pub mod claude;
+pub mod codex;
 pub mod fault;
 pub mod json;
 pub mod message;
@@ -32,11 +33,13 @@ pub enum Format {
     Pi,
     /// Claude Code's session files, read only.
     Claude,
+    /// Codex's rollout files, read only.
+    Codex,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 3] = [Format::Yoagent, Format::Pi, Format::Claude];
+    pub const ALL: [Format; 4] = [Format::Yoagent, Format::Pi, Format::Claude, Format::Codex];
 
     /// The name ysess shows and takes for the format.
     pub fn name(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Format {
             Format::Yoagent => "yoagent",
             Format::Pi => "pi",
             Format::Claude => "claude",
+            Format::Codex => "codex",
         }
     }
 
@@ -53,6 +57,7 @@ impl Format {
             Format::Yoagent => "yoagent's session files",
             Format::Pi => "pi's session files (`@mariozechner/pi-coding-agent`)",
             Format::Claude => "Claude Code's session files (read only)",
+            Format::Codex => "Codex's rollout files (read only)",
         }
     }
 
@@ -66,7 +71,7 @@ impl Format {
     pub fn writable(self) -> bool {
         match self {
             Format::Yoagent | Format::Pi => true,
-            Format::Claude => false,
+            Format::Claude | Format::Codex => false,
         }
     }
 
@@ -77,7 +82,18 @@ impl Format {
     pub fn numbered_by_line(self, version: Option<u64>) -> bool {
         match self {
             Format::Pi => version == Some(1),
+            Format::Codex => true,
             Format::Yoagent | Format::Claude => false,
+        }
+    }
+
+    /// Whether the format's tool results name only the call they answer,
+    /// so that the reader pairs them with their calls for the tool's name
+    /// (and joins entries the way the app reads them: see `check`).
+    pub fn names_results_by_call(self) -> bool {
+        match self {
+            Format::Claude | Format::Codex => true,
+            Format::Yoagent | Format::Pi => false,
         }
     }
 
@@ -89,7 +105,7 @@ impl Format {
                 "label change or ysess record",
                 "label changes and ysess records",
             ),
-            Format::Claude => ("bookkeeping line", "bookkeeping lines"),
+            Format::Claude | Format::Codex => ("bookkeeping line", "bookkeeping lines"),
         }
     }
 
@@ -112,7 +128,11 @@ impl Format {
         if lines.peek().is_some_and(|first| pi::is_header(first)) {
             return Format::Pi;
         }
-        if lines.any(claude::is_claude_line) {
+        let lines: Vec<&[u8]> = lines.collect();
+        if lines.iter().any(|l| codex::is_codex_line(l)) {
+            return Format::Codex;
+        }
+        if lines.iter().any(|l| claude::is_claude_line(l)) {
             return Format::Claude;
         }
         Format::Yoagent
@@ -143,6 +163,9 @@ impl Format {
             let Ok((text, _)) = text_of(line) else {
                 return false;
             };
+            if pi::is_header(line) || codex::is_codex_line(line) || claude::is_claude_line(line) {
+                return false;
+            }
             let shaped = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text);
             match (shaped, serde_json::from_str::<Keys>(text)) {
                 (Ok(map), Ok(keys))
@@ -177,6 +200,7 @@ impl Format {
             Format::Yoagent => yoagent::check_line(bytes, subject),
             Format::Pi => pi::check_line(bytes, subject),
             Format::Claude => claude::check_line(bytes, subject),
+            Format::Codex => codex::check_line(bytes, subject),
         }
     }
 
@@ -187,6 +211,7 @@ impl Format {
             Format::Yoagent => yoagent::records::is_record_entry(facts),
             Format::Pi => pi::is_record(facts),
             Format::Claude => claude::is_record(facts),
+            Format::Codex => codex::is_record(facts),
         }
     }
 
@@ -202,7 +227,7 @@ impl Format {
         match self {
             Format::Yoagent => yoagent::records::check_line(line, facts),
             Format::Pi => pi::check_record(line, facts),
-            Format::Claude => Ok(None),
+            Format::Claude | Format::Codex => Ok(None),
         }
     }
 
@@ -215,6 +240,7 @@ impl Format {
                 .as_deref()
                 .is_some_and(|t| !pi::TYPES.contains(&t)),
             Format::Claude => claude::is_unknown_type(facts),
+            Format::Codex => codex::is_unknown_type(facts),
             Format::Yoagent => false,
         }
     }
@@ -226,6 +252,7 @@ impl Format {
             Format::Yoagent => message::Entry::parse(line),
             Format::Pi => pi::entry(line),
             Format::Claude => claude::entry(line),
+            Format::Codex => codex::entry(line),
         }
     }
 }

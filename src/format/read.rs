@@ -128,6 +128,9 @@ pub(crate) struct Facts {
     pub(crate) sidechain: bool,
     /// [`crate::format::LineFacts::logical_parent`].
     pub(crate) logical_parent: bool,
+    /// The model a bookkeeping line sets for the model outputs after it
+    /// (Codex's `turn_context`).
+    pub(crate) context_model: Option<Span>,
 }
 
 pub(crate) enum Line {
@@ -221,12 +224,17 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                         .tool_result_for
                         .as_deref()
                         .map(|c| Span::keep(text, c)),
-                    tag: facts
+                    // A custom record's tag is its kind, whatever else it names.
+                    tag: match facts.kind {
+                        MessageKind::Custom => facts.custom_kind.as_deref(),
+                        _ => facts.model.as_deref().or(facts.tool_name.as_deref()),
+                    }
+                    .map(|t| Span::keep(text, t)),
+                    context_model: facts
                         .model
                         .as_deref()
-                        .or(facts.tool_name.as_deref())
-                        .or(facts.custom_kind.as_deref())
-                        .map(|t| Span::keep(text, t)),
+                        .filter(|_| facts.kind == MessageKind::Custom)
+                        .map(|m| Span::keep(text, m)),
                     subject: facts.subject.as_deref().map(|s| Span::keep(text, s)),
                     record: format.is_record(&facts),
                     record_problem: None,

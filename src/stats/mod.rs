@@ -108,7 +108,7 @@ pub fn cost(message: &Value, format: Format) -> Option<f64> {
             .get("total")?
             .as_f64()
             .filter(|c| c.is_finite()),
-        Format::Yoagent | Format::Claude => None,
+        Format::Yoagent | Format::Claude | Format::Codex => None,
     }
 }
 

@@ -27,7 +27,7 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
             )
         }
         // Read only: nothing is numbered.
-        Format::Claude => None,
+        Format::Claude | Format::Codex => None,
     }
 }
 
@@ -36,7 +36,7 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
 pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Option<Vec<String>> {
     let tree = &repo.tree;
     Some(match repo.format {
-        Format::Claude => return None,
+        Format::Claude | Format::Codex => return None,
         Format::Yoagent => records
             .iter()
             .zip(ids)
@@ -74,7 +74,7 @@ pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
         parent: target_id,
     };
     match repo.format {
-        Format::Pi | Format::Claude => vec![tag],
+        Format::Pi | Format::Claude | Format::Codex => vec![tag],
         Format::Yoagent if tree.last() == Some(target) => vec![tag],
         Format::Yoagent => vec![tag, stay(tree, head)],
     }

@@ -2,6 +2,7 @@
 
 mod branch;
 mod claude;
+mod codex;
 mod corpus;
 mod diff;
 mod errors;

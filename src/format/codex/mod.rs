@@ -1,0 +1,374 @@
+//! Codex's rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`,
+//! under `$CODEX_HOME`), read only: Codex owns them.
+//!
+//! Each line is `{"timestamp", "type", "payload"}`. A rollout is one
+//! conversation, line after line, with no ids: ysess names each entry by
+//! its line (`line<N>`) and hangs it from the entry before, as it does for
+//! pi's version-1 files. The types:
+//!
+//! - `session_meta` (the first line): the session's id, cwd and version; a
+//!   header, not an entry;
+//! - `response_item`: what the model saw and said: a `message` (role
+//!   `user`, `assistant`, `developer` or `system`), `reasoning` (its summary
+//!   is the thinking shown; the rest is encrypted), a tool call
+//!   (`function_call`, `custom_tool_call`, `local_shell_call`,
+//!   `web_search_call`) or a call's output (`function_call_output`,
+//!   `custom_tool_call_output`), paired with its call by `call_id`;
+//! - `compacted`: a compaction's summary, an entry of the conversation;
+//! - `turn_context` (the model and settings of the turns that follow) and
+//!   `event_msg` (the app's events: `token_count` carries the usage of the
+//!   model call before it, the others repeat what the response items say)
+//!   are bookkeeping, folded out of the user's tree as ysess's records are.
+//!
+//! A type ysess does not know is folded out the same way and counted by
+//! `fsck`. Usage: a `token_count` event's `last_token_usage` (or the change
+//! of its `total_token_usage` since the event before) belongs to the last
+//! model output before it; `input_tokens` counts the cached input too, so
+//! ysess's `input` is `input_tokens - cached_input_tokens` and `cache_read`
+//! is `cached_input_tokens`.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::format::fault::{FaultKind, LineFault};
+use crate::format::json::{self, string};
+use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
+use crate::format::{Checked, LineFacts, MessageKind, text_of};
+
+/// The line types a rollout holds.
+pub const TYPES: [&str; 5] = [
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+];
+
+/// Whether a line is of a rollout's shape: one of [`TYPES`] with a
+/// `payload` object.
+pub fn is_codex_line(line: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Keys<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(rename = "payload")]
+        _payload: Map<String, Value>,
+    }
+    let Ok((text, _)) = text_of(line) else {
+        return false;
+    };
+    serde_json::from_str::<Keys<'_>>(text).is_ok_and(|k| TYPES.contains(&k.kind.as_ref()))
+}
+
+/// Whether an entry is bookkeeping: everything but the conversation's
+/// response items and compactions.
+pub fn is_record(facts: &LineFacts<'_>) -> bool {
+    facts.kind == MessageKind::Custom && facts.custom_role.as_deref() != Some("compacted")
+}
+
+/// Whether an entry's type is one Codex is not known to write.
+pub fn is_unknown_type(facts: &LineFacts<'_>) -> bool {
+    facts.kind == MessageKind::Custom
+        && facts
+            .custom_role
+            .as_deref()
+            .is_none_or(|t| !TYPES.contains(&t))
+}
+
+fn fault(message: &str, indent: usize) -> Checked<'static> {
+    Checked::Fault {
+        fault: LineFault {
+            kind: FaultKind::Shape,
+            at: None,
+            message: message.to_string(),
+            id: None,
+        },
+        indent,
+    }
+}
+
+/// Checks one line of a rollout. `subject`: also make its subject line.
+pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
+    let (value, indent) = match json::parse_line(bytes) {
+        Ok(line) => line,
+        Err(verdict) => return *verdict,
+    };
+    let Some(map) = value.as_object() else {
+        return fault("a Codex rollout line must be a JSON object", indent);
+    };
+    let kind = string(map, "type").unwrap_or_default();
+    if kind == "session_meta" {
+        return Checked::Header { version: 1 };
+    }
+    let own = |s: &str| Cow::Owned(s.to_string());
+    let mut facts = LineFacts {
+        timestamp: map
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(json::iso_millis)
+            .unwrap_or(0),
+        unnumbered: true,
+        kind: MessageKind::Custom,
+        custom_role: Some(own(kind)),
+        ..LineFacts::default()
+    };
+    let payload = map.get("payload").and_then(Value::as_object);
+    let item = payload.and_then(|p| string(p, "type")).unwrap_or(kind);
+    facts.custom_kind = Some(own(item));
+    if let Some(p) = payload {
+        match kind {
+            "response_item" => {
+                let message = message_of(p);
+                facts.kind = message.kind();
+                match &message {
+                    Message::Assistant { content, .. } => {
+                        for b in content {
+                            if let Block::ToolCall { id, name, .. } = b {
+                                facts.tool_calls.push(own(id));
+                                facts.tool_call_names.push(own(name));
+                            }
+                        }
+                    }
+                    Message::ToolResult { tool_call_id, .. } => {
+                        facts.tool_result_for = Some(own(tool_call_id));
+                    }
+                    Message::Custom { .. } => {
+                        facts.custom_role = Some(own(item));
+                    }
+                    Message::User { .. } => {}
+                }
+                if facts.kind != MessageKind::Custom {
+                    facts.custom_role = None;
+                    facts.custom_kind = None;
+                }
+                if subject {
+                    facts.subject = Some(Cow::Owned(message.subject()));
+                }
+            }
+            "compacted" if subject => {
+                let said = string(p, "message").unwrap_or("compacted");
+                facts.subject = Some(Cow::Owned(json::subject_line(said)));
+            }
+            _ if subject => facts.subject = Some(own(item)),
+            _ => {}
+        }
+        // The model of the turns that follow.
+        if kind == "turn_context" {
+            facts.model = string(p, "model").map(own);
+        }
+    }
+    Checked::Entry { facts, indent }
+}
+
+/// The text of a message's content parts (`input_text`, `output_text`,
+/// `text`, `summary_text`).
+fn texts(parts: Option<&Value>) -> Vec<String> {
+    match parts {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A tool call's arguments: JSON where the text is JSON, else the text.
+fn arguments(text: Option<&Value>) -> Value {
+    match text {
+        Some(Value::String(s)) => {
+            serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+        }
+        Some(other) => other.clone(),
+        None => Value::Null,
+    }
+}
+
+fn assistant(content: Vec<Block>) -> Message {
+    Message::Assistant {
+        content,
+        stop_reason: String::new(),
+        model: String::new(),
+        provider: "openai".to_string(),
+        usage: Usage::default(),
+        error_message: None,
+    }
+}
+
+/// A response item as the one message model.
+fn message_of(p: &Map<String, Value>) -> Message {
+    let item = string(p, "type").unwrap_or_default();
+    let call_id = || string(p, "call_id").unwrap_or_default().to_string();
+    match item {
+        "message" => {
+            let content = texts(p.get("content"))
+                .into_iter()
+                .map(Block::Text)
+                .collect();
+            match string(p, "role") {
+                Some("user") => Message::User { content },
+                Some("assistant") => assistant(content),
+                role => Message::Custom {
+                    role: "codex".to_string(),
+                    kind: role.unwrap_or("message").to_string(),
+                    data: Value::Object(p.clone()),
+                },
+            }
+        }
+        "reasoning" => {
+            let summary = texts(p.get("summary")).join("\n");
+            assistant(vec![Block::Thinking {
+                redacted: summary.is_empty(),
+                text: summary,
+            }])
+        }
+        "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
+            let name = string(p, "name").map_or_else(
+                || item.trim_end_matches("_call").to_string(),
+                str::to_string,
+            );
+            let arguments = match item {
+                "function_call" => arguments(p.get("arguments")),
+                "custom_tool_call" => arguments(p.get("input")),
+                _ => p.get("action").cloned().unwrap_or(Value::Null),
+            };
+            let id = string(p, "call_id")
+                .or_else(|| string(p, "id"))
+                .unwrap_or_default()
+                .to_string();
+            assistant(vec![Block::ToolCall {
+                id,
+                name,
+                arguments,
+            }])
+        }
+        "function_call_output" | "custom_tool_call_output" => {
+            // A function's output is JSON text holding `output` (and the
+            // exit code in `metadata`), or the output itself.
+            let raw = p.get("output");
+            let (text, failed) = match raw {
+                Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+                    Ok(Value::Object(o)) if o.contains_key("output") => (
+                        o.get("output")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        o.get("metadata")
+                            .and_then(|m| m.get("exit_code"))
+                            .and_then(Value::as_i64)
+                            .is_some_and(|c| c != 0),
+                    ),
+                    _ => (s.clone(), false),
+                },
+                Some(Value::Object(o)) => (
+                    texts(o.get("content")).join("\n"),
+                    o.get("success").and_then(Value::as_bool) == Some(false),
+                ),
+                _ => (String::new(), false),
+            };
+            Message::ToolResult {
+                tool_call_id: call_id(),
+                tool_name: String::new(),
+                content: vec![Block::Text(text)],
+                is_error: failed,
+            }
+        }
+        other => Message::Custom {
+            role: "codex".to_string(),
+            kind: other.to_string(),
+            data: Value::Object(p.clone()),
+        },
+    }
+}
+
+/// An entry read in full (its id and parent are given by the tree, which
+/// numbers the lines).
+pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
+    let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
+    let value: Value =
+        serde_json::from_str(text.trim()).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
+    let map = value
+        .as_object()
+        .ok_or_else(|| NotAnEntry("not an object".to_string()))?;
+    let kind = string(map, "type").unwrap_or_default();
+    let payload = map.get("payload").and_then(Value::as_object);
+    let message = match (kind, payload) {
+        ("response_item", Some(p)) => message_of(p),
+        (_, p) => Message::Custom {
+            role: "codex".to_string(),
+            kind: p
+                .and_then(|p| string(p, "type"))
+                .unwrap_or(kind)
+                .to_string(),
+            data: p.map_or(Value::Null, |p| Value::Object(p.clone())),
+        },
+    };
+    let message_value = payload.map_or(Value::Null, |p| Value::Object(p.clone()));
+    Ok(Entry {
+        id: String::new(),
+        parent_id: None,
+        timestamp: map
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(json::iso_millis)
+            .unwrap_or(0),
+        label: None,
+        message,
+        message_value,
+    })
+}
+
+/// The usage a `token_count` event's line reports for the model call
+/// before it: `last_token_usage`, else the change of `total_token_usage`
+/// since `before` (the total of the event before, if any). Also returns
+/// this event's total. `None` for any other line.
+pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<Usage>)> {
+    let value: Value = serde_json::from_slice(line).ok()?;
+    let payload = value.get("payload")?;
+    if value.get("type")?.as_str()? != "event_msg"
+        || payload.get("type")?.as_str()? != "token_count"
+    {
+        return None;
+    }
+    let info = payload.get("info")?;
+    let read = |u: &Value| {
+        let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let (input, cached, output) = (
+            n("input_tokens"),
+            n("cached_input_tokens"),
+            n("output_tokens"),
+        );
+        Usage {
+            input: input.saturating_sub(cached),
+            output,
+            cache_read: cached,
+            cache_write: 0,
+            total_tokens: input + output,
+        }
+    };
+    let total = info.get("total_token_usage").map(read);
+    let last = match (info.get("last_token_usage"), total, before) {
+        (Some(last), _, _) => read(last),
+        (None, Some(t), Some(b)) => Usage {
+            input: t.input.saturating_sub(b.input),
+            output: t.output.saturating_sub(b.output),
+            cache_read: t.cache_read.saturating_sub(b.cache_read),
+            cache_write: 0,
+            total_tokens: t.total_tokens.saturating_sub(b.total_tokens),
+        },
+        (None, Some(t), None) => t,
+        (None, None, _) => Usage::default(),
+    };
+    Some((last, total))
+}
+
+/// The model a `turn_context` line names.
+pub fn turn_model(line: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(line).ok()?;
+    if value.get("type")?.as_str()? != "turn_context" {
+        return None;
+    }
+    Some(value.get("payload")?.get("model")?.as_str()?.to_string())
+}
