@@ -10,6 +10,7 @@ pub mod claude;
 pub mod codex;
 pub mod fault;
 pub mod json;
+pub mod markup;
 pub mod message;
 pub mod pi;
 pub mod read;

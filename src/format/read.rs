@@ -227,7 +227,11 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                     // A custom record's tag is its kind, whatever else it names.
                     tag: match facts.kind {
                         MessageKind::Custom => facts.custom_kind.as_deref(),
-                        _ => facts.model.as_deref().or(facts.tool_name.as_deref()),
+                        _ => facts
+                            .model
+                            .as_deref()
+                            .or(facts.tool_name.as_deref())
+                            .or(facts.custom_kind.as_deref()),
                     }
                     .map(|t| Span::keep(text, t)),
                     context_model: facts

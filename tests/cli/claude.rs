@@ -262,3 +262,17 @@ fn folding_progress_and_attachment_lines_never_changes_paths_or_answers() {
         assert_eq!(want, answers(&dir, &join(&mixed)), "round {round}");
     }
 }
+
+#[test]
+fn slash_commands_their_output_and_injected_text_show_as_what_they_mean() {
+    let dir = Dir::new();
+    dir.fixture("claude/commands.jsonl", "session.jsonl");
+    dir.run(&["log", "--oneline"]).status(0).stdout(
+        "\
+30000000-d (HEAD) user: Why is the build slow?
+30000000-c user: Set model to opus (claude-opus-4-5)
+30000000-b user: /model opus
+30000000-a user meta: (context: local-command-caveat)
+",
+    );
+}

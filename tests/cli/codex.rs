@@ -39,7 +39,7 @@ line9 line7 toolResult shell
 line7 line6 assistant gpt-5-codex
 line6 line3 assistant gpt-5-codex
 line3 line2 user 
-line2  user 
+line2  user meta
 ",
         );
     dir.run(&["branch", "-v"])

@@ -133,9 +133,13 @@ fn millis(value: Option<&Value>) -> u64 {
 /// entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     // Most lines are messages of the main thread: the scanner reads those;
-    // anything else, or anything odd, is read as a `Value`.
-    if let Ok((text, indent)) = text_of(bytes)
+    // anything else, anything odd, text the app injected (`isMeta`) and
+    // text that opens with the app's markup is read as a `Value`.
+    let meta = memchr::memmem::find(bytes, b"\"isMeta\":true").is_some();
+    if !meta
+        && let Ok((text, indent)) = text_of(bytes)
         && let Some(facts) = scan_claude_line(text, subject)
+        && !facts.subject.as_deref().is_some_and(|s| s.starts_with('<'))
     {
         return Checked::Entry { facts, indent };
     }
@@ -211,12 +215,28 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
         facts.custom_role = None;
     }
     facts.sidechain = map.get("isSidechain").and_then(Value::as_bool) == Some(true);
+    // Text the app injected (a caveat, a reminder), not the user's words.
+    if facts.kind == MessageKind::User && map.get("isMeta").and_then(Value::as_bool) == Some(true) {
+        facts.custom_kind = Some(own("meta"));
+    }
     if subject {
         let said = match (facts.kind, map.get("content")) {
             // A system line says what happened in its own words.
             (MessageKind::Custom, Some(Value::String(s))) => json::subject_line(s),
             (MessageKind::Custom, _) => string(map, "subtype").unwrap_or(kind).to_string(),
-            _ => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
+            _ => entry_of(map).map_or_else(
+                |_| String::new(),
+                |e| match &e.message {
+                    Message::User { content } => content
+                        .iter()
+                        .find_map(|b| match b {
+                            Block::Text(t) => crate::format::markup::subject(t),
+                            _ => None,
+                        })
+                        .unwrap_or_else(|| e.message.subject()),
+                    _ => e.message.subject(),
+                },
+            ),
         };
         facts.subject = Some(Cow::Owned(said));
     }

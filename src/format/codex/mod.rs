@@ -143,7 +143,23 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
                     facts.custom_kind = None;
                 }
                 if subject {
-                    facts.subject = Some(Cow::Owned(message.subject()));
+                    let marked = match &message {
+                        Message::User { content } => content.iter().find_map(|b| match b {
+                            Block::Text(t) => crate::format::markup::subject(t),
+                            _ => None,
+                        }),
+                        _ => None,
+                    };
+                    facts.subject = Some(Cow::Owned(marked.unwrap_or_else(|| message.subject())));
+                }
+                // Context Codex injects as a user message is not the user's.
+                if let Message::User { content } = &message
+                    && content.iter().any(|b| {
+                        matches!(b, Block::Text(t) if t.trim_start().starts_with("<environment_context>")
+                            || t.trim_start().starts_with("<user_instructions>"))
+                    })
+                {
+                    facts.custom_kind = Some(own("meta"));
                 }
             }
             "compacted" if subject => {
