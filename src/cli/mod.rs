@@ -296,6 +296,9 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         streams,
         tz: jiff::tz::TimeZone::try_system().unwrap_or(jiff::tz::TimeZone::UTC),
     };
+    if let Some(path) = std::env::var_os("YSESS_PRICES") {
+        crate::stats::prices::install(read_prices(std::path::Path::new(&path))?);
+    }
     match &cli.command {
         Command::Log(args) => log::run(args, &mut ctx),
         Command::Show(args) => show::run(args, &mut ctx),
@@ -312,6 +315,25 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Stats(args) => stats::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
+}
+
+/// The price table `YSESS_PRICES` names (a regular file, at most 16 MiB).
+fn read_prices(path: &std::path::Path) -> Result<crate::stats::prices::Prices, Failure> {
+    use std::io::Read as _;
+    let named = |why: String| Failure::refuse(format!("YSESS_PRICES={}: {why}", path.display()));
+    let file = std::fs::File::open(path).map_err(|e| named(format!("cannot read: {e}")))?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(named("not a regular file".to_string()));
+    }
+    let mut text = String::new();
+    file.take(16 << 20)
+        .read_to_string(&mut text)
+        .map_err(|e| named(format!("cannot read: {e}")))?;
+    crate::stats::prices::Prices::parse(&text).map_err(|e| {
+        named(format!(
+            "not a price table ({e}); expected {{\"model\": {{\"input\": 3, \"output\": 15, \"cache_read\": 0.3, \"cache_write\": 3.75}}}}, dollars per million tokens"
+        ))
+    })
 }
 
 /// The whole command line: [`Cli`]'s commands and the hidden `generate`.

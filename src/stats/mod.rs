@@ -18,6 +18,8 @@
 //!   that says `isError` (its tool named by the result, or else by the call
 //!   it answers).
 
+pub mod prices;
+
 use std::collections::BTreeMap;
 use std::io;
 
@@ -65,7 +67,7 @@ impl Facts {
             } => {
                 facts.model = Some(model.clone());
                 facts.usage = *usage;
-                facts.cost = cost(&entry.message_value, format);
+                facts.cost = cost(&entry.message_value, format, model, usage);
                 facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
                 if format == Format::Claude {
                     facts.response = entry
@@ -99,8 +101,10 @@ fn calls(content: &[Block]) -> impl Iterator<Item = (&str, &str)> {
     })
 }
 
-/// The cost a message records: pi's `usage.cost.total`, in dollars.
-pub fn cost(message: &Value, format: Format) -> Option<f64> {
+/// The cost of a message: what it records (pi's `usage.cost.total`), or,
+/// for a format that records usage but no cost (Claude Code, Codex), its
+/// usage priced by [`prices`]; in dollars.
+pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Option<f64> {
     match format {
         Format::Pi => message
             .get("usage")?
@@ -108,7 +112,8 @@ pub fn cost(message: &Value, format: Format) -> Option<f64> {
             .get("total")?
             .as_f64()
             .filter(|c| c.is_finite()),
-        Format::Yoagent | Format::Claude | Format::Codex => None,
+        Format::Claude | Format::Codex => prices::cost(model, usage),
+        Format::Yoagent => None,
     }
 }
 

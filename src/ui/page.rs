@@ -174,7 +174,9 @@ fn messages_json(repo: &Repo, chunk: &[Ix], first: bool) -> io::Result<Vec<u8>> 
         }
         let entry = repo.entry(ix)?;
         let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
-        Msg(&entry).serialize(&mut ser).map_err(io::Error::other)?;
+        Msg(&entry, repo.format)
+            .serialize(&mut ser)
+            .map_err(io::Error::other)?;
     }
     Ok(out)
 }
@@ -228,12 +230,12 @@ struct Row {
     gap: Option<String>,
 }
 
-/// An entry's message as the page shows it.
-struct Msg<'a>(&'a Entry);
+/// An entry's message as the page shows it, in its file's format.
+struct Msg<'a>(&'a Entry, crate::format::Format);
 
 impl Serialize for Msg<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let entry = self.0;
+        let (entry, format) = (self.0, self.1);
         let mut map = s.serialize_map(None)?;
         match &entry.message {
             Message::User { .. } => {}
@@ -259,7 +261,8 @@ impl Serialize for Msg<'_> {
                         usage.cache_write,
                     ],
                 )?;
-                if let Some(cost) = cost(&entry.message_value) {
+                let priced = || crate::stats::cost(&entry.message_value, format, model, usage);
+                if let Some(cost) = cost(&entry.message_value).or_else(priced) {
                     map.serialize_entry("cost", &cost)?;
                 }
                 if let Some(error) = error_message {
