@@ -99,6 +99,15 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             });
         }
     }
+    // The whole session's total counts the turns of subagents whose lines
+    // are folded into its file too (as ccusage does); no branch has them.
+    if args.revs.is_empty() {
+        for ix in 0..tree.len() as Ix {
+            if tree.is_record(ix) && tree.node(ix).kind != crate::format::MessageKind::Custom {
+                all[ix as usize] = true;
+            }
+        }
+    }
     let every = || (0..tree.len() as Ix).filter(|&ix| all[ix as usize]);
     let tz = ctx.tz.clone();
     let keyed = |kind: &'static str, key: &dyn Fn(&Facts) -> Option<String>| {

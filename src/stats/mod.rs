@@ -117,9 +117,10 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
     }
 }
 
-/// The facts of every entry, by index; `None` for an entry folded out of
-/// the user's tree (ysess's records, a format's bookkeeping). Entries are
-/// read on every core.
+/// The facts of every entry, by index; `None` for bookkeeping folded out
+/// of the user's tree (ysess's records, a format's own lines), but the
+/// facts of a subagent's turns folded into the file (Claude Code's
+/// sidechain lines). Entries are read on every core.
 pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
     let tree = &repo.tree;
     let len = tree.len();
@@ -141,7 +142,11 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                     let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
                     for ix in from..(from + chunk).min(len) {
                         let ix = ix as Ix;
-                        if tree.is_record(ix) {
+                        // Bookkeeping has no account; a subagent's turns
+                        // folded into the file (Claude Code's sidechain
+                        // lines) have one, which the whole session's total
+                        // counts.
+                        if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
                             part.0.push(None);
                             continue;
                         }

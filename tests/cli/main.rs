@@ -1,6 +1,7 @@
 //! The command-line tests: one binary, a module per command.
 
 mod branch;
+mod ccusage;
 mod claude;
 mod codex;
 mod corpus;

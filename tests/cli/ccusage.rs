@@ -1,0 +1,123 @@
+//! ccusage, pinned in `tests/ccusage/` (`npm ci --prefix tests/ccusage`),
+//! is the second oracle of Claude Code accounts: on every Claude Code
+//! fixture ysess reads, `ysess stats --json`'s totals equal ccusage's
+//! session report, token for token, and its cost to the cent's millionth.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::Dir;
+
+fn ccusage() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage/node_modules/.bin/ccusage")
+}
+
+/// Why ccusage cannot run here, if it cannot.
+fn ccusage_missing() -> Option<String> {
+    if !ccusage().is_file() {
+        return Some(format!(
+            "{} is missing; install it with `npm ci --prefix tests/ccusage`",
+            ccusage().display()
+        ));
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(out) if out.status.success() => None,
+        _ => Some("node cannot start; install Node.js 20 or newer".to_string()),
+    }
+}
+
+#[test]
+fn ci_fails_rather_than_skip_the_ccusage_comparison_when_ccusage_is_not_installed() {
+    let ci = std::env::var("CI").unwrap_or_default();
+    if !ci.is_empty()
+        && let Some(why) = ccusage_missing()
+    {
+        panic!("CI={ci}, yet ccusage cannot run, so no account would be compared with it: {why}");
+    }
+}
+
+/// ccusage's session totals for one file alone in a Claude home:
+/// (input, output, cache read, cache write, cost).
+fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
+    let home = Dir::new();
+    let projects = home.join("projects/-home-dana-src-ystats");
+    std::fs::create_dir_all(&projects).expect("a projects folder");
+    let name = file.file_name().expect("a file name");
+    std::fs::copy(file, projects.join(name)).expect("copied");
+    let out = Command::new(ccusage())
+        .args(["session", "--json", "--offline"])
+        .env("CLAUDE_CONFIG_DIR", home.path())
+        .output()
+        .expect("ccusage starts");
+    assert!(
+        out.status.success(),
+        "ccusage: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let t = &report["totals"];
+    let n = |k: &str| t[k].as_u64().unwrap_or(0);
+    (
+        n("inputTokens"),
+        n("outputTokens"),
+        n("cacheReadTokens"),
+        n("cacheCreationTokens"),
+        t["totalCost"].as_f64().unwrap_or(0.0),
+    )
+}
+
+#[test]
+fn stats_totals_equal_ccusage_on_every_claude_code_fixture() {
+    if let Some(why) = ccusage_missing() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n********************************************************************\n\
+             SKIPPED: the comparison of ysess's accounts with ccusage checked NOTHING:\n\
+             {why}\n\
+             ********************************************************************\n"
+        );
+        return;
+    }
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("the fixtures")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let dir = Dir::new();
+    let mut compared = 0;
+    for file in &files {
+        let path = file.to_str().expect("a UTF-8 path");
+        let run = dir.run(&["-f", path, "stats", "--json"]);
+        if run.status == Some(128) {
+            // A file ysess refuses (broken.jsonl) has no account to compare.
+            assert!(run.stderr.contains("not a valid session"), "{run}");
+            continue;
+        }
+        run.status(0);
+        let total = run
+            .json_lines()
+            .into_iter()
+            .find(|l| l["type"] == "total")
+            .expect("a total line");
+        let k = &total["tokens"];
+        let n = |key: &str| k[key].as_u64().unwrap_or(0);
+        let (input, output, read, write, cost) = ccusage_totals(file);
+        assert_eq!(
+            (n("input"), n("output"), n("cache_read"), n("cache_write")),
+            (input, output, read, write),
+            "{}: ysess (in, out, read, write) against ccusage",
+            file.display()
+        );
+        let ours = total["cost"].as_f64().unwrap_or(0.0);
+        assert!(
+            (ours - cost).abs() < 1e-9,
+            "{}: ysess's cost {ours} against ccusage's {cost}",
+            file.display()
+        );
+        compared += 1;
+    }
+    assert!(compared >= 5, "compared {compared} fixtures");
+}
