@@ -204,28 +204,144 @@ type One = (Facts, Vec<(String, String)>, Option<String>);
 
 fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
     let node = repo.tree.node(ix);
-    let lean_format = matches!(repo.format, Format::Yoagent | Format::Pi);
-    if lean_format {
-        match node.kind {
-            MessageKind::User | MessageKind::Custom => {
-                let facts = Facts {
-                    kind: node.kind,
-                    timestamp: node.timestamp,
-                    ..Facts::default()
-                };
-                return Ok((facts, Vec::new(), None));
-            }
-            MessageKind::Assistant | MessageKind::ToolResult => {
-                if let Some(one) = lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format) {
-                    return Ok(one);
-                }
-            }
-        }
+    // A user or custom message has no account beyond its kind and time,
+    // which the index knows, in every format: it is not read at all.
+    if matches!(node.kind, MessageKind::User | MessageKind::Custom) {
+        let facts = Facts {
+            kind: node.kind,
+            timestamp: node.timestamp,
+            ..Facts::default()
+        };
+        return Ok((facts, Vec::new(), None));
     }
-    whole(repo, ix)
+    let leaned = match repo.format {
+        Format::Yoagent | Format::Pi => {
+            lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format)
+        }
+        Format::Claude => lean_claude(&repo.line(ix)?, node.kind, node.timestamp).map(
+            |(mut facts, calls, answer)| {
+                if let Some((tool, _)) = &mut facts.result {
+                    tool.push_str(repo.tree.tag(ix));
+                }
+                (facts, calls, answer)
+            },
+        ),
+        // Its model and usage stand on lines of their own.
+        Format::Codex => None,
+    };
+    match leaned {
+        Some(one) => Ok(one),
+        None => whole(repo, ix),
+    }
 }
 
 /// An entry read whole: the slow path every format has.
+/// A Claude Code assistant line or tool result read for its account only:
+/// the text, thinking and tool input are skipped unread. `None` for a line
+/// of another shape, which is read whole.
+fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Option<One> {
+    use std::borrow::Cow;
+
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+
+    #[derive(Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Msg<'a>,
+    }
+    #[derive(Deserialize)]
+    struct Msg<'a> {
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        usage: Option<Used>,
+        #[serde(borrow)]
+        content: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    struct Used {
+        #[serde(default)]
+        input_tokens: Option<u64>,
+        #[serde(default)]
+        output_tokens: Option<u64>,
+        #[serde(default)]
+        cache_read_input_tokens: Option<u64>,
+        #[serde(default)]
+        cache_creation_input_tokens: Option<u64>,
+    }
+    #[derive(Deserialize)]
+    struct Part<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        tool_use_id: Option<Cow<'a, str>>,
+        #[serde(default)]
+        is_error: Option<bool>,
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
+    let parts: Vec<Part<'_>> = match m.content.get().as_bytes().first() {
+        Some(b'[') => serde_json::from_str(m.content.get()).ok()?,
+        _ => return None,
+    };
+    let mut facts = Facts {
+        kind,
+        timestamp,
+        ..Facts::default()
+    };
+    match kind {
+        MessageKind::Assistant => {
+            let u = m.usage?;
+            let n = |v: Option<u64>| v.unwrap_or(0);
+            let (input, output) = (n(u.input_tokens), n(u.output_tokens));
+            let (cache_read, cache_write) = (
+                n(u.cache_read_input_tokens),
+                n(u.cache_creation_input_tokens),
+            );
+            facts.usage = Usage {
+                input,
+                output,
+                cache_read,
+                cache_write,
+                total_tokens: input + output + cache_read + cache_write,
+            };
+            let model = m.model.unwrap_or_default().into_owned();
+            facts.cost = prices::cost(&model, &facts.usage);
+            facts.model = Some(model);
+            facts.response = m.id.map(Cow::into_owned);
+            let calls: Vec<(String, String)> = parts
+                .iter()
+                .filter(|p| p.kind == "tool_use")
+                .map(|p| {
+                    let own =
+                        |c: &Option<Cow<'_, str>>| c.as_deref().unwrap_or_default().to_string();
+                    (own(&p.id), own(&p.name))
+                })
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            let result = parts.iter().find(|p| p.kind == "tool_result")?;
+            facts.result = Some((String::new(), result.is_error.unwrap_or(false)));
+            let answer = result
+                .tool_use_id
+                .as_deref()
+                .unwrap_or_default()
+                .to_string();
+            Some((facts, Vec::new(), Some(answer)))
+        }
+        MessageKind::User | MessageKind::Custom => None,
+    }
+}
+
 fn whole(repo: &Repo, ix: Ix) -> io::Result<One> {
     let entry = repo.entry(ix)?;
     let (calls, answers) = match &entry.message {
@@ -618,6 +734,38 @@ mod tests {
             assert!(leaned > 0, "{}", file.display());
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_claude_code_line_read_lean_has_the_facts_of_the_line_read_whole() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude");
+        let mut leaned = 0;
+        for name in [
+            "session.jsonl",
+            "today.jsonl",
+            "agent-a3f9c2e1.jsonl",
+            "compacted.jsonl",
+        ] {
+            let repo = Repo::open(root.join(name)).expect("opens");
+            for ix in 0..repo.tree.len() as Ix {
+                if repo.tree.node(ix).kind == MessageKind::Custom {
+                    continue;
+                }
+                let one = read_one(&repo, ix).expect("reads");
+                assert_eq!(
+                    one,
+                    whole(&repo, ix).expect("reads"),
+                    "{name} line {}",
+                    repo.tree.node(ix).line
+                );
+                let node = repo.tree.node(ix);
+                leaned += usize::from(
+                    lean_claude(&repo.line(ix).expect("reads"), node.kind, node.timestamp)
+                        .is_some(),
+                );
+            }
+        }
+        assert!(leaned >= 20, "{leaned} lines read lean");
     }
 
     #[test]
