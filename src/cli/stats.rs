@@ -108,7 +108,25 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             }
         }
     }
-    let every = || (0..tree.len() as Ix).filter(|&ix| all[ix as usize]);
+    // A Claude Code session's subagents, in files of their own: each is
+    // accounted for by name, and the session's total includes them.
+    let mut facts = facts;
+    let mut subagents: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    if args.revs.is_empty()
+        && repo.format == crate::format::Format::Claude
+        && let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file)
+    {
+        for (id, file) in crate::format::claude::subagent_files(&path) {
+            let Ok(sub) = crate::repo::Repo::open(&file) else {
+                continue; // `ysess fsck` on the file says why
+            };
+            let start = facts.len();
+            facts.extend(read(&sub)?);
+            all.resize(facts.len(), true);
+            subagents.push((id, start..facts.len()));
+        }
+    }
+    let every = || (0..facts.len() as Ix).filter(|&ix| all[ix as usize]);
     let tz = ctx.tz.clone();
     let keyed = |kind: &'static str, key: &dyn Fn(&Facts) -> Option<String>| {
         group(&facts, every(), key)
@@ -122,6 +140,17 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             })
             .collect::<Vec<_>>()
     };
+    if args.by == By::Branch {
+        for (id, range) in &subagents {
+            groups.push(Group {
+                kind: "subagent",
+                name: Some(id.clone()),
+                tip: None,
+                current: false,
+                account: Account::of(&facts, range.start as Ix..range.end as Ix),
+            });
+        }
+    }
     match args.by {
         By::Branch | By::Tool => {}
         By::Model => groups = keyed("model", &|f| f.model.clone()),

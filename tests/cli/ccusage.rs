@@ -121,3 +121,75 @@ fn stats_totals_equal_ccusage_on_every_claude_code_fixture() {
     }
     assert!(compared >= 5, "compared {compared} fixtures");
 }
+
+#[test]
+fn a_session_with_a_subagents_folder_totals_as_ccusage_counts_it() {
+    let session = "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f";
+    let home = Dir::new();
+    let project = home.join("projects/-home-dana-src-ystats");
+    let subagents = project.join(session).join("subagents");
+    std::fs::create_dir_all(&subagents).expect("folders");
+    let fixture = |name: &str| {
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/claude")
+                .join(name),
+        )
+        .expect("a fixture")
+    };
+    let main = project.join(format!("{session}.jsonl"));
+    std::fs::write(&main, fixture("today.jsonl")).expect("written");
+    // The subagent's lines name the session they belong to.
+    let agent =
+        fixture("agent-a3f9c2e1.jsonl").replace("7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f", session);
+    std::fs::write(subagents.join("agent-a3f9c2e1.jsonl"), agent).expect("written");
+    let run = home.run(&["-f", main.to_str().expect("UTF-8"), "stats", "--json"]);
+    run.status(0);
+    let lines = run.json_lines();
+    let sub = lines
+        .iter()
+        .find(|l| l["type"] == "subagent")
+        .expect("the subagent's account");
+    assert_eq!(sub["name"], "a3f9c2e1", "{run}");
+    assert_eq!(sub["tokens"]["output"], 35, "{run}");
+    let total = lines
+        .iter()
+        .find(|l| l["type"] == "total")
+        .expect("a total");
+    let k = &total["tokens"];
+    // 16 + 18 in, 201 + 35 out, 7,000 + 900 read, 2,520 + 900 written.
+    assert_eq!(
+        (
+            k["input"].clone(),
+            k["output"].clone(),
+            k["cache_read"].clone(),
+            k["cache_write"].clone()
+        ),
+        (34.into(), 236.into(), 7900.into(), 3420.into()),
+        "{run}"
+    );
+    if ccusage_missing().is_some() {
+        return; // the test above says so, loudly
+    }
+    let out = Command::new(ccusage())
+        .args(["session", "--json", "--offline"])
+        .env("CLAUDE_CONFIG_DIR", home.path())
+        .output()
+        .expect("ccusage starts");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let t = &report["totals"];
+    assert_eq!(
+        (
+            t["inputTokens"].clone(),
+            t["outputTokens"].clone(),
+            t["cacheReadTokens"].clone(),
+            t["cacheCreationTokens"].clone()
+        ),
+        (34.into(), 236.into(), 7900.into(), 3420.into())
+    );
+    let cost = total["cost"].as_f64().unwrap_or(0.0);
+    assert!(
+        (cost - t["totalCost"].as_f64().unwrap_or(0.0)).abs() < 1e-9,
+        "{cost}"
+    );
+}

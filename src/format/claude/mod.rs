@@ -100,6 +100,45 @@ pub fn is_claude_line(line: &[u8]) -> bool {
         || kind.is_some_and(|k| HOUSEKEEPING.contains(&k))
 }
 
+/// The files of a session's subagents, each with the subagent's id:
+/// `<session>/subagents/agent-<id>.jsonl` beside the session's file (Claude
+/// Code 2.1), and, from older versions, `agent-<id>.jsonl` files beside it
+/// whose lines name the session (its file's stem is its `sessionId`).
+/// Sorted by id; none for a subagent's own file.
+pub fn subagent_files(session: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    let (Some(dir), Some(stem)) = (
+        session.parent(),
+        session.file_stem().and_then(|s| s.to_str()),
+    ) else {
+        return Vec::new();
+    };
+    if stem.starts_with("agent-") {
+        return Vec::new();
+    }
+    let agents = |folder: &std::path::Path| -> Vec<(String, std::path::PathBuf)> {
+        let Ok(read) = std::fs::read_dir(folder) else {
+            return Vec::new();
+        };
+        read.filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+            .filter_map(|p| {
+                let id = p.file_stem()?.to_str()?.strip_prefix("agent-")?.to_string();
+                Some((id, p))
+            })
+            .collect()
+    };
+    let mut found = agents(&dir.join(stem).join("subagents"));
+    let named = format!("\"sessionId\":\"{stem}\"");
+    found.extend(agents(dir).into_iter().filter(|(_, p)| {
+        std::fs::File::open(p)
+            .and_then(|f| crate::input::read_at(&f, 0, f.metadata()?.len().min(64 << 10)))
+            .is_ok_and(|head| memchr::memmem::find(&head, named.as_bytes()).is_some())
+    }));
+    found.sort();
+    found
+}
+
 /// Whether an entry is folded out of the user's tree: the app's bookkeeping
 /// (every line that is not a turn of the conversation). A subagent's lines
 /// are folded by the reader of the whole file, which knows whether the file
