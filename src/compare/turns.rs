@@ -152,28 +152,45 @@ pub struct Stats {
 impl Stats {
     /// A model response written over several entries (Claude Code writes
     /// one line per content block, each with the response's `id` and its
-    /// usage) counts its usage once.
+    /// usage so far) is one assistant turn, with its last line's usage, as
+    /// `stats` counts it. `entries` come root first.
     pub fn of<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Stats {
         let mut stats = Stats::default();
-        let mut responses: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut responses: std::collections::HashMap<&str, (u64, u64)> =
+            std::collections::HashMap::new();
         for entry in entries {
-            stats.turns += 1;
-            *stats
-                .roles
-                .entry(entry.message.role().to_string())
-                .or_default() += 1;
+            let response = match &entry.message {
+                Message::Assistant { .. } => entry.message_value.get("id").and_then(|v| v.as_str()),
+                _ => None,
+            };
             if let Message::Assistant { usage, content, .. } = &entry.message {
-                let response = entry.message_value.get("id").and_then(|v| v.as_str());
-                if response.is_none_or(|id| responses.insert(id)) {
-                    stats.tokens_in = stats.tokens_in.saturating_add(usage.input);
-                    stats.tokens_out = stats.tokens_out.saturating_add(usage.output);
-                }
                 for block in content {
                     if let Block::ToolCall { name, .. } = block {
                         *stats.tool_calls.entry(name.clone()).or_default() += 1;
                     }
                 }
+                match response {
+                    // Later lines of the response carry its usage so far.
+                    Some(id) => {
+                        if responses.insert(id, (usage.input, usage.output)).is_some() {
+                            continue;
+                        }
+                    }
+                    None => {
+                        stats.tokens_in = stats.tokens_in.saturating_add(usage.input);
+                        stats.tokens_out = stats.tokens_out.saturating_add(usage.output);
+                    }
+                }
             }
+            stats.turns += 1;
+            *stats
+                .roles
+                .entry(entry.message.role().to_string())
+                .or_default() += 1;
+        }
+        for (input, output) in responses.into_values() {
+            stats.tokens_in = stats.tokens_in.saturating_add(input);
+            stats.tokens_out = stats.tokens_out.saturating_add(output);
         }
         stats
     }

@@ -276,3 +276,22 @@ fn slash_commands_their_output_and_injected_text_show_as_what_they_mean() {
 ",
     );
 }
+
+#[test]
+fn diff_stat_counts_a_split_reply_once_with_its_last_lines_usage_as_stats_does() {
+    let dir = today();
+    let run = dir.run(&["diff", "--stat", "b1a0c9d8", "acebdac9"]);
+    run.status(0);
+    // msg_01A over two lines (12, then 96 out), msg_01B 40, msg_01D 35:
+    // 171 out in three assistant turns, as `stats acebdac9` counts.
+    assert!(
+        run.stdout.contains(
+            " b: acebdac9: 6 turns (3 assistant, 2 toolResult, 1 user), 12 tokens in, 171 out,"
+        ),
+        "{run}"
+    );
+    let run = dir.run(&["stats", "--json", "acebdac9"]);
+    let line = &run.json_lines()[0];
+    assert_eq!(line["tokens"]["output"], 171, "{run}");
+    assert_eq!(line["turns"]["assistant"], 3, "{run}");
+}
