@@ -265,35 +265,45 @@ impl Claude {
         self.hold(&id, &mut ready, &mut held);
         while let Some(Reverse((_, k))) = ready.pop() {
             let Some(w) = held[k].take() else { continue };
-            let extras = Extras {
-                sidechain: false,
-                logical_parent: false,
-                calls: w.calls.iter().map(String::as_str).collect(),
-                names: w.names.iter().map(String::as_str).collect(),
-                answer: w.answer.as_deref(),
-                model: None,
-            };
-            let e = NewEntry {
-                id: &w.id,
-                parent: Some(&w.parent),
-                label: None,
-                timestamp: w.timestamp,
-                kind: w.kind,
-                line: w.at.line,
-                offset: w.offset,
-                len: w.len,
-                tag: w.tag.as_deref(),
-                subject: w.subject.as_deref(),
-                record: w.record,
-                target: None,
-            };
-            if self
-                .push(builder, tools, findings, e, &extras, w.at)
-                .is_some()
-            {
+            if self.push_waiting(builder, tools, findings, &w, Some(&w.parent)) {
                 self.hold(&w.id, &mut ready, &mut held);
             }
         }
+    }
+
+    /// Joins an entry that waited, hung from `parent`; whether it joined.
+    fn push_waiting(
+        &mut self,
+        builder: &mut TreeBuilder,
+        tools: &mut ToolFacts,
+        findings: &mut Vec<Finding>,
+        w: &Waiting,
+        parent: Option<&str>,
+    ) -> bool {
+        let extras = Extras {
+            sidechain: false,
+            logical_parent: false,
+            calls: w.calls.iter().map(String::as_str).collect(),
+            names: w.names.iter().map(String::as_str).collect(),
+            answer: w.answer.as_deref(),
+            model: None,
+        };
+        let e = NewEntry {
+            id: &w.id,
+            parent,
+            label: None,
+            timestamp: w.timestamp,
+            kind: w.kind,
+            line: w.at.line,
+            offset: w.offset,
+            len: w.len,
+            tag: w.tag.as_deref(),
+            subject: w.subject.as_deref(),
+            record: w.record,
+            target: None,
+        };
+        self.push(builder, tools, findings, e, &extras, w.at)
+            .is_some()
     }
 
     /// Moves the entries waiting for `parent` to `held`, in line order.
@@ -376,32 +386,7 @@ impl Claude {
     ) {
         for w in self.waiting.remove(parent).unwrap_or_default() {
             findings.push(why(&w));
-            let extras = Extras {
-                sidechain: false,
-                logical_parent: false,
-                calls: w.calls.iter().map(String::as_str).collect(),
-                names: w.names.iter().map(String::as_str).collect(),
-                answer: w.answer.as_deref(),
-                model: None,
-            };
-            let e = NewEntry {
-                id: &w.id,
-                parent: None,
-                label: None,
-                timestamp: w.timestamp,
-                kind: w.kind,
-                line: w.at.line,
-                offset: w.offset,
-                len: w.len,
-                tag: w.tag.as_deref(),
-                subject: w.subject.as_deref(),
-                record: w.record,
-                target: None,
-            };
-            if self
-                .push(builder, tools, findings, e, &extras, w.at)
-                .is_some()
-            {
+            if self.push_waiting(builder, tools, findings, &w, None) {
                 self.release(builder, tools, findings, w.id.clone());
             }
         }

@@ -97,11 +97,7 @@ fn stats_totals_equal_ccusage_on_every_claude_code_fixture() {
             continue;
         }
         run.status(0);
-        let total = run
-            .json_lines()
-            .into_iter()
-            .find(|l| l["type"] == "total")
-            .expect("a total line");
+        let total = run.stats_total();
         let k = &total["tokens"];
         let n = |key: &str| k[key].as_u64().unwrap_or(0);
         let (input, output, read, write, cost) = ccusage_totals(file);
@@ -152,10 +148,7 @@ fn a_session_with_a_subagents_folder_totals_as_ccusage_counts_it() {
         .expect("the subagent's account");
     assert_eq!(sub["name"], "a3f9c2e1", "{run}");
     assert_eq!(sub["tokens"]["output"], 35, "{run}");
-    let total = lines
-        .iter()
-        .find(|l| l["type"] == "total")
-        .expect("a total");
+    let total = run.stats_total();
     let k = &total["tokens"];
     // 16 + 18 in, 201 + 35 out, 7,000 + 900 read, 2,520 + 900 written.
     assert_eq!(

@@ -95,11 +95,7 @@ fn a_split_reply_counts_once_with_its_last_usage_in_stats_and_diff() {
     let dir = today();
     let run = dir.run(&["stats", "--json"]);
     run.status(0);
-    let total = run
-        .json_lines()
-        .into_iter()
-        .find(|l| l["type"] == "total")
-        .expect("a total line");
+    let total = run.stats_total();
     // msg_01A (96 out on its last line), msg_01B 40, msg_01C 30, msg_01D 35.
     assert_eq!(total["tokens"]["output"], 201, "{run}");
     assert_eq!(total["tokens"]["input"], 16, "{run}");
@@ -131,11 +127,7 @@ fn a_subagent_file_is_a_conversation_of_its_own() {
     let run = dir.run(&["grep", "-c", "caller"]);
     run.status(0);
     let run = dir.run(&["stats", "--json"]);
-    let total = run
-        .json_lines()
-        .into_iter()
-        .find(|l| l["type"] == "total")
-        .expect("a total line");
+    let total = run.stats_total();
     assert_eq!(total["tokens"]["input"], 18, "{run}");
     assert_eq!(total["tokens"]["output"], 35, "{run}");
     dir.run(&["fsck"]).status(0).stderr("");

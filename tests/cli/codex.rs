@@ -52,11 +52,7 @@ fn codex_usage_comes_from_token_counts_and_equals_the_last_total() {
     let dir = rollout();
     let run = dir.run(&["stats", "--json"]);
     run.status(0);
-    let total = run
-        .json_lines()
-        .into_iter()
-        .find(|l| l["type"] == "total")
-        .expect("a total line");
+    let total = run.stats_total();
     // The last token_count's total_token_usage: 17,700 input of which
     // 15,000 cached, 250 output, 17,950 in all.
     assert_eq!(total["tokens"]["input"], 2700, "{run}");

@@ -733,20 +733,14 @@ fn claude_code_and_codex_usage_is_priced_from_the_table_or_ysess_prices() {
     let dir = crate::support::Dir::new();
     dir.fixture("claude/today.jsonl", "claude.jsonl");
     dir.fixture("codex/rollout.jsonl", "codex.jsonl");
-    let total = |run: &crate::support::Run| {
-        run.json_lines()
-            .into_iter()
-            .find(|l| l["type"] == "total")
-            .expect("a total line")
-    };
     // claude-sonnet-4-5: 16 in at $3 a million, 201 out at $15, 7,000
     // read at $0.30, 2,520 written at $3.75.
     let run = dir.run(&["-f", "claude.jsonl", "stats", "--json"]);
     run.status(0);
-    assert_eq!(total(&run)["cost"], 0.014613, "{run}");
+    assert_eq!(run.stats_total()["cost"], 0.014613, "{run}");
     // gpt-5-codex: 2,700 in at $1.25, 250 out at $10, 15,000 cached at $0.125.
     let run = dir.run(&["-f", "codex.jsonl", "stats", "--json"]);
-    assert_eq!(total(&run)["cost"], 0.00775, "{run}");
+    assert_eq!(run.stats_total()["cost"], 0.00775, "{run}");
     dir.write(
         "prices.json",
         r#"{"claude-sonnet-4-5": {"input": 1, "output": 1}}"#,
@@ -756,7 +750,7 @@ fn claude_code_and_codex_usage_is_priced_from_the_table_or_ysess_prices() {
         None,
         &[("YSESS_PRICES", "prices.json")],
     );
-    assert_eq!(total(&run)["cost"], 0.000217, "{run}");
+    assert_eq!(run.stats_total()["cost"], 0.000217, "{run}");
     dir.write("bad.json", r#"{"m": {"inptu": 1}}"#);
     let run = dir.run_with(
         &["-f", "claude.jsonl", "stats"],

@@ -114,6 +114,14 @@ impl Run {
 
     /// Asserts the exit status, showing the whole transcript if it differs.
     #[track_caller]
+    /// The `"type":"total"` line of `stats --json`.
+    pub fn stats_total(&self) -> serde_json::Value {
+        self.json_lines()
+            .into_iter()
+            .find(|l| l["type"] == "total")
+            .unwrap_or_else(|| panic!("a total line\n{self}"))
+    }
+
     pub fn status(&self, code: i32) -> &Run {
         assert_eq!(self.status, Some(code), "exit status\n{self}");
         self

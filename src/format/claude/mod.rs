@@ -284,13 +284,7 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
 
 /// An entry read in full, for the commands that print it.
 pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
-    let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
-    let map = value
-        .as_object()
-        .ok_or_else(|| NotAnEntry("not an object".to_string()))?;
-    entry_of(map)
+    entry_of(&json::object_line(line)?)
 }
 
 fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {

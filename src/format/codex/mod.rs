@@ -302,12 +302,7 @@ fn message_of(p: &Map<String, Value>) -> Message {
 /// An entry read in full (its id and parent are given by the tree, which
 /// numbers the lines).
 pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
-    let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| NotAnEntry(format!("not JSON: {e}")))?;
-    let map = value
-        .as_object()
-        .ok_or_else(|| NotAnEntry("not an object".to_string()))?;
+    let map = &json::object_line(line)?;
     let kind = string(map, "type").unwrap_or_default();
     let payload = map.get("payload").and_then(Value::as_object);
     let message = match (kind, payload) {
