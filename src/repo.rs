@@ -161,7 +161,11 @@ impl Repo {
     /// The repo of a checked file, or the refusal its first error makes.
     fn new(report: crate::check::Report, tree: Tree, store: Held) -> Result<Repo, LoadError> {
         let errors = report.errors();
-        if let Some(first) = report.findings.into_iter().next().filter(|_| errors > 0) {
+        let first = report
+            .findings
+            .into_iter()
+            .find(|f| f.severity() == crate::check::Severity::Error);
+        if let Some(first) = first.filter(|_| report.format.refuses_damaged_files()) {
             return Err(LoadError::Invalid { first, errors });
         }
         let mut repo = Repo {

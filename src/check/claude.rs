@@ -30,7 +30,7 @@ use hashbrown::{HashMap, HashSet};
 use super::warnings::ToolFacts;
 use super::{Code, Finding, link_finding};
 use crate::format::MessageKind;
-use crate::tree::{Ix, NewEntry, TreeBuilder};
+use crate::tree::{Ix, Link, NewEntry, TreeBuilder};
 
 /// No turn.
 const NONE: u32 = u32::MAX;
@@ -241,6 +241,20 @@ impl Claude {
                     }
                 }
                 Some(ix)
+            }
+            // Claude Code reads its file into a map by `uuid`: a line that
+            // repeats one (a session resumed into the same file) is read
+            // over the first, and nothing else is lost. ysess keeps the
+            // first where it stands.
+            Err(Link::DuplicateId { first_line }) => {
+                findings.push(at.finding(
+                    Code::RepeatedUuid,
+                    id,
+                    format!(
+                        "uuid {id} is already on line {first_line}: Claude Code reads the later line in its place; ysess shows the first"
+                    ),
+                ));
+                None
             }
             Err(link) => {
                 findings.push(link_finding(

@@ -88,6 +88,7 @@ codes! {
     UnknownTarget = "unknownTarget", Warning;
     DanglingParent = "danglingParent", Warning;
     UnknownLineType = "unknownLineType", Warning;
+    RepeatedUuid = "repeatedUuid", Warning;
 }
 
 impl fmt::Display for Code {

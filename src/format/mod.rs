@@ -98,6 +98,17 @@ impl Format {
         }
     }
 
+    /// Whether the format's own app refuses a file with a line it cannot
+    /// read (yoagent's loader and pi's refuse, so ysess does too); Claude
+    /// Code and Codex skip such a line and read the rest, so ysess reads
+    /// what they read, and `fsck` still reports the damage.
+    pub fn refuses_damaged_files(self) -> bool {
+        match self {
+            Format::Yoagent | Format::Pi => true,
+            Format::Claude | Format::Codex => false,
+        }
+    }
+
     /// What fsck's summary calls the entries the user's tree folds out.
     pub fn folded_noun(self) -> (&'static str, &'static str) {
         match self {

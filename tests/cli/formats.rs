@@ -491,13 +491,18 @@ fn claude_code_files_are_checked_and_never_written() {
         codes(&run),
         [
             "invalidJson",
-            "duplicateId",
+            "repeatedUuid",
             "danglingParent",
             "multipleRoots",
             "truncatedLastLine"
         ],
         "{run}"
     );
+    // Claude Code skips the lines it cannot read and reads the rest: so do
+    // the commands that show it (fsck reports the damage).
+    for args in [&["log"][..], &["stats"], &["branch", "-v"], &["show"]] {
+        dir.run(args).status(0);
+    }
     let before = dir.read("session.jsonl");
     let run = dir.run(&["fsck", "--repair"]);
     assert!(
