@@ -1,9 +1,12 @@
 //! Changing session files: the one module that writes them. ysess never
 //! rewrites history: it appends ([`Locked`]: lock, check, append, verify),
 //! and the only cut it makes is of a torn last line, whose bytes are saved
-//! beside the file first ([`repair`]). [`plan`] says what to append.
+//! beside the file first ([`repair`]). [`plan`] says what to append;
+//! [`output`] writes the other files a command makes (`export -o`).
 
 pub mod export;
+pub mod manifest;
+pub mod output;
 pub mod plan;
 pub mod repair;
 

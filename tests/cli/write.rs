@@ -1342,7 +1342,11 @@ fn a_file_with_crlf_line_ends_keeps_them_and_loads_after_an_append() {
     dir.run(&["append", "--user", "c"]).status(0).stdout("e5\n");
     let new = bytes(&dir);
     assert!(new.starts_with(old.as_bytes()));
-    assert_eq!(new[old.len()], b'\n', "each batch starts with its own newline");
+    assert_eq!(
+        new[old.len()],
+        b'\n',
+        "each batch starts with its own newline"
+    );
     assert_ne!(new[old.len() + 1], b'\r', "no stray CR");
     assert_sound(&dir, "CRLF");
 }
