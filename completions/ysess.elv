@@ -179,8 +179,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
         }
         &'ysess;export'= {
-            cand -o 'Write to FILE instead of standard output (replaced whole, once done)'
-            cand --output 'Write to FILE instead of standard output (replaced whole, once done)'
+            cand -o 'Write to FILE instead of standard output (replaced whole, once done; never the session file)'
+            cand --output 'Write to FILE instead of standard output (replaced whole, once done; never the session file)'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

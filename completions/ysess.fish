@@ -170,7 +170,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Pr
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done; never the session file)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''

@@ -9,6 +9,7 @@ use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::ui::output::{escape, json_line};
 use crate::write::export::Line;
+use crate::write::output::Output;
 
 /// Print a path's messages, ready for an agent to resume with
 ///
@@ -43,7 +44,8 @@ pub struct ExportArgs {
     /// Write the path as Markdown
     #[arg(long, conflicts_with = "session")]
     pub markdown: bool,
-    /// Write to FILE instead of standard output (replaced whole, once done)
+    /// Write to FILE instead of standard output (replaced whole, once done;
+    /// never the session file)
     #[arg(short, long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 }
@@ -88,7 +90,7 @@ The session is empty.",
         Ok(())
     };
     match &args.output {
-        Some(path) => to_file(path, write)?,
+        Some(path) => to_file(path, &ctx.global.file, write)?,
         None => write(&mut *ctx.streams.out)?,
     }
     Ok(Exit::Success)
@@ -136,27 +138,22 @@ fn title(file: &Path) -> String {
     )
 }
 
-/// Writes FILE whole or not at all: into a hidden file beside it, renamed
-/// over FILE once everything is written.
+/// Writes FILE whole or not at all (see [`crate::write::output`]): never
+/// over the session file it reads.
 fn to_file(
     path: &Path,
+    session: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| Failure::usage(format!("-o {}: not a file name", path.display())))?;
-    let part = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
-    let cannot =
-        |e: std::io::Error| Failure::refuse(format!("{}: cannot write: {e}", path.display()));
-    let file = std::fs::File::create(&part).map_err(cannot)?;
-    let mut out = BufWriter::new(file);
-    let done = write(&mut out).and_then(|()| {
-        let file = out.into_inner().map_err(|e| cannot(e.into_error()))?;
-        file.sync_all().map_err(cannot)?;
-        std::fs::rename(&part, path).map_err(cannot)
-    });
-    if done.is_err() {
-        let _ = std::fs::remove_file(&part);
-    }
-    done
+    let session = Some(session).filter(|s| *s != Path::new("-"));
+    let inputs: Vec<&Path> = session.into_iter().collect();
+    let refuse =
+        |e: crate::write::output::OutputError| Failure::refuse(format!("{e}; nothing was written"));
+    let output = Output::create(path, &inputs, session).map_err(refuse)?;
+    let mut out = BufWriter::new(output);
+    write(&mut out)?;
+    let output = out
+        .into_inner()
+        .map_err(|e| Failure::from(e.into_error()))?;
+    output.finish().map_err(|e| Failure::refuse(e.to_string()))
 }

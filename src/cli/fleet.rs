@@ -144,9 +144,17 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         None
     };
     let mut manifest_out = match &args.manifest {
-        Some(out) => Some(manifest::Writer::create(out).map_err(|e| {
-            Failure::refuse(format!("--manifest {}: cannot write: {e}", out.display()))
-        })?),
+        Some(out) => Some(
+            crate::write::manifest::Writer::create(
+                out,
+                &args
+                    .since_manifest
+                    .as_deref()
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+            )
+            .map_err(|e| Failure::refuse(format!("--manifest {e}; nothing was written")))?,
+        ),
         None => None,
     };
 
@@ -272,7 +280,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
                         tally.with_warnings += u64::from(report.warnings() > 0);
                         if let (Some(out), Some(digest)) = (&mut manifest_out, report.digest) {
                             out.add(&name, digest).map_err(|e| {
-                                Failure::refuse(format!("--manifest: cannot write: {e}"))
+                                Failure::refuse(format!("--manifest {e}; nothing was written"))
                             })?;
                         }
                         // Computed for the manifest: printed only when asked.
@@ -322,10 +330,9 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     if let Some(failure) = failed {
         return Err(failure);
     }
-    if let (Some(out), Some(path)) = (manifest_out, &args.manifest) {
-        out.finish().map_err(|e| {
-            Failure::refuse(format!("--manifest {}: cannot write: {e}", path.display()))
-        })?;
+    if let Some(out) = manifest_out {
+        out.finish()
+            .map_err(|e| Failure::refuse(format!("--manifest {e}")))?;
     }
     let seconds = start.elapsed().as_secs_f64();
     let ok = worst == Exit::Success;

@@ -1,6 +1,6 @@
 //! `fsck --manifest`: one JSON line per file, its path and digest, so that a
 //! later `fsck --since-manifest` proves every file only grew, outside git
-//! (object storage, backups).
+//! (object storage, backups). [`crate::write::manifest`] writes one.
 //!
 //! ```text
 //! {"file":"sessions/a.jsonl","bytes":8873,"digest":"sha256:…:8873"}
@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -78,57 +78,4 @@ pub fn read(path: &Path) -> Result<BTreeMap<PathBuf, Digest>, ManifestError> {
         }
     }
     Ok(files)
-}
-
-/// Writes a manifest beside its final path, then renames it there: a run
-/// that stops half way leaves the old manifest whole.
-pub struct Writer {
-    path: PathBuf,
-    temp: PathBuf,
-    out: BufWriter<File>,
-}
-
-impl Writer {
-    pub fn create(path: &Path) -> io::Result<Writer> {
-        let name = path
-            .file_name()
-            .ok_or_else(|| io::Error::other("not a file name"))?;
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".ysess-{}", std::process::id()));
-        let temp = path.with_file_name(temp_name);
-        let out = BufWriter::new(File::create(&temp)?);
-        Ok(Writer {
-            path: path.to_path_buf(),
-            temp,
-            out,
-        })
-    }
-
-    pub fn add(&mut self, file: &str, digest: Digest) -> io::Result<()> {
-        let line = Line {
-            file: file.to_string(),
-            bytes: digest.bytes,
-            digest: digest.to_string(),
-        };
-        serde_json::to_writer(&mut self.out, &line)?;
-        self.out.write_all(b"\n")
-    }
-
-    /// Flushes to disk and puts the manifest in place.
-    pub fn finish(mut self) -> io::Result<()> {
-        self.out.flush()?;
-        self.out.get_ref().sync_all()?;
-        std::fs::rename(&self.temp, &self.path)?;
-        self.temp = PathBuf::new();
-        Ok(())
-    }
-}
-
-impl Drop for Writer {
-    fn drop(&mut self) {
-        if !self.temp.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
 }

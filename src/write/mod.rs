@@ -1,9 +1,12 @@
 //! Changing session files: the one module that writes them. ysess never
 //! rewrites history: it appends ([`Locked`]: lock, check, append, verify),
 //! and the only cut it makes is of a torn last line, whose bytes are saved
-//! beside the file first ([`repair`]). [`plan`] says what to append.
+//! beside the file first ([`repair`]). [`plan`] says what to append;
+//! [`output`] writes the other files a command makes (`export -o`).
 
 pub mod export;
+pub mod manifest;
+pub mod output;
 pub mod plan;
 pub mod repair;
 
@@ -273,11 +276,16 @@ impl Locked {
         }
     }
 
-    /// The batch as written: whole lines, after a newline when the file
-    /// lacks a final one (yoagent writes none after its last line).
+    /// The batch as written: whole lines, after a newline of its own
+    /// whenever the file holds bytes, whatever its last byte was when
+    /// checked. An app that saves without a final newline (yoagent writes
+    /// none after its last line) between the check and the write would
+    /// otherwise get ysess's first line glued to its last one; at worst
+    /// this leaves a blank line, which yoagent, pi and `fsck` skip. An empty
+    /// file gets none: pi takes only a first line that is its header.
     fn batch(&self, lines: &[String]) -> Vec<u8> {
         let mut buf = Vec::new();
-        if self.tail.last().is_some_and(|&b| b != b'\n') {
+        if self.len > 0 {
             buf.push(b'\n');
         }
         for line in lines {
@@ -560,6 +568,42 @@ mod tests {
         app.write_all(session(4).as_bytes())
             .expect("the app writes");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), session(4));
+    }
+
+    #[test]
+    fn a_save_without_a_final_newline_just_before_the_write_never_glues_the_lines_to_it() {
+        // The check sees a final newline (ysess's own last write); then the
+        // app saves with none, as yoagent's `to_jsonl` does.
+        let (_dir, path) = setup(&(session(3) + "\n"));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        let buf = locked.batch(&[line("e9", Some("e3"))]);
+        locked.as_planned().expect("as planned");
+        std::fs::write(&path, session(4)).expect("the app saves");
+        let start = locked.write(&buf).expect("writes");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(
+            text,
+            format!("{}\n{}\n", session(4), line("e9", Some("e3"))),
+            "the line is a line of its own"
+        );
+        let _ = locked.check_written(start, &buf);
+        for line in std::fs::read_to_string(&path).expect("read").lines() {
+            if !line.is_empty() {
+                serde_json::from_str::<serde_json::Value>(line).expect("every line is one value");
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_starts_with_its_own_newline_even_after_a_final_newline() {
+        let (_dir, path) = setup(&(session(2) + "\n"));
+        let locked = Locked::open(&path, Create::No).expect("opens");
+        locked.append(&[line("e3", Some("e2"))]).expect("appends");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(
+            text,
+            format!("{}\n\n{}\n", session(2), line("e3", Some("e2")))
+        );
     }
 
     #[test]

@@ -576,3 +576,49 @@ fn a_progress_bar_shows_on_a_terminal_once_a_run_takes_a_second() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn fsck_manifest_over_a_session_file_of_the_fleet_is_refused_and_the_file_untouched() {
+    let dir = Dir::new();
+    mkdir(&dir, "fleet");
+    dir.write("fleet/a.jsonl", session(3));
+    dir.write("fleet/b.jsonl", session(2));
+    let before = dir.read("fleet/b.jsonl");
+    let run = dir.run(&["fsck", "--manifest", "fleet/b.jsonl", "fleet"]);
+    run.status(128);
+    assert!(
+        run.stderr.contains("--manifest fleet/b.jsonl: ")
+            && run.stderr.contains("nothing was written"),
+        "{run}"
+    );
+    assert_eq!(dir.read("fleet/b.jsonl"), before);
+    let hidden: Vec<_> = std::fs::read_dir(dir.join("fleet"))
+        .expect("dir")
+        .filter_map(|e| {
+            let name = e.expect("entry").file_name();
+            name.to_string_lossy().starts_with('.').then_some(name)
+        })
+        .collect();
+    assert!(hidden.is_empty(), "temporary files left: {hidden:?}");
+
+    // The manifest a run reads is not replaced by the one it writes.
+    dir.run(&["fsck", "-q", "--manifest", "m", "fleet"])
+        .status(0);
+    let old = dir.read("m");
+    let run = dir.run(&["fsck", "--since-manifest", "m", "--manifest", "m", "fleet"]);
+    run.status(128);
+    assert!(run.stderr.contains("--manifest m: "), "{run}");
+    assert_eq!(dir.read("m"), old);
+}
+
+#[test]
+fn fsck_manifest_to_a_device_writes_it_in_place() {
+    let dir = Dir::new();
+    mkdir(&dir, "fleet");
+    dir.write("fleet/a.jsonl", session(3));
+    let run = dir.run(&["fsck", "-q", "--manifest", "/dev/stdout", "fleet"]);
+    run.status(0);
+    let line: serde_json::Value =
+        serde_json::from_str(run.stdout.trim()).expect("a manifest line on stdout");
+    assert_eq!(line["file"], "fleet/a.jsonl");
+}

@@ -199,6 +199,8 @@ fn tag_checkout_and_branch_append_entries_pi_writes_and_ysess_reads_back() {
     let added: Vec<serde_json::Value> = text
         .lines()
         .skip(10)
+        // Each batch starts with its own newline (README "Writing safely").
+        .filter(|l| !l.is_empty())
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();
     let kinds: Vec<String> = added

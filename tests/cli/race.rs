@@ -62,6 +62,9 @@ pub struct Counts {
     pub app_load_retries: usize,
     pub final_lines: usize,
     pub broken_lines: usize,
+    /// Broken lines that are two entries run together: ysess's line glued
+    /// to the end of a line an app saved without a final newline.
+    pub glued_lines: usize,
     pub duplicate_ids: usize,
     /// Whether yoagent loads the final file.
     pub final_loads: bool,
@@ -73,7 +76,7 @@ impl Counts {
             "{saver:?} saver: {} appends: {} done, {} refused, {} taken back, {} reported lost, \
              {} dropped later by an app save of an older load, {} unexplained; \
              {} refused but present, {} reported but present; {} app saves, {} app load retries; \
-             final file: {} lines, {} broken, {} duplicate ids, loads in yoagent: {}",
+             final file: {} lines, {} broken ({} glued), {} duplicate ids, loads in yoagent: {}",
             self.appends,
             self.done,
             self.refused,
@@ -87,6 +90,7 @@ impl Counts {
             self.app_load_retries,
             self.final_lines,
             self.broken_lines,
+            self.glued_lines,
             self.duplicate_ids,
             self.final_loads
         )
@@ -267,7 +271,14 @@ pub fn race(
         counts.final_lines += 1;
         match serde_json::from_str::<yoagent::SessionEntry>(line.trim()) {
             Ok(entry) => *ids.entry(entry.id).or_default() += 1,
-            Err(_) => counts.broken_lines += 1,
+            Err(_) => {
+                counts.broken_lines += 1;
+                let values = serde_json::Deserializer::from_str(line.trim())
+                    .into_iter::<serde_json::Value>()
+                    .take_while(Result::is_ok)
+                    .count();
+                counts.glued_lines += usize::from(values > 1);
+            }
         }
     }
     counts.duplicate_ids = ids.values().filter(|&&n| n > 1).count();

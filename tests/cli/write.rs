@@ -1317,17 +1317,20 @@ fn a_file_without_a_final_newline_gets_one_and_keeps_every_old_byte() {
         dir.run(&["fsck", "--since", &digest]).status(0).stderr("");
         assert_sound(&dir, &format!("{args:?}"));
 
-        // A second write adds no blank line.
+        // A second write starts with its own newline too, whatever the
+        // file ends with: a blank line, which yoagent and fsck skip.
         let old = bytes(&dir);
         dir.run(&["tag", "second", "e1"]).status(0);
         let new = bytes(&dir);
         assert!(new.starts_with(&old));
-        assert_ne!(new[old.len()], b'\n', "no blank line: {args:?}");
+        assert_eq!(new[old.len()], b'\n', "a newline first: {args:?}");
+        assert_ne!(new[old.len() + 1], b'\n', "only one: {args:?}");
+        assert_sound(&dir, &format!("second write after {args:?}"));
     }
 }
 
 #[test]
-fn a_file_with_crlf_line_ends_keeps_them_and_gets_no_blank_line() {
+fn a_file_with_crlf_line_ends_keeps_them_and_loads_after_an_append() {
     let dir = Dir::new();
     let old = format!(
         "{}\r\n{}\r\n",
@@ -1339,8 +1342,12 @@ fn a_file_with_crlf_line_ends_keeps_them_and_gets_no_blank_line() {
     dir.run(&["append", "--user", "c"]).status(0).stdout("e5\n");
     let new = bytes(&dir);
     assert!(new.starts_with(old.as_bytes()));
-    assert_ne!(new[old.len()], b'\n', "no blank line");
-    assert_ne!(new[old.len()], b'\r', "no blank line");
+    assert_eq!(
+        new[old.len()],
+        b'\n',
+        "each batch starts with its own newline"
+    );
+    assert_ne!(new[old.len() + 1], b'\r', "no stray CR");
     assert_sound(&dir, "CRLF");
 }
 
@@ -1621,8 +1628,10 @@ fn race_an_app_saving_with(saver: crate::race::Saver) {
 }
 
 #[test]
-fn appends_racing_an_app_that_truncates_and_rewrites_never_corrupt_the_file_or_lose_an_entry_silently()
- {
+fn appends_racing_an_app_that_saves_without_a_final_newline_are_never_glued_to_its_last_line() {
+    // yoagent's save: truncate, then write, no newline after the last line.
+    // A save between ysess's check and its write used to get ysess's line
+    // glued to the app's last one (counted as broken and glued lines).
     race_an_app_saving_with(crate::race::Saver::Write);
 }
 
@@ -1761,4 +1770,43 @@ fn tag_force_says_where_the_label_was() {
     // A new label is still just labelled.
     let run = dir.run(&["tag", "fresh", "e3"]);
     assert!(run.stderr.starts_with("Labelled e3 "), "{run}");
+}
+
+// ---------------------------------------------------------------------------
+// Each batch starts with its own newline: the blank line it may leave
+// ---------------------------------------------------------------------------
+
+#[test]
+fn a_line_ysess_appends_is_never_glued_to_an_app_line_and_the_blank_line_loads_everywhere() {
+    // yoagent: a file that ends with a newline gets a blank line before
+    // ysess's next batch; yoagent and fsck skip it.
+    let dir = demo();
+    dir.run(&["tag", "one", "e1"]).status(0);
+    dir.run(&["tag", "two", "e2"]).status(0);
+    let text = String::from_utf8(bytes(&dir)).expect("UTF-8");
+    assert!(text.contains("}\n\n{"), "a blank line between batches");
+    assert_sound(&dir, "blank line between batches");
+
+    // pi: the same, and pi reads every label and appends after them.
+    let Some((dir, before)) = crate::pi::pi_session(4) else {
+        return;
+    };
+    let path = dir.join("4.jsonl");
+    let file = path.to_str().expect("UTF-8 path");
+    let target = before.entries[1].id.clone();
+    dir.run(&["-f", file, "tag", "one", &target]).status(0);
+    dir.run(&["-f", file, "tag", "two", &target]).status(0);
+    let text = std::fs::read_to_string(&path).expect("pi file");
+    assert!(text.contains("}\n\n{"), "a blank line between batches");
+    let after = crate::pi::pi_inspect(&path);
+    assert_eq!(after.labels.get(&target).map(String::as_str), Some("two"));
+    assert_eq!(after.entries.len(), before.entries.len() + 2);
+    crate::pi::node_harness(&["append", file, "carry on"]).expect("the harness ran");
+    assert_eq!(
+        crate::pi::pi_inspect(&path).entries.len(),
+        before.entries.len() + 4
+    );
+    dir.run(&["-f", file, "fsck"]).status(0).stderr("");
+    // The first line stays pi's header: pi looks there for its sessions.
+    assert!(text.starts_with("{\"type\":\"session\""), "{text}");
 }
