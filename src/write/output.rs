@@ -72,7 +72,7 @@ enum To {
     Direct(File),
     /// A temporary file beside the target, and the target's metadata when
     /// it exists (the mode and owner to keep).
-    Temp(tempfile::NamedTempFile, Option<Metadata>),
+    Temp(tempfile::NamedTempFile, Option<Box<Metadata>>),
 }
 
 impl Output {
@@ -142,7 +142,7 @@ impl Output {
         let temp = builder.tempfile_in(dir).map_err(io)?;
         Ok(Output {
             path: path.to_path_buf(),
-            to: To::Temp(temp, existing),
+            to: To::Temp(temp, existing.map(Box::new)),
             target,
         })
     }
