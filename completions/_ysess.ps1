@@ -249,6 +249,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print findings and summaries as JSON Lines on stdout')
             [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed')
             [CompletionResult]::new('--digest', '--digest', [CompletionResultType]::ParameterName, 'Print each file''s digest, sha256:<hex>:<bytes>, on stdout')
+            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'Pass when the directories hold no session file at all (by default that fails, so that a wrong path does not pass as a clean fleet)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')

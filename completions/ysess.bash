@@ -393,7 +393,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__fsck)
-            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --glob --since-rev --manifest --since-manifest --file --color --quiet --no-pager --format-of --help --version"
+            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --glob --since-rev --manifest --since-manifest --allow-empty --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

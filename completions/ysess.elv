@@ -237,6 +237,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --json 'Print findings and summaries as JSON Lines on stdout'
             cand --repair 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
             cand --digest 'Print each file''s digest, sha256:<hex>:<bytes>, on stdout'
+            cand --allow-empty 'Pass when the directories hold no session file at all (by default that fails, so that a wrong path does not pass as a clean fleet)'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

@@ -227,6 +227,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s v -l verbose -d 'Pr
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print findings and summaries as JSON Lines on stdout'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l repair -d 'Cut a torn last line (an interrupted write), saving its bytes beside the file as FILE.torn-OFFSET; nothing else is ever changed'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l digest -d 'Print each file\'s digest, sha256:<hex>:<bytes>, on stdout'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l allow-empty -d 'Pass when the directories hold no session file at all (by default that fails, so that a wrong path does not pass as a clean fleet)'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -143,12 +143,13 @@ impl Repo {
         let (report, tree, store) = match source {
             Source::Path(path) => {
                 // One open file serves the check and every entry read later.
-                let file = std::fs::File::open(path)?;
+                // Only a regular file or a pipe (`<(…)`) is a session.
+                let file = crate::input::open_session(path)?;
                 if file.metadata()?.is_file() {
                     let (report, tree) = check_tree(&file, &options)?;
                     (report, tree, Held::Open(file))
                 } else {
-                    // A pipe (`-f <(…)`) or a device cannot be read twice:
+                    // A pipe (`-f <(…)`) cannot be read twice:
                     // keep what is read once.
                     spooled(file, &options)?
                 }

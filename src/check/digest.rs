@@ -43,6 +43,19 @@ impl FromStr for Digest {
     }
 }
 
+/// The text of a file that holds a digest (`status --digest FILE`): a
+/// regular file, read only as far as a digest line goes, so that a device
+/// or a FIFO named there is refused rather than read without end.
+pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    // A digest file is one short line; a big file is not one.
+    let mut head = Vec::new();
+    crate::input::open_regular(path)?
+        .take(4096)
+        .read_to_end(&mut head)?;
+    Ok(head)
+}
+
 /// Feeds bytes in, in order; `finish` names how many were fed.
 #[derive(Default, Clone)]
 pub struct Hasher(Sha256);

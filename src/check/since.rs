@@ -41,17 +41,39 @@ pub fn compare<R1: Read, R2: Read>(old: R1, new: R2) -> io::Result<Vec<Finding>>
     compare_to(old, new, "the old copy")
 }
 
+/// [`compare`], an error reading the old copy naming `old_path`.
+pub fn compare_named<R1: Read, R2: Read>(
+    old: R1,
+    new: R2,
+    old_path: &str,
+) -> io::Result<Vec<Finding>> {
+    compare_inner(old, new, "the old copy", &format!("--since {old_path}"))
+}
+
 /// [`compare`], the old version named `old_name` in messages (`HEAD~3`).
 pub fn compare_to<R1: Read, R2: Read>(
     old: R1,
     new: R2,
     old_name: &str,
 ) -> io::Result<Vec<Finding>> {
+    compare_inner(old, new, old_name, old_name)
+}
+
+/// `old_name` in findings, `old_label` in errors reading the old version.
+fn compare_inner<R1: Read, R2: Read>(
+    old: R1,
+    new: R2,
+    old_name: &str,
+    old_label: &str,
+) -> io::Result<Vec<Finding>> {
     let mut old_lines = LineReader::new(old);
     let mut new_lines = LineReader::new(new);
     let mut findings = Vec::new();
+    // An error reading the old version is its own, not the file's: it
+    // names the old version, and no line of the file.
+    let in_old = |e: io::Error| io::Error::new(e.kind(), format!("{old_label}: {e}"));
     loop {
-        let old = match next_entry(&mut old_lines)? {
+        let old = match next_entry(&mut old_lines).map_err(in_old)? {
             Some(line) => line,
             None => return Ok(findings),
         };

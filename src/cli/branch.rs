@@ -13,6 +13,9 @@ use crate::tree::{Ix, Tree};
 use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
+/// The widest a `branch -v` column is padded to, in display columns.
+const MAX_COLUMN: usize = 64;
+
 /// List, create, rename or delete branches
 ///
 /// Lists every branch, newest first: named branches (started with
@@ -197,9 +200,12 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             escape(l.name.as_deref().unwrap_or(tree.short_id(l.tip))).into_owned()
         }
     };
+    // A name (or id) wider than a column is not padded to, nor does it
+    // pad every other row to its width: it overflows its own row.
+    let column = |w: usize| if w <= MAX_COLUMN { w } else { 0 };
     let width = listed
         .iter()
-        .map(|l| shown_name(l).width())
+        .map(|l| column(shown_name(l).width()))
         .max()
         .unwrap_or(0);
     // -v columns: tip, fork point, length; padded so they line up.
@@ -222,7 +228,13 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             ]
         })
         .collect();
-    let widths = [0, 1, 2].map(|c| columns.iter().map(|col| col[c].width()).max().unwrap_or(0));
+    let widths = [0, 1, 2].map(|c| {
+        columns
+            .iter()
+            .map(|col| column(col[c].width()))
+            .max()
+            .unwrap_or(0)
+    });
     for (k, l) in listed.iter().enumerate() {
         let is_current = current == Some(k);
         if args.json {
@@ -263,7 +275,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         let marker = if is_current { "*" } else { " " };
         let name = shown_name(l);
-        let pad = " ".repeat(width - name.width());
+        let pad = " ".repeat(width.saturating_sub(name.width()));
         let name = match (is_current, l.name.is_some()) {
             (true, _) => p.head(&name),
             (false, true) => p.branch(&name),
@@ -271,7 +283,8 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         };
         if args.verbose {
             let [tip, fork, count] = &columns[k];
-            let pads = [0, 1, 2].map(|c| " ".repeat(widths[c] - columns[k][c].width()));
+            let pads =
+                [0, 1, 2].map(|c| " ".repeat(widths[c].saturating_sub(columns[k][c].width())));
             let tip = if widths[0] == 0 {
                 String::new()
             } else {

@@ -109,6 +109,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     } else {
         args.glob.clone()
     };
+    let globs_shown = globs.clone();
     let globs = Globs::new(&globs).map_err(|e| Failure::usage(format!("--glob: {e}")))?;
 
     // The old versions: what git or the manifest lists, by path.
@@ -178,6 +179,16 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
             for (path, old) in olds {
                 // Not found by the walk: gone, or left out by an ignore file.
                 let item = match std::fs::symlink_metadata(&path) {
+                    // A listed path that is now a FIFO or a device is not
+                    // opened: it may never answer.
+                    Ok(_) if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) => {
+                        Item::Unreadable {
+                            error: crate::input::open_regular(&path)
+                                .err()
+                                .unwrap_or_else(|| io::Error::other("not a regular file")),
+                            path: path.clone(),
+                        }
+                    }
                     Ok(meta) => Item::File {
                         size: meta.len(),
                         path: path.clone(),
@@ -329,6 +340,31 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     bar.finish();
     if let Some(failure) = failed {
         return Err(failure);
+    }
+    // No session file at all: a wrong path, or a glob that matches none,
+    // must not pass as a clean fleet.
+    let empty = tally.files + tally.unreadable + tally.missing == 0;
+    if empty && !args.allow_empty {
+        let roots: Vec<String> = roots
+            .iter()
+            .map(|r| crate::ui::output::escape(&r.display().to_string()).into_owned())
+            .collect();
+        ctx.streams.diag(
+            Level::Error,
+            &format!(
+                "no session file found in {} (files named {})",
+                roots.join(", "),
+                crate::ui::output::escape(&globs_shown.join(", "))
+            ),
+        )?;
+        if !ctx.global.quiet {
+            ctx.streams.diag(
+                Level::Hint,
+                "check the path and --glob; --allow-empty passes a run that finds none",
+            )?;
+        }
+        worst = worse(worst, Exit::No);
+        manifest_out = None;
     }
     if let Some(out) = manifest_out {
         out.finish()

@@ -82,11 +82,16 @@ pub struct FsckArgs {
     /// since; missing files are errors
     #[arg(long, value_name = "OLD", conflicts_with = "since")]
     pub since_manifest: Option<PathBuf>,
+    /// Pass when the directories hold no session file at all (by default
+    /// that fails, so that a wrong path does not pass as a clean fleet)
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 pub(super) enum Since {
     Digest(Digest),
-    File(std::fs::File),
+    /// An old copy, and its path as given.
+    File(std::fs::File, String),
 }
 
 pub(super) struct Outcome {
@@ -149,11 +154,9 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                      (sha256:<hex>:<bytes>) or the path of an old copy of the session file",
                 )
             };
-            let old = std::fs::File::open(path).map_err(|e| refuse(e.to_string()))?;
-            if old.metadata().is_ok_and(|m| m.is_dir()) {
-                return Err(refuse("it is a directory".to_string()));
-            }
-            Some(Since::File(old))
+            let old = crate::input::open_regular(std::path::Path::new(path))
+                .map_err(|e| refuse(e.to_string()))?;
+            Some(Since::File(old, path.clone()))
         }
     };
     let options = Options {
@@ -209,13 +212,39 @@ pub(super) fn check_one(
     source: &Source,
 ) -> io::Result<Outcome> {
     let mut report = check(source.open()?, options)?;
-    if let (Some(Since::File(old)), Source::Path(path)) = (since, source) {
-        report.findings.extend(crate::check::since::compare(
-            old,
-            std::fs::File::open(path)?,
-        )?);
+    // A torn last line may be one another program is still writing: say so,
+    // rather than point to --repair.
+    let live = match (report.torn, source) {
+        (Some(_), Source::Path(path)) => {
+            crate::write::repair::still_written(path, report.summary.bytes)
+        }
+        _ => false,
+    };
+    if let (true, Some(torn)) = (live, report.torn)
+        && let Some(f) = report
+            .findings
+            .iter_mut()
+            .find(|f| f.code == Code::TruncatedLastLine)
+    {
+        f.message = format!(
+            "the last line is cut short, and another program may still be writing it \
+             (the file changed while ysess read it); \
+             the file is sound up to byte {}. Run fsck again once no program writes the file: \
+             a line still torn then is an interrupted write, which `ysess fsck --repair` cuts",
+            torn.offset
+        );
+    }
+    if let (Some(Since::File(old, old_path)), Source::Path(path)) = (since, source) {
+        // The file is read a second time: a pipe cannot be.
+        let now = crate::input::open_regular(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("--since reads the file again: {e}")))?;
+        report
+            .findings
+            .extend(crate::check::since::compare_named(old, now, old_path)?);
     }
     let repaired = match (args.repair, report.torn, source) {
+        // Never a line another program is still writing.
+        (true, Some(_), Source::Path(_)) if live => Some(Err(RepairError::Changed)),
         (true, Some(_), Source::Path(_)) if !report.format.writable() => {
             Some(Err(RepairError::Format(report.format)))
         }

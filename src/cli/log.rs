@@ -95,7 +95,8 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let filter = args
         .filters
-        .filter(&jiff::ZonedDateTime::now().with_time_zone(ctx.tz.clone()))?;
+        // Now in ysess's zone, never jiff's own reading of the system's.
+        .filter(&jiff::Timestamp::now().to_zoned_datetime(ctx.tz.clone()))?;
     let template = args
         .format
         .as_deref()

@@ -48,8 +48,8 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_with(ctx, Repo::load_torn)?;
     let since = match (&digest, &source) {
         (Some(d), Source::Path(path)) => {
-            let file =
-                std::fs::File::open(path).map_err(|e| super::unreadable(ctx.global, &e, ""))?;
+            let file = crate::input::open_regular(path)
+                .map_err(|e| super::unreadable(ctx.global, &e, ""))?;
             Some((*d, compare(std::io::BufReader::new(file), d)?))
         }
         _ => None,
@@ -140,10 +140,7 @@ fn read_digest(text: &str) -> Result<Digest, Failure> {
         ))
         .with_hint("`ysess fsck --digest` prints a digest (sha256:<hex>:<bytes>) to keep")
     };
-    // A digest file is one short line; a big file is not one.
-    let mut head = Vec::new();
-    let file = std::fs::File::open(text).map_err(|e| refuse(e.to_string()))?;
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, 4096), &mut head)
+    let head = crate::check::digest::read_file(std::path::Path::new(text))
         .map_err(|e| refuse(e.to_string()))?;
     String::from_utf8_lossy(&head)
         .parse()

@@ -41,6 +41,20 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
             Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
         };
         match e {
+            // The file grows: a line another program is still finishing,
+            // which no one should cut.
+            WriteError::Torn { len, .. } if crate::write::repair::still_written(path, len) => {
+                failure(&e)
+                    .with_hint(
+                        "another program may still be writing that line (the file changed \
+                         while ysess read it): run the command again once it is done",
+                    )
+                    .with_hint(format!(
+                        "a line still torn when no program writes the file is an interrupted write: \
+                         {} cuts it (keeping its bytes)",
+                        super::hint::fsck(ctx.global, &["--repair"])
+                    ))
+            }
             WriteError::Torn { .. } => failure(&e).with_hint(format!(
                 "{} cuts the torn line (keeping its bytes)",
                 super::hint::fsck(ctx.global, &["--repair"])

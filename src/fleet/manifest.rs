@@ -8,8 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -43,6 +42,9 @@ impl fmt::Display for ManifestError {
 
 impl std::error::Error for ManifestError {}
 
+/// The longest manifest line read: a path and a digest take far less.
+const MAX_LINE: u64 = 64 << 10;
+
 /// Reads a manifest: each file's digest, by path.
 pub fn read(path: &Path) -> Result<BTreeMap<PathBuf, Digest>, ManifestError> {
     let fail = |line, why: String| ManifestError {
@@ -50,15 +52,35 @@ pub fn read(path: &Path) -> Result<BTreeMap<PathBuf, Digest>, ManifestError> {
         line,
         why,
     };
-    let file = File::open(path).map_err(|e| fail(None, format!("cannot read: {e}")))?;
+    // A regular file (not `/dev/zero`, not a FIFO), read a line at a time,
+    // each line bounded.
+    let file =
+        crate::input::open_regular(path).map_err(|e| fail(None, format!("cannot read: {e}")))?;
+    let mut reader = BufReader::new(file);
     let mut files = BTreeMap::new();
-    for (n, text) in BufReader::new(file).lines().enumerate() {
-        let n = n as u64 + 1;
-        let text = text.map_err(|e| fail(Some(n), format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        bytes.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| fail(Some(n), format!("cannot read: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() as u64 > MAX_LINE {
+            return Err(fail(
+                Some(n),
+                format!("not a manifest line: longer than {} KiB", MAX_LINE >> 10),
+            ));
+        }
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return Err(fail(Some(n), "not a manifest line: not UTF-8".to_string()));
+        };
         if text.trim().is_empty() {
             continue;
         }
-        let line: Line = serde_json::from_str(&text)
+        let line: Line = serde_json::from_str(text)
             .map_err(|e| fail(Some(n), format!("not a manifest line: {e}")))?;
         let digest: Digest = line
             .digest

@@ -2,13 +2,16 @@
 //! streamed line by line or in blocks of whole lines ([`Blocks`]), never held
 //! whole in memory, so a session of any size is read in a few megabytes;
 //! read from its end ([`back`]); the longest line ysess reads
-//! ([`max_line`]); and reading at an offset ([`read_at`]).
+//! ([`max_line`]); reading at an offset ([`read_at`]); and opening only
+//! what may be read ([`open`]): a session is a regular file or a pipe.
 
 pub mod back;
 mod blocks;
+pub mod open;
 pub(crate) mod par;
 
 pub use blocks::{Block, Blocks};
+pub use open::{open_regular, open_session, read_small};
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -68,7 +71,7 @@ impl Source {
 
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Source::Path(p) => Ok(Box::new(File::open(p)?)),
+            Source::Path(p) => Ok(Box::new(open_session(p)?)),
             Source::Stdin => Ok(Box::new(io::stdin())),
         }
     }

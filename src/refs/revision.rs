@@ -102,6 +102,8 @@ pub enum RevError {
         /// How many HEAD moves ysess recorded.
         moves: usize,
     },
+    /// `HEAD@{N}` with an N larger than any number ysess counts to.
+    HugeMove { text: String },
 }
 
 impl RevError {
@@ -135,6 +137,9 @@ impl RevError {
                 .iter()
                 .map(|e| format!("it hangs from {e}; name that entry instead"))
                 .collect(),
+            RevError::HugeMove { .. } => {
+                vec!["`ysess reflog` lists the HEAD moves ysess recorded".to_owned()]
+            }
             RevError::NoPrevious { moves: 0, .. } => {
                 vec![
                     "`ysess checkout` records each HEAD move; `ysess reflog` lists them".to_owned(),
@@ -204,6 +209,10 @@ impl fmt::Display for RevError {
             RevError::Record { id, .. } => write!(
                 f,
                 "{id} is one of ysess's own records, not an entry of the conversation"
+            ),
+            RevError::HugeMove { text } => write!(
+                f,
+                "'{text}' asks for a HEAD move numbered past any number ysess counts to"
             ),
             RevError::NoPrevious { text, n, moves } => {
                 write!(f, "'{text}' asks for HEAD move {n}, but ysess recorded ")?;
@@ -283,18 +292,23 @@ pub fn resolve_at(
     names.loose(text)
 }
 
-/// N for `HEAD@{N}` and `@{N}`, 1 for `@-`; `None` for any other name.
-fn previous_number(name: &str) -> Option<u64> {
+/// N for `HEAD@{N}` and `@{N}`, 1 for `@-`; `None` for any other name,
+/// `Some(None)` for an N too large for a number (never read as the
+/// largest one).
+fn previous_number(name: &str) -> Option<Option<u64>> {
     if name == "@-" {
-        return Some(1);
+        return Some(Some(1));
     }
     let inner = ["HEAD", ""].iter().find_map(|head| {
         name.strip_prefix(head)?
             .strip_prefix("@{")?
             .strip_suffix('}')
     })?;
-    (!inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| parse_number(inner.as_bytes()))
+    (!inner.is_empty() && inner.bytes().all(|b| b.is_ascii_digit())).then(|| {
+        inner.bytes().try_fold(0u64, |n, d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })
+    })
 }
 
 fn in_tree(tree: &Tree, ix: Ix) -> bool {
@@ -432,8 +446,14 @@ impl<'a> Names<'a> {
     /// The entry `name` names exactly: head, id, label, then branch. Each is
     /// one hash lookup but branches, which are few.
     fn exact(&self, name: &str) -> Result<Option<Ix>, RevError> {
-        if let Some(n) = previous_number(name) {
-            return self.previous_head(n).map(Some);
+        match previous_number(name) {
+            Some(Some(n)) => return self.previous_head(n).map(Some),
+            Some(None) => {
+                return Err(RevError::HugeMove {
+                    text: self.text.into(),
+                });
+            }
+            None => {}
         }
         if HEAD_NAMES.contains(&name) {
             return match self.head {
@@ -680,6 +700,9 @@ mod tests {
             "'@-' asks for HEAD move 1, but ysess recorded none"
         );
         assert!(matches!(at("HEAD@{x}"), Err(RevError::Unknown { .. })));
+        let e = at("HEAD@{99999999999999999999}").unwrap_err();
+        assert!(matches!(e, RevError::HugeMove { .. }), "{e}");
+        assert!(!e.to_string().contains("18446744073709551615"), "{e}");
     }
 
     #[test]

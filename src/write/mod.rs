@@ -26,6 +26,8 @@ pub enum WriteError {
     /// would bury it mid-file.
     Torn {
         line: u64,
+        /// The file's length when read.
+        len: u64,
     },
     /// The file holds lines yoagent would refuse.
     Invalid(crate::repo::LoadError),
@@ -58,7 +60,7 @@ pub enum WriteError {
 impl std::fmt::Display for WriteError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WriteError::Torn { line } => {
+            WriteError::Torn { line, .. } => {
                 write!(
                     f,
                     "the last line ({line}) is torn, as by an interrupted write"
@@ -107,6 +109,24 @@ impl From<io::Error> for WriteError {
         WriteError::Io(e)
     }
 }
+
+/// A point in an append where a debug build (the one `cargo test` builds)
+/// stops when `YSESS_DEBUG_PAUSE` names it: it says `ysess: paused at
+/// POINT` on stderr and waits to be killed, so that the tests kill it at
+/// that very step, not at a moment timing happens to hit. A release build
+/// has no such point: the variable does nothing there.
+#[cfg(debug_assertions)]
+fn pause(point: &str) {
+    if std::env::var_os("YSESS_DEBUG_PAUSE").is_some_and(|p| p == point) {
+        let _ = writeln!(io::stderr(), "ysess: paused at {point}");
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+#[cfg(not(debug_assertions))]
+fn pause(_: &str) {}
 
 /// The device and inode a path or an open file names.
 type FileId = (u64, u64);
@@ -210,6 +230,7 @@ impl Locked {
                     return Err(match first.code {
                         crate::check::Code::TruncatedLastLine => WriteError::Torn {
                             line: first.line.unwrap_or(0),
+                            len,
                         },
                         _ => WriteError::Invalid(crate::repo::LoadError::Invalid { first, errors }),
                     });
@@ -306,8 +327,10 @@ impl Locked {
     /// otherwise a concurrent save may have dropped them, and this says so.
     pub fn append(self, lines: &[String]) -> Result<(), WriteError> {
         let buf = self.batch(lines);
+        pause("planned");
         self.as_planned()?;
         let start = self.write(&buf)?;
+        pause("checking");
         self.check_written(start, &buf)?;
         // A new file's name is on disk too, not only its bytes.
         if self.created
@@ -324,6 +347,7 @@ impl Locked {
         let mut file = &self.file;
         // A write that fails wrote nothing.
         let n = file.write(buf)?;
+        pause("written");
         let synced = if n == buf.len() {
             self.file.sync_data()
         } else {

@@ -26,6 +26,29 @@ impl From<io::Error> for RepairError {
     }
 }
 
+/// How long ysess watches a file whose last line is torn for another
+/// program still writing it.
+pub const WATCH: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Whether another program is still writing `path`, which was `read` bytes
+/// long when read: its length differs now, or within [`WATCH`]. Asked only
+/// of a file whose last line is torn, where the answer decides whether the
+/// line is an interrupted write or one being written.
+pub fn still_written(path: &Path, read: u64) -> bool {
+    let moved = || std::fs::metadata(path).is_ok_and(|m| m.len() != read);
+    if moved() {
+        return true;
+    }
+    let until = std::time::Instant::now() + WATCH;
+    while std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        if moved() {
+            return true;
+        }
+    }
+    false
+}
+
 /// Where the bytes cut from `path` at `offset` are kept.
 pub fn backup_path(path: &Path, offset: u64) -> PathBuf {
     let mut name = path

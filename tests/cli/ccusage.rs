@@ -1,4 +1,6 @@
-//! ccusage, pinned in `tests/ccusage/` (`npm ci --prefix tests/ccusage`),
+//! ccusage, pinned in `tests/ccusage/` (`npm ci --prefix tests/ccusage`,
+//! which the tests run once when it is missing; `YSESS_SKIP=ccusage` skips
+//! them knowingly, never under CI),
 //! is the second oracle of Claude Code accounts: on every Claude Code
 //! fixture ysess reads, `ysess stats --json`'s totals equal ccusage's
 //! session report, token for token, and its cost to the cent's millionth.
@@ -13,28 +15,37 @@ fn ccusage() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage/node_modules/.bin/ccusage")
 }
 
-/// Why ccusage cannot run here, if it cannot.
+/// Why ccusage cannot run here, if it cannot. Where it is not installed
+/// yet and npm is there, installs the pinned version first (once per run),
+/// as `.ci/run` does.
 fn ccusage_missing() -> Option<String> {
-    if !ccusage().is_file() {
-        return Some(format!(
-            "{} is missing; install it with `npm ci --prefix tests/ccusage`",
-            ccusage().display()
-        ));
-    }
-    match Command::new("node").arg("--version").output() {
-        Ok(out) if out.status.success() => None,
-        _ => Some("node cannot start; install Node.js 20 or newer".to_string()),
-    }
-}
-
-#[test]
-fn ci_fails_rather_than_skip_the_ccusage_comparison_when_ccusage_is_not_installed() {
-    let ci = std::env::var("CI").unwrap_or_default();
-    if !ci.is_empty()
-        && let Some(why) = ccusage_missing()
-    {
-        panic!("CI={ci}, yet ccusage cannot run, so no account would be compared with it: {why}");
-    }
+    static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    SET_UP
+        .get_or_init(|| {
+            if !ccusage().is_file() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "setting up the ccusage tests: npm ci --prefix tests/ccusage (once)"
+                );
+                let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage");
+                let ran = Command::new("npm")
+                    .args(["ci", "--prefix"])
+                    .arg(&dir)
+                    .args(["--ignore-scripts", "--no-audit", "--no-fund"])
+                    .output();
+                if !ran.is_ok_and(|o| o.status.success()) || !ccusage().is_file() {
+                    return Some(format!(
+                        "{} is missing, and `npm ci --prefix tests/ccusage` could not install it",
+                        ccusage().display()
+                    ));
+                }
+            }
+            match Command::new("node").arg("--version").output() {
+                Ok(out) if out.status.success() => None,
+                _ => Some("node cannot start; install Node.js 20 or newer".to_string()),
+            }
+        })
+        .clone()
 }
 
 /// ccusage's session totals for one file alone in a Claude home:
@@ -70,13 +81,7 @@ fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
 #[test]
 fn stats_totals_equal_ccusage_on_every_claude_code_fixture() {
     if let Some(why) = ccusage_missing() {
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n********************************************************************\n\
-             SKIPPED: the comparison of ysess's accounts with ccusage checked NOTHING:\n\
-             {why}\n\
-             ********************************************************************\n"
-        );
+        crate::support::missing(&crate::support::CCUSAGE, &why);
         return;
     }
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude");
@@ -161,8 +166,9 @@ fn a_session_with_a_subagents_folder_totals_as_ccusage_counts_it() {
         (34.into(), 236.into(), 7900.into(), 3420.into()),
         "{run}"
     );
-    if ccusage_missing().is_some() {
-        return; // the test above says so, loudly
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
     }
     let out = Command::new(ccusage())
         .args(["session", "--json", "--offline"])

@@ -628,4 +628,97 @@ fn a_jsonl_file_of_no_session_format_is_refused_in_one_line_naming_the_formats()
     let run = dir.run(&["--format-of", "yoagent", "fsck"]);
     run.status(1);
     assert_eq!(run.stderr.lines().count(), 3, "{run}");
+
+fn head_at_a_move_number_past_any_number_is_refused_not_read_as_the_largest() {
+    let dir = crate::support::demo();
+    let run = dir.run(&["show", "HEAD@{99999999999999999999}"]);
+    run.status(128).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: 'HEAD@{99999999999999999999}' asks for a HEAD move numbered past"),
+        "{run}"
+    );
+    assert!(!run.stderr.contains("18446744073709551615"), "{run}");
+}
+
+#[test]
+fn a_branch_name_of_100000_characters_does_not_pad_every_branch_row() {
+    let dir = crate::support::demo();
+    let long = "b".repeat(100_000);
+    dir.run(&["branch", "-q", &long, "e4"]).status(0);
+    let run = dir.run(&["branch", "-v"]);
+    run.status(0);
+    let longest_other = run
+        .stdout
+        .lines()
+        .filter(|l| !l.contains(&long))
+        .map(str::len)
+        .max()
+        .expect("other rows");
+    assert!(
+        longest_other < 300,
+        "a row padded to the long name: {longest_other} bytes"
+    );
+    assert!(run.stdout.lines().any(|l| l.contains(&long)), "{run}");
+}
+
+#[test]
+fn a_torn_last_line_another_program_is_still_writing_is_not_offered_to_repair() {
+    let dir = crate::support::demo();
+    let mut text = String::from_utf8(dir.read("session.jsonl")).expect("UTF-8");
+    text.push_str("\n{\"id\":\"e99\",\"parent_id\":\"e1");
+    dir.write("session.jsonl", &text);
+    let before = dir.read("session.jsonl");
+    // An app writing its last line a few bytes at a time, as ysess looks.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (fsck, repair, append) = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(dir.join("session.jsonl"))
+                .expect("opens");
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::io::Write::write_all(&mut file, b" ").expect("writes");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        let runs = (
+            dir.run(&["fsck"]),
+            dir.run(&["fsck", "--repair"]),
+            dir.run(&["append", "--user", "x"]),
+        );
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        runs
+    });
+    fsck.status(1);
+    assert!(
+        fsck.stderr
+            .contains("another program may still be writing it"),
+        "{fsck}"
+    );
+    assert!(
+        fsck.stderr
+            .contains("Run fsck again once no program writes the file"),
+        "{fsck}"
+    );
+    assert!(!fsck.stderr.contains("cuts the"), "{fsck}");
+    repair.status(1);
+    assert!(repair.stderr.contains("not repaired"), "{repair}");
+    append.status(128);
+    assert!(
+        append
+            .stderr
+            .contains("hint: another program may still be writing that line"),
+        "{append}"
+    );
+    let after = dir.read("session.jsonl");
+    assert!(after.starts_with(&before), "nothing was cut");
+    // Once nothing writes it, the torn line is an interrupted write.
+    let run = dir.run(&["fsck"]);
+    run.status(1);
+    assert!(
+        run.stderr.contains("`ysess fsck --repair` cuts the"),
+        "{run}"
+    );
+    assert!(!run.stderr.contains("may still be writing"), "{run}");
 }

@@ -622,3 +622,30 @@ fn fsck_manifest_to_a_device_writes_it_in_place() {
         serde_json::from_str(run.stdout.trim()).expect("a manifest line on stdout");
     assert_eq!(line["file"], "fleet/a.jsonl");
 }
+
+#[test]
+fn fsck_of_a_directory_with_no_session_file_fails_instead_of_passing_as_a_clean_fleet() {
+    let dir = Dir::new();
+    mkdir(&dir, "empty");
+    dir.write("empty/notes.txt", "not a session");
+    let run = dir.run(&["fsck", "empty"]);
+    run.status(1).stdout("");
+    assert!(
+        run.stderr
+            .starts_with("error: no session file found in empty (files named *.jsonl)\n"),
+        "{run}"
+    );
+    // A wrong glob is caught the same way, and --json says ok: false.
+    mkdir(&dir, "fleet");
+    dir.write("fleet/a.jsonl", session(2));
+    let run = dir.run(&["fsck", "--json", "--glob", "*.json", "fleet"]);
+    run.status(1);
+    let total = run.json_lines().pop().expect("a total");
+    assert_eq!(total["ok"], false, "{run}");
+    assert_eq!(total["files"], 0, "{run}");
+    // Nor is a manifest of nothing written.
+    dir.run(&["fsck", "--manifest", "m", "empty"]).status(1);
+    assert!(!dir.join("m").exists());
+    // Asked for, an empty fleet passes.
+    dir.run(&["fsck", "--allow-empty", "empty"]).status(0);
+}

@@ -3,31 +3,29 @@
 //! ran) and the tests read the document it built.
 //!
 //! Chromium is Debian's `chromium` package (`.ci/run` installs it). Where it
-//! is missing these tests say so loudly and pass, except under CI
-//! (`CI=true`), where a missing browser fails them.
+//! is missing these tests fail, naming the command that installs it, unless
+//! `YSESS_SKIP=browser` says to skip them (see `support::missing`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::{Dir, demo, small_demo};
 
-/// The browser, or `None` when it is missing outside CI.
+/// The browser, or `None` when it is missing and `YSESS_SKIP=browser` says
+/// to skip (else the test fails, naming the command that installs it).
+#[track_caller]
 pub fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("YSESS_CHROMIUM")
         .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     if path.exists() {
         return Some(path);
     }
-    if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
-        panic!(
-            "{} is missing: the page tests need Chromium under CI (apt-get install chromium)",
+    crate::support::missing(
+        &crate::support::BROWSER,
+        &format!(
+            "{} is missing, so the page cannot be opened in a browser",
             path.display()
-        );
-    }
-    eprintln!(
-        "\n**********\nSKIPPED: {} is missing, so the page was not opened in a browser \
-         (apt-get install chromium, or set YSESS_CHROMIUM)\n**********\n",
-        path.display()
+        ),
     );
     None
 }

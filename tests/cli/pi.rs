@@ -18,37 +18,74 @@ fn harness_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pi")
 }
 
-/// Why pi's harness cannot run on this machine, if it cannot.
+/// Why pi's harness cannot run on this machine, if it cannot. Where pi is
+/// not installed yet and npm is there, installs the pinned version first
+/// (once per run), as `.ci/run` does.
 fn harness_missing() -> Option<String> {
-    let pi = harness_dir().join("node_modules/@mariozechner/pi-coding-agent/package.json");
-    if !pi.is_file() {
+    static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    SET_UP
+        .get_or_init(|| {
+            let pi = harness_dir().join("node_modules/@mariozechner/pi-coding-agent/package.json");
+            if !pi.is_file() {
+                install_pi(&pi)?;
+            }
+            match Command::new("node").arg("--version").output() {
+                Ok(out) if out.status.success() => None,
+                Ok(out) => Some(format!("`node --version` failed ({})", out.status)),
+                Err(e) => Some(format!(
+                    "node cannot start ({e}); install Node.js 20 or newer"
+                )),
+            }
+        })
+        .clone()
+}
+
+/// `npm ci` of the pinned pi; why it could not be done, if it could not.
+fn install_pi(pi: &Path) -> Option<String> {
+    let _ = writeln!(
+        std::io::stderr(),
+        "setting up the pi tests: npm ci --prefix tests/pi (once)"
+    );
+    let out = match Command::new("npm")
+        .args(["ci", "--prefix"])
+        .arg(harness_dir())
+        .args([
+            "--omit=optional",
+            "--ignore-scripts",
+            "--no-audit",
+            "--no-fund",
+        ])
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            return Some(format!(
+                "{} is missing, and npm cannot start to install it ({e}); install Node.js 20 or newer",
+                pi.display()
+            ));
+        }
+    };
+    if !out.status.success() || !pi.is_file() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(5).collect();
         return Some(format!(
-            "{} is missing; install it with `npm ci --prefix tests/pi --omit=optional`",
-            pi.display()
+            "{} is missing, and `npm ci --prefix tests/pi` failed ({}): {}",
+            pi.display(),
+            out.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
         ));
     }
-    match Command::new("node").arg("--version").output() {
-        Ok(out) if out.status.success() => None,
-        Ok(out) => Some(format!("`node --version` failed ({})", out.status)),
-        Err(e) => Some(format!(
-            "node cannot start ({e}); install Node.js 20 or newer"
-        )),
-    }
+    None
 }
 
 /// Runs `node tests/pi/harness.mjs ARGS` and returns what it printed, or
-/// None, loudly, where node or pi is not installed. A harness that runs and
-/// fails fails the test.
+/// None where node or pi is missing and `YSESS_SKIP=pi` says to skip (else
+/// the test fails, naming the command that installs them). A harness that
+/// runs and fails fails the test.
+#[track_caller]
 pub fn node_harness(args: &[&str]) -> Option<String> {
     if let Some(why) = harness_missing() {
-        // straight to stderr: libtest hides what eprintln! says in a test that passes
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n********************************************************************\n\
-             SKIPPED: a test comparing ysess with pi checked NOTHING:\n\
-             {why}\n\
-             ********************************************************************\n"
-        );
+        crate::support::missing(&crate::support::PI, &why);
         return None;
     }
     let out = Command::new("node")

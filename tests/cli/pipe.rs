@@ -73,3 +73,24 @@ fn standard_input_is_read_once_for_show_and_export() {
         from_stdin.status(0).stdout(&dir.run(args).stdout);
     }
 }
+
+#[test]
+fn a_process_substitution_is_still_a_session_while_a_device_is_refused() {
+    let dir = demo();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(r#""$0" -f <(cat session.jsonl) log --format '{id}' -n 2"#)
+        .arg(env!("CARGO_BIN_EXE_ysess"))
+        .current_dir(dir.path())
+        .env_remove("YSESS_FILE")
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        dir.run(&["log", "--format", "{id}", "-n", "2"]).stdout
+    );
+    let run = dir.run(&["-f", "/dev/urandom", "log"]);
+    run.status(128);
+    assert!(run.stderr.contains("/dev/urandom"), "{run}");
+}

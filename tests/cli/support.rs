@@ -268,3 +268,61 @@ pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
     });
     (terminal, TerminalReader(reader))
 }
+
+/// Tests that need a program outside Rust as ground truth: pi and ccusage
+/// (Node.js, pinned in tests/pi and tests/ccusage) and Chromium. Where it is missing they fail, saying
+/// which group and the one command that enables it; a person who means to
+/// run without them says so with `YSESS_SKIP=pi,ccusage,browser` (never under CI),
+/// and each skipped test then says so on the terminal.
+pub struct Group {
+    pub name: &'static str,
+    pub enable: &'static str,
+}
+
+pub const PI: Group = Group {
+    name: "pi",
+    enable: "npm ci --prefix tests/pi --omit=optional",
+};
+
+pub const CCUSAGE: Group = Group {
+    name: "ccusage",
+    enable: "npm ci --prefix tests/ccusage",
+};
+
+pub const BROWSER: Group = Group {
+    name: "browser",
+    enable: "apt-get install chromium (or set YSESS_CHROMIUM to a Chromium)",
+};
+
+/// `group`'s program is missing (`why`): fails the test, unless
+/// `YSESS_SKIP` names the group outside CI; then says it skipped, and the
+/// caller returns.
+#[track_caller]
+pub fn missing(group: &Group, why: &str) {
+    let skip = std::env::var("YSESS_SKIP").unwrap_or_default();
+    let named = skip
+        .split(',')
+        .any(|g| g.trim() == group.name || g.trim() == "all");
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if !named || ci {
+        panic!(
+            "the {name} tests cannot run: {why}\n\
+             enable them: {enable}\n\
+             or skip them knowingly: YSESS_SKIP={name} cargo test{ci}",
+            name = group.name,
+            enable = group.enable,
+            ci = if ci {
+                " (not under CI, which runs every test)"
+            } else {
+                ""
+            },
+        );
+    }
+    // Straight to the terminal: libtest hides what a passing test prints.
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED ({name} tests, YSESS_SKIP={skip}): {why}; enable them: {enable}",
+        name = group.name,
+        enable = group.enable,
+    );
+}

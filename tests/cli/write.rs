@@ -21,12 +21,6 @@ const FILE: &str = "session.jsonl";
 // Helpers: the file as yoagent sees it
 // ---------------------------------------------------------------------------
 
-/// The demo session as yoagent loads it.
-fn load_fixture() -> Session {
-    let text = std::fs::read_to_string(crate::support::fixture("demo.jsonl")).expect("the demo");
-    Session::from_jsonl(&text).expect("yoagent loads the demo")
-}
-
 fn bytes(dir: &Dir) -> Vec<u8> {
     dir.read(FILE)
 }
@@ -1642,36 +1636,52 @@ fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silen
 
 #[test]
 fn append_killed_at_any_moment_never_leaves_a_torn_line() {
-    // A batch smaller than a page goes to the file whole or not at all, even
-    // under SIGKILL (README "Writing safely" says what holds for larger ones).
+    // Killed at each step of an append by construction, not by timing: the
+    // debug build `cargo test` makes stops where YSESS_DEBUG_PAUSE says
+    // (src/write/mod.rs) and is killed there. The write itself is one
+    // write(2) of a batch smaller than a page: whole or not at all (README
+    // "Writing safely" says what holds for larger ones).
     let dir = demo();
     let exe = env!("CARGO_BIN_EXE_ysess");
-    let mut seed = 11u64;
-    let mut killed = 0;
-    for k in 0..30 {
-        let mut child = Command::new(exe)
-            .args(["append", "--user", &format!("kill-{k}")])
-            .current_dir(dir.path())
-            .env_remove("YSESS_FILE")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("ysess starts");
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-        std::thread::sleep(std::time::Duration::from_micros((seed >> 33) % 120_000));
-        if child.try_wait().expect("waits").is_none() {
+    for round in 0..3 {
+        for point in ["planned", "written", "checking"] {
+            let text = format!("kill-{round}-{point}");
+            let mut child = Command::new(exe)
+                .args(["append", "--user", &text])
+                .current_dir(dir.path())
+                .env_remove("YSESS_FILE")
+                .env("YSESS_DEBUG_PAUSE", point)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("ysess starts");
+            let mut said = String::new();
+            std::io::BufRead::read_line(
+                &mut std::io::BufReader::new(child.stderr.take().expect("piped")),
+                &mut said,
+            )
+            .expect("stderr reads");
+            assert_eq!(
+                said,
+                format!("ysess: paused at {point}\n"),
+                "a debug build stops at {point} (cargo test builds one)"
+            );
             child.kill().expect("SIGKILL");
-            killed += 1;
+            let status = child.wait().expect("reaped");
+            assert_eq!(status.code(), None, "killed at {point}, not ended");
+            assert_sound(&dir, &format!("after a kill at {point}"));
+            let after = String::from_utf8(bytes(&dir)).expect("UTF-8");
+            assert_eq!(
+                after.contains(&text),
+                point != "planned",
+                "killed at {point}: the line is whole there, or not at all"
+            );
         }
-        child.wait().expect("reaped");
-        assert_sound(&dir, &format!("after kill {k}"));
     }
-    let written = work(&load(&dir)).len() - work(&load_fixture()).len();
-    eprintln!(
-        "append under SIGKILL: {killed} of 30 killed before they ended, {written} wrote, 0 torn"
-    );
-    assert!(killed > 0, "some were killed");
+    // Nothing is left locked: the next append goes through.
+    dir.run(&["append", "--user", "after the kills"]).status(0);
+    assert_sound(&dir, "after the kills");
 }
 
 // ---------------------------------------------------------------------------
