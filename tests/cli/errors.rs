@@ -628,7 +628,9 @@ fn a_jsonl_file_of_no_session_format_is_refused_in_one_line_naming_the_formats()
     let run = dir.run(&["--format-of", "yoagent", "fsck"]);
     run.status(1);
     assert_eq!(run.stderr.lines().count(), 3, "{run}");
+}
 
+#[test]
 fn head_at_a_move_number_past_any_number_is_refused_not_read_as_the_largest() {
     let dir = crate::support::demo();
     let run = dir.run(&["show", "HEAD@{99999999999999999999}"]);
