@@ -26,8 +26,10 @@ fn harness_missing() -> Option<String> {
     SET_UP
         .get_or_init(|| {
             let pi = harness_dir().join("node_modules/@mariozechner/pi-coding-agent/package.json");
-            if !pi.is_file() {
-                install_pi(&pi)?;
+            if !pi.is_file()
+                && let Some(why) = install_pi(&pi)
+            {
+                return Some(why);
             }
             match Command::new("node").arg("--version").output() {
                 Ok(out) if out.status.success() => None,
