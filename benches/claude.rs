@@ -1,7 +1,7 @@
 //! `cargo bench --bench claude`: `ysess stats`, `log --graph` and `branch`
 //! on a ~150 MB Claude Code file, beside `ysess fsck` on it, in one run
 //! (target: `stats` within 3x of `fsck`), and beside ccusage's session
-//! report where `npm ci --prefix tests/ccusage` installed it.
+//! report where `npm install --prefix tests/ccusage` installed it.
 //!
 //! The file (`target/bench/claude-150mb.jsonl`, made once) repeats the
 //! shapes of `tests/fixtures/claude/today.jsonl` with fresh ids: per turn,

@@ -1,4 +1,4 @@
-//! ccusage, pinned in `tests/ccusage/` (`npm ci --prefix tests/ccusage`,
+//! ccusage, pinned in `tests/ccusage/` (`npm install --prefix tests/ccusage`,
 //! which the tests run once when it is missing; `YSESS_SKIP=ccusage` skips
 //! them knowingly, never under CI),
 //! is the second oracle of Claude Code accounts: on every Claude Code
@@ -25,17 +25,17 @@ fn ccusage_missing() -> Option<String> {
             if !ccusage().is_file() {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "setting up the ccusage tests: npm ci --prefix tests/ccusage (once)"
+                    "setting up the ccusage tests: npm install --prefix tests/ccusage (once)"
                 );
                 let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage");
                 let ran = Command::new("npm")
-                    .args(["ci", "--prefix"])
+                    .args(["install", "--prefix"])
                     .arg(&dir)
                     .args(["--ignore-scripts", "--no-audit", "--no-fund"])
                     .output();
                 if !ran.is_ok_and(|o| o.status.success()) || !ccusage().is_file() {
                     return Some(format!(
-                        "{} is missing, and `npm ci --prefix tests/ccusage` could not install it",
+                        "{} is missing, and `npm install --prefix tests/ccusage` could not install it",
                         ccusage().display()
                     ));
                 }

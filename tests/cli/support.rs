@@ -286,7 +286,7 @@ pub const PI: Group = Group {
 
 pub const CCUSAGE: Group = Group {
     name: "ccusage",
-    enable: "npm ci --prefix tests/ccusage",
+    enable: "npm install --prefix tests/ccusage",
 };
 
 pub const BROWSER: Group = Group {
