@@ -1,5 +1,6 @@
 //! `ysess append` racing an app that saves the whole session file (see
-//! `tests/cli/race.rs`): 1,000 appends against each kind of save, from two
+//! `tests/cli/race.rs`): 1,000 appends against each kind of save (the same
+//! session saved again and again without a final newline among them), from two
 //! writers at once, on a copy of the demo session. Prints the counts; exits
 //! non-zero if the file was corrupted, an id was duplicated, or an append
 //! was lost without a word where ysess could have seen it.
@@ -23,7 +24,7 @@ fn main() {
     let exe = exe.as_path();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.jsonl");
     let mut sound = true;
-    for saver in [race::Saver::Write, race::Saver::Rename] {
+    for saver in [race::Saver::Write, race::Saver::Rename, race::Saver::Resave] {
         let dir = tempfile::tempdir().expect("a temp dir");
         let started = std::time::Instant::now();
         let counts = race::race(exe, &demo, dir.path(), saver, appends, 2);

@@ -37,6 +37,12 @@ pub enum Saver {
     Write,
     /// Write a temporary file, then rename it over the session file.
     Rename,
+    /// `std::fs::write` of the same session again and again, as fast as it
+    /// goes (no load between saves), with no final newline: the save most
+    /// likely to land between ysess's look at the file's end and its write.
+    /// The file is looked at before each save for a glued line, since the
+    /// next save would hide it.
+    Resave,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -63,7 +69,8 @@ pub struct Counts {
     pub final_lines: usize,
     pub broken_lines: usize,
     /// Broken lines that are two entries run together: ysess's line glued
-    /// to the end of a line an app saved without a final newline.
+    /// to the end of a line an app saved without a final newline (in the
+    /// final file, or, with [`Saver::Resave`], seen before any save).
     pub glued_lines: usize,
     pub duplicate_ids: usize,
     /// Whether yoagent loads the final file.
@@ -101,6 +108,7 @@ impl Counts {
     pub fn sound(&self) -> bool {
         self.final_loads
             && self.broken_lines == 0
+            && self.glued_lines == 0
             && self.duplicate_ids == 0
             && self.unexplained.is_empty()
             && self.refused_but_present.is_empty()
@@ -141,6 +149,21 @@ fn turns(session: &Session, prefix: &str) -> HashSet<usize> {
         .collect()
 }
 
+/// Lines that hold more than one JSON value: entries run together.
+fn glued(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|line| {
+        serde_json::Deserializer::from_str(line.trim())
+            .into_iter::<serde_json::Value>()
+            .take_while(Result::is_ok)
+            .count()
+            > 1
+    })
+}
+
+fn glued_lines(text: &str) -> usize {
+    glued(text).count()
+}
+
 /// A small deterministic pause, 0 to 1 ms.
 fn pause(seed: &mut u64) {
     *seed = seed
@@ -155,8 +178,36 @@ fn app(
     stop: &AtomicBool,
     cycles: &Mutex<Vec<Cycle>>,
     retries: &Mutex<usize>,
+    glued_count: &Mutex<usize>,
 ) {
     let mut seed = 7u64;
+    if saver == Saver::Resave {
+        let text = std::fs::read_to_string(path).expect("the session reads");
+        let saved = Session::from_jsonl(&text).expect("loads").to_jsonl();
+        while !stop.load(Ordering::Relaxed) {
+            let loaded_at = Instant::now();
+            // A read racing an append can see bytes of two moments (a
+            // regular file's reads are not atomic with its writes). A line
+            // glued in the file stays until this thread's next save, as
+            // ysess never rewrites what it did not write: it counts only if
+            // it is still there a moment later.
+            if let Ok(now) = std::fs::read_to_string(path)
+                && glued_lines(&now) > 0
+            {
+                std::thread::sleep(Duration::from_millis(20));
+                let again = std::fs::read_to_string(path).unwrap_or_default();
+                let kept: HashSet<&str> = glued(&again).collect();
+                *glued_count.lock().unwrap() += glued(&now).filter(|l| kept.contains(l)).count();
+            }
+            std::fs::write(path, &saved).expect("the app saves");
+            cycles.lock().unwrap().push(Cycle {
+                loaded_at,
+                saved_at: Instant::now(),
+                seen: HashSet::new(),
+            });
+        }
+        return;
+    }
     let tmp = path.with_extension("jsonl.app-tmp");
     let mut n = 0;
     while !stop.load(Ordering::Relaxed) {
@@ -178,7 +229,9 @@ fn app(
         n += 1;
         session.append(Message::user(format!("app-{n}")).into());
         match saver {
-            Saver::Write => std::fs::write(path, session.to_jsonl()).expect("the app saves"),
+            Saver::Write | Saver::Resave => {
+                std::fs::write(path, session.to_jsonl()).expect("the app saves")
+            }
             Saver::Rename => {
                 std::fs::write(&tmp, session.to_jsonl()).expect("the app writes");
                 std::fs::rename(&tmp, path).expect("the app renames");
@@ -211,10 +264,11 @@ pub fn race(
     let stop = AtomicBool::new(false);
     let cycles = Mutex::new(Vec::new());
     let retries = Mutex::new(0usize);
+    let glued = Mutex::new(0usize);
     let results = Mutex::new(Vec::new());
     let next = Arc::new(Mutex::new(0usize));
     std::thread::scope(|scope| {
-        let app_thread = scope.spawn(|| app(&path, saver, &stop, &cycles, &retries));
+        let app_thread = scope.spawn(|| app(&path, saver, &stop, &cycles, &retries, &glued));
         let mut workers = Vec::new();
         for _ in 0..writers {
             let next = Arc::clone(&next);
@@ -261,6 +315,7 @@ pub fn race(
     let results = results.into_inner().unwrap();
     let text = std::fs::read_to_string(&path).expect("the final file is UTF-8");
     let mut counts = Counts {
+        glued_lines: glued.into_inner().unwrap(),
         appends: results.len(),
         saves: cycles.len(),
         app_load_retries: retries.into_inner().unwrap(),
@@ -271,17 +326,11 @@ pub fn race(
         counts.final_lines += 1;
         match serde_json::from_str::<yoagent::SessionEntry>(line.trim()) {
             Ok(entry) => *ids.entry(entry.id).or_default() += 1,
-            Err(_) => {
-                counts.broken_lines += 1;
-                let values = serde_json::Deserializer::from_str(line.trim())
-                    .into_iter::<serde_json::Value>()
-                    .take_while(Result::is_ok)
-                    .count();
-                counts.glued_lines += usize::from(values > 1);
-            }
+            Err(_) => counts.broken_lines += 1,
         }
     }
     counts.duplicate_ids = ids.values().filter(|&&n| n > 1).count();
+    counts.glued_lines += glued_lines(&text);
     let present = match Session::from_jsonl(&text) {
         Ok(session) => {
             counts.final_loads = true;

@@ -1630,6 +1630,11 @@ fn appends_racing_an_app_that_saves_without_a_final_newline_are_never_glued_to_i
 }
 
 #[test]
+fn appends_racing_an_app_resaving_without_a_final_newline_in_a_loop_are_never_glued() {
+    race_an_app_saving_with(crate::race::Saver::Resave);
+}
+
+#[test]
 fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silently() {
     race_an_app_saving_with(crate::race::Saver::Rename);
 }
