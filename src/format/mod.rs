@@ -251,8 +251,8 @@ impl Format {
                 .custom_role
                 .as_deref()
                 .is_some_and(|t| !pi::TYPES.contains(&t)),
-            Format::Claude => claude::is_unknown_type(facts),
-            Format::Codex => codex::is_unknown_type(facts),
+            Format::Claude => facts.custom_type_outside(&claude::TYPES),
+            Format::Codex => facts.custom_type_outside(&codex::TYPES),
             Format::Yoagent => false,
         }
     }
@@ -401,6 +401,16 @@ pub struct LineFacts<'a> {
 }
 
 impl LineFacts<'_> {
+    /// Whether the line is a custom entry whose type (`custom_role`) is
+    /// none of `types`: one its format's app is not known to write.
+    pub fn custom_type_outside(&self, types: &[&str]) -> bool {
+        self.kind == MessageKind::Custom
+            && self
+                .custom_role
+                .as_deref()
+                .is_none_or(|t| !types.contains(&t))
+    }
+
     /// The same facts, owning their text.
     pub fn into_owned(self) -> LineFacts<'static> {
         let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());

@@ -152,15 +152,6 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
                 .is_some_and(|k| KEPT_SYSTEM.contains(&k)))
 }
 
-/// Whether an entry's type is one Claude Code is not known to write.
-pub fn is_unknown_type(facts: &LineFacts<'_>) -> bool {
-    facts.kind == MessageKind::Custom
-        && facts
-            .custom_role
-            .as_deref()
-            .is_none_or(|t| !TYPES.contains(&t))
-}
-
 fn millis(value: Option<&Value>) -> u64 {
     value
         .and_then(Value::as_str)

@@ -67,15 +67,6 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
     facts.kind == MessageKind::Custom && facts.custom_role.as_deref() != Some("compacted")
 }
 
-/// Whether an entry's type is one Codex is not known to write.
-pub fn is_unknown_type(facts: &LineFacts<'_>) -> bool {
-    facts.kind == MessageKind::Custom
-        && facts
-            .custom_role
-            .as_deref()
-            .is_none_or(|t| !TYPES.contains(&t))
-}
-
 fn fault(message: &str, indent: usize) -> Checked<'static> {
     Checked::Fault {
         fault: LineFault {
