@@ -185,8 +185,12 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         current = Some(0);
     }
     // Tokens and cost along each branch, when the template shows them.
-    let facts = match &template {
-        Some(t) if t.shows_usage() => Some(crate::stats::read(&repo)?),
+    let accounts = match &template {
+        Some(t) if t.shows_usage() => {
+            let facts = crate::stats::read(&repo)?;
+            let tips: Vec<crate::tree::Ix> = listed.iter().map(|l| l.tip).collect();
+            Some(crate::stats::accounts_of_paths(&facts, tree, &tips))
+        }
         _ => None,
     };
     let p = Paint {
@@ -253,9 +257,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         if let Some(template) = &template {
             let fork = tree.fork_point(l.tip).map_or("", |f| tree.id(f));
-            let account = facts
-                .as_deref()
-                .map(|f| crate::stats::Account::of(f, tree.path(l.tip)));
+            let account = accounts.as_ref().map(|a| &a[k]);
             let row = super::branch_format::Row {
                 name: match (&l.name, l.detached) {
                     (_, true) => "",
@@ -268,7 +270,7 @@ pub fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 current: is_current,
                 role: &role(tree, l.tip),
                 subject: tree.subject(l.tip),
-                account: account.as_ref(),
+                account,
             };
             writeln!(out, "{}", template.render(&row))?;
             continue;

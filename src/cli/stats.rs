@@ -80,12 +80,22 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let facts = read(&repo)?;
     let mut all = vec![false; tree.len()];
     let mut groups = Vec::new();
-    for (name, tip, current) in &paths {
-        let path = tree.path(*tip);
-        for &ix in &path {
+    // Every entry on some path, marked going up from each end until an
+    // entry already marked: each entry once, however many paths share it.
+    for (_, tip, _) in &paths {
+        let mut at = Some(*tip).filter(|&t| !tree.is_record(t)).or(tree.parent(*tip));
+        while let Some(ix) = at {
+            if all[ix as usize] {
+                break;
+            }
             all[ix as usize] = true;
+            at = tree.parent(ix);
         }
-        if args.by == By::Branch {
+    }
+    if args.by == By::Branch {
+        let ends: Vec<Ix> = paths.iter().map(|p| p.1).collect();
+        let accounts = crate::stats::accounts_of_paths(&facts, tree, &ends);
+        for ((name, tip, current), account) in paths.iter().zip(accounts) {
             groups.push(Group {
                 kind: if args.revs.is_empty() {
                     "branch"
@@ -95,7 +105,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 name: name.clone(),
                 tip: Some(*tip),
                 current: *current,
-                account: Account::of(&facts, path),
+                account,
             });
         }
     }
