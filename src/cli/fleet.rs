@@ -5,6 +5,7 @@
 //! add the proof that every old file only grew; `--manifest` writes the
 //! digests for the next such proof.
 
+use crate::ui::render::thousands;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, IsTerminal};
@@ -411,18 +412,6 @@ fn summary_line(t: &Tally, seconds: f64) -> String {
         parts.push(format!("{} missing", thousands(t.missing)));
     }
     format!("{}, {} in {seconds:.1} s", parts.join(", "), size(t.bytes))
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Bytes in decimal units, one decimal: `9.1 GB`.

@@ -182,6 +182,22 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if args.reverse {
         order.reverse();
     }
+    // With `--markers`, a Claude Code session's subagents in files of their
+    // own: each under the tool result that carries its answer, or after
+    // the list when no result names it.
+    let (subagents, folder) = match crate::input::Source::new(&ctx.global.file) {
+        crate::input::Source::Path(path) if args.markers && !args.json && template.is_none() => (
+            crate::stats::subagents::of_session(&repo, &path)?,
+            path.parent().map(std::path::Path::to_path_buf),
+        ),
+        _ => (Vec::new(), None),
+    };
+    let note = |s| {
+        format!(
+            "↳ {}",
+            crate::ui::render::subagent_line(s, folder.as_deref())
+        )
+    };
     paged(&mut ctx.streams, args.json, |out| {
         let mut graph = args.graph.then(|| {
             let graph = Graph::new(tree, style);
@@ -206,10 +222,18 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 Vec::new()
             };
             let mut item = Item::of(tree, &names, ix, raw, args.markers);
+            item.notes = subagents
+                .iter()
+                .filter(|s| s.answer == Some(ix))
+                .map(note)
+                .collect();
             if template.as_ref().is_some_and(Template::shows_usage) {
                 item.spent = crate::stats::spent(&repo, ix)?;
             }
             render.item(out, k, &item, graph.as_mut().map(|g| (g, ix)))?;
+        }
+        for s in subagents.iter().filter(|s| s.answer.is_none()) {
+            writeln!(out, "{} (no tool result of this session names it)", note(s))?;
         }
         Ok(())
     })?;
@@ -278,6 +302,7 @@ fn from_the_end(
             line: None,
             raw: e.raw,
             spent: None,
+            notes: Vec::new(),
         })
         .collect();
     if args.reverse {
@@ -314,6 +339,9 @@ pub struct Item {
     pub raw: Vec<u8>,
     /// Its tokens and cost, read when a template shows them.
     pub spent: Option<crate::stats::Spent>,
+    /// Lines shown under it with `--markers`: the subagents whose answers
+    /// it carries, each with its account.
+    pub notes: Vec<String>,
 }
 
 impl Item {
@@ -340,6 +368,7 @@ impl Item {
             line: Some(node.line),
             raw,
             spent: None,
+            notes: Vec::new(),
         }
     }
 
@@ -429,13 +458,17 @@ impl Render<'_> {
         } else {
             String::new()
         };
-        format!(
+        let mut text = format!(
             "{}{} {}{when}: {}",
             p.id(&escape(&item.short)),
             item.decorations(p),
             p.role(&item.role()),
             escape(&item.subject)
-        )
+        );
+        for note in &item.notes {
+            text.push_str(&format!("\n  {}", p.dim(note)));
+        }
+        text
     }
 
     /// Two lines, as `git log` but shorter:
@@ -446,14 +479,18 @@ impl Render<'_> {
     /// ```
     fn medium(&self, item: &Item) -> String {
         let p = self.paint;
-        format!(
+        let mut text = format!(
             "{}{}  {}  {}\n    {}",
             p.id(&escape(&item.short)),
             item.decorations(p),
             p.role(&item.role()),
             p.dim(&time(item.timestamp, self.tz, false)),
             escape(&item.subject)
-        )
+        );
+        for note in &item.notes {
+            text.push_str(&format!("\n    {}", p.dim(note)));
+        }
+        text
     }
 }
 

@@ -68,12 +68,26 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
+    // A Claude Code session's subagents in files of their own, each shown
+    // with the tool result that carries its answer.
+    let (subagents, folder) = match crate::input::Source::new(&ctx.global.file) {
+        crate::input::Source::Path(path) => (
+            crate::stats::subagents::of_session(&repo, &path)?,
+            path.parent().map(std::path::Path::to_path_buf),
+        ),
+        _ => (Vec::new(), None),
+    };
     paged(&mut ctx.streams, false, |out| {
         for (k, &ix) in entries.iter().enumerate() {
             if k > 0 {
                 writeln!(out)?;
             }
-            one(out, &repo, &names, ix, p, &tz)?;
+            let launched: Vec<String> = subagents
+                .iter()
+                .filter(|s| s.answer == Some(ix))
+                .map(|s| crate::ui::render::subagent_line(s, folder.as_deref()))
+                .collect();
+            one(out, &repo, &names, ix, p, &tz, &launched)?;
         }
         Ok(())
     })?;
@@ -88,6 +102,7 @@ fn one(
     ix: crate::tree::Ix,
     p: Paint,
     tz: &jiff::tz::TimeZone,
+    subagents: &[String],
 ) -> std::io::Result<()> {
     let tree = &repo.tree;
     let entry = repo.entry(ix)?;
@@ -152,6 +167,10 @@ fn one(
                 field(out, "Tool:", &tool)?;
                 if *is_error {
                     field(out, "Result:", &p.error("error"))?;
+                }
+                for line in subagents {
+                    let line = line.strip_prefix("subagent ").unwrap_or(line);
+                    field(out, "Subagent:", line)?;
                 }
             }
             Message::Custom { kind, .. } => field(out, "Kind:", &escape(kind))?,

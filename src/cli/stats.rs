@@ -83,7 +83,9 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     // Every entry on some path, marked going up from each end until an
     // entry already marked: each entry once, however many paths share it.
     for (_, tip, _) in &paths {
-        let mut at = Some(*tip).filter(|&t| !tree.is_record(t)).or(tree.parent(*tip));
+        let mut at = Some(*tip)
+            .filter(|&t| !tree.is_record(t))
+            .or(tree.parent(*tip));
         while let Some(ix) = at {
             if all[ix as usize] {
                 break;
@@ -192,6 +194,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             let marker = match g.kind {
                 "branch" if g.current => "* ",
                 "branch" => "  ",
+                "subagent" => "subagent ",
                 _ => "",
             };
             // A named branch or a revision also says which entry it is.

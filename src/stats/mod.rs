@@ -10,7 +10,8 @@
 //!   `input_tokens`, `output_tokens`, `cache_read_input_tokens`,
 //!   `cache_creation_input_tokens`);
 //! - cost only where the format records it: pi's `usage.cost.total`
-//!   (dollars, as pi-ai prices it); yoagent and Claude Code record none;
+//!   (dollars, as pi-ai prices it); Claude Code and Codex record none, so
+//!   their usage is priced by [`prices`]; yoagent's is not priced;
 //! - Claude Code writes one model response as several lines sharing
 //!   `message.id`, each repeating the usage: the response counts once, as
 //!   one assistant turn, with the usage of its last line in the set;
@@ -19,6 +20,7 @@
 //!   it answers).
 
 pub mod prices;
+pub mod subagents;
 
 use std::collections::BTreeMap;
 use std::io;

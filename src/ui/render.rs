@@ -184,6 +184,54 @@ pub fn fit(line: &str, width: Option<usize>) -> std::borrow::Cow<'_, str> {
     line.into()
 }
 
+/// `12,177`: a count with its thousands set apart.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `3 entries, 2 replies, 12,177 tokens, $0.0312`: an account on one line,
+/// as `log --markers` and `show` print a subagent's.
+pub fn account_line(account: &crate::stats::Account) -> String {
+    let mut parts = vec![
+        format!("{} entries", thousands(account.entries)),
+        format!("{} replies", thousands(account.turns.assistant)),
+        format!("{} tokens", thousands(account.usage.total_tokens)),
+    ];
+    if let Some(cost) = account.cost {
+        parts.push(format!("${cost:.4}"));
+    }
+    parts.join(", ")
+}
+
+/// `subagent a3f9c2e1: 4 entries, 2 replies, 1,853 tokens, $0.0042
+/// (S/subagents/agent-a3f9c2e1.jsonl)`: a subagent, its account and its
+/// file (from `folder`, the session's), escaped.
+pub fn subagent_line(
+    s: &crate::stats::subagents::Subagent,
+    folder: Option<&std::path::Path>,
+) -> String {
+    let what = s.account.as_ref().map_or_else(
+        || "its file cannot be read (ysess fsck on it says why)".to_string(),
+        account_line,
+    );
+    let file = folder
+        .and_then(|f| s.file.strip_prefix(f).ok())
+        .unwrap_or(&s.file);
+    format!(
+        "subagent {}: {what} ({})",
+        escape(&s.id),
+        escape(&file.display().to_string())
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

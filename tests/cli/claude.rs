@@ -287,3 +287,65 @@ fn diff_stat_counts_a_split_reply_once_with_its_last_lines_usage_as_stats_does()
     assert_eq!(line["tokens"]["output"], 171, "{run}");
     assert_eq!(line["turns"]["assistant"], 3, "{run}");
 }
+
+/// A session in Claude Code 2.1's layout: `S.jsonl` launching a subagent
+/// through the Task tool, and `S/subagents/agent-a3f9c2e1.jsonl`.
+fn delegates() -> Dir {
+    let dir = Dir::new();
+    let session = "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f";
+    dir.fixture("claude/delegates.jsonl", "session.jsonl");
+    std::fs::create_dir_all(dir.join("session/subagents")).expect("folders");
+    let agent = std::fs::read_to_string(crate::support::fixture("claude/agent-a3f9c2e1.jsonl"))
+        .expect("a fixture")
+        .replace(session, "session");
+    dir.write("session/subagents/agent-a3f9c2e1.jsonl", agent);
+    dir
+}
+
+#[test]
+fn log_markers_and_show_name_each_subagent_under_the_result_it_answered_with() {
+    let dir = delegates();
+    let sub = "subagent a3f9c2e1: 4 entries, 2 replies, 1,853 tokens, $0.0042 \
+               (session/subagents/agent-a3f9c2e1.jsonl)";
+    let run = dir.run(&["log", "--markers", "--oneline"]);
+    run.status(0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{run}");
+    assert!(lines[1].contains("toolResult Task: One caller"), "{run}");
+    assert_eq!(lines[2], format!("  ↳ {sub}"), "{run}");
+    // Without --markers the log is the conversation alone.
+    let run = dir.run(&["log", "--oneline"]);
+    assert_eq!(run.status(0).stdout.lines().count(), 4, "{run}");
+    let run = dir.run(&["show", "HEAD~1"]);
+    assert!(
+        run.status(0)
+            .stdout
+            .contains(&format!("Subagent: {}\n", &sub["subagent ".len()..])),
+        "{run}"
+    );
+    // stats names it too, and the total includes its turns.
+    let run = dir.run(&["stats", "--json"]);
+    let total = run.status(0).stats_total();
+    assert_eq!(total["turns"]["assistant"], 4, "{run}");
+}
+
+#[test]
+fn a_subagent_no_result_names_is_listed_after_the_log() {
+    let dir = delegates();
+    let lone =
+        std::fs::read_to_string(dir.join("session/subagents/agent-a3f9c2e1.jsonl")).expect("reads");
+    dir.write("session/subagents/agent-b0b0b0b0.jsonl", lone);
+    let run = dir.run(&["log", "--markers", "--oneline"]);
+    let last = run
+        .status(0)
+        .stdout
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        last.starts_with("↳ subagent b0b0b0b0: 4 entries")
+            && last.ends_with("(no tool result of this session names it)"),
+        "{run}"
+    );
+}
