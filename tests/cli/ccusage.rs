@@ -56,6 +56,16 @@ fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
     std::fs::create_dir_all(&projects).expect("a projects folder");
     let name = file.file_name().expect("a file name");
     std::fs::copy(file, projects.join(name)).expect("copied");
+    // Its subagents' files, in Claude Code 2.1's layout, go with it.
+    let stem = file.file_stem().expect("a stem");
+    let subagents = file.with_file_name(stem).join("subagents");
+    if let Ok(read) = std::fs::read_dir(&subagents) {
+        let to = projects.join(stem).join("subagents");
+        std::fs::create_dir_all(&to).expect("a subagents folder");
+        for entry in read.filter_map(Result::ok) {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copied");
+        }
+    }
     let out = Command::new(ccusage())
         .args(["session", "--json", "--offline"])
         .env("CLAUDE_CONFIG_DIR", home.path())
