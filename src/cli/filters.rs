@@ -71,7 +71,9 @@ pub struct FilterArgs {
 impl FilterArgs {
     /// The filter; a pattern or a time that does not parse is a usage
     /// error.
-    pub fn filter(&self, now: &jiff::ZonedDateTime) -> Result<Filter, Failure> {
+    /// The filter these flags ask for; `now` (the time `--since 2h` counts
+    /// back from, in the local zone) is asked for only when a time is given.
+    pub fn filter(&self, now: &dyn Fn() -> jiff::ZonedDateTime) -> Result<Filter, Failure> {
         let options = PatternOptions {
             fixed: self.fixed,
             ignore_case: self.ignore_case,
@@ -86,7 +88,7 @@ impl FilterArgs {
         let when = |flag: &str, text: &Option<String>| {
             text.as_deref()
                 .map(|t| {
-                    crate::search::when::parse_when(t, now)
+                    crate::search::when::parse_when(t, &now())
                         .map(|ts| ts.as_millisecond())
                         .map_err(|e| Failure::usage(format!("{flag}: {e}")))
                 })

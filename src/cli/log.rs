@@ -96,7 +96,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let filter = args
         .filters
         // Now in ysess's zone, never jiff's own reading of the system's.
-        .filter(&jiff::Timestamp::now().to_zoned_datetime(ctx.tz.clone()))?;
+        .filter(&|| jiff::Timestamp::now().to_zoned_datetime(ctx.tz.clone()))?;
     let template = args
         .format
         .as_deref()
@@ -106,7 +106,8 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let paint = Paint {
         on: ctx.streams.color_out,
     };
-    let tz = ctx.tz.clone();
+    // The zone is read the first time a local time is shown, if ever.
+    let tz = &ctx.tz;
     let end = if args.nul { "\0" } else { "\n" };
     let style = if args.ascii {
         Style::Ascii
@@ -116,7 +117,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
     let render = Render {
         paint,
-        tz: &tz,
+        tz,
         template: template.as_ref(),
         args,
         end,
@@ -398,7 +399,7 @@ impl Item {
 /// How entries are written: the options and the surroundings.
 struct Render<'a> {
     paint: Paint,
-    tz: &'a jiff::tz::TimeZone,
+    tz: &'a super::Zone,
     template: Option<&'a Template>,
     args: &'a LogArgs,
     end: &'a str,
@@ -667,7 +668,7 @@ impl Template {
     }
 
     /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, item: &Item, tz: &jiff::tz::TimeZone) -> String {
+    pub fn render(&self, item: &Item, tz: &super::Zone) -> String {
         let mut out = String::new();
         for part in &self.parts {
             match part {
