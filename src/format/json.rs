@@ -146,12 +146,21 @@ pub fn iso_millis(text: &str) -> Option<u64> {
 
 /// A line read whole as a JSON object, for a format's entry reader: what
 /// is wrong with it otherwise, in a person's words.
-pub fn object_line(line: &[u8]) -> Result<Map<String, Value>, crate::format::message::NotAnEntry> {
-    use crate::format::message::NotAnEntry;
+pub fn object_line(line: &[u8]) -> Result<Map<String, Value>, NotAnEntry> {
     let text = std::str::from_utf8(line).map_err(|e| NotAnEntry(format!("not UTF-8: {e}")))?;
     match serde_json::from_str(text.trim()) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(NotAnEntry("not an object".to_string())),
         Err(e) => Err(NotAnEntry(format!("not JSON: {e}"))),
+    }
+}
+
+/// Why a line could not be read as an entry (the file needs `ysess fsck`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnEntry(pub String);
+
+impl std::fmt::Display for NotAnEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }

@@ -74,15 +74,7 @@ pub enum Block {
     },
 }
 
-/// Why a line could not be read as an entry (the file needs `ysess fsck`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotAnEntry(pub String);
-
-impl std::fmt::Display for NotAnEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use super::json::NotAnEntry;
 
 impl Message {
     /// The role as ysess names it everywhere: `user`, `assistant`,
