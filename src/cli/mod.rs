@@ -9,7 +9,6 @@ mod checkout;
 mod diff;
 mod export;
 mod filters;
-mod fleet;
 mod fsck;
 pub mod generate;
 mod grep;

@@ -1,6 +1,6 @@
 //! `fsck --manifest`: one JSON line per file, its path and digest, so that a
 //! later `fsck --since-manifest` proves every file only grew, outside git
-//! (object storage, backups). [`crate::write::manifest`] writes one.
+//! (object storage, backups). [`read`] reads one, [`Writer`] writes one.
 //!
 //! ```text
 //! {"file":"sessions/a.jsonl","bytes":8873,"digest":"sha256:…:8873"}
@@ -8,12 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::check::digest::Digest;
+use crate::write::output::{Output, OutputError, OutputErrorKind};
 
 /// One line of a manifest.
 #[derive(Debug, Serialize, Deserialize)]
@@ -100,4 +101,48 @@ pub fn read(path: &Path) -> Result<BTreeMap<PathBuf, Digest>, ManifestError> {
         }
     }
     Ok(files)
+}
+
+/// Writes a manifest whole (see [`crate::write::output`]): into a temporary
+/// file beside its final path, renamed there at the end, so a run that
+/// stops half way leaves the old manifest whole; never over a file the run
+/// reads.
+pub struct Writer {
+    out: BufWriter<Output>,
+}
+
+impl Writer {
+    /// `inputs`: files the command reads besides the session files (an old
+    /// manifest); a session file checked is refused as it is met, by
+    /// [`Writer::add`].
+    pub fn create(path: &Path, inputs: &[&Path]) -> Result<Writer, OutputError> {
+        Ok(Writer {
+            out: BufWriter::new(Output::create(path, inputs, None)?),
+        })
+    }
+
+    /// Adds a file's line; refuses a file that is the manifest itself.
+    pub fn add(&mut self, file: &str, digest: Digest) -> io::Result<()> {
+        if std::fs::metadata(file).is_ok_and(|m| self.out.get_ref().is(&m)) {
+            return Err(OutputError {
+                path: self.out.get_ref().path().to_path_buf(),
+                kind: OutputErrorKind::IsInput(PathBuf::from(file)),
+            }
+            .into());
+        }
+        let line = Line {
+            file: file.to_string(),
+            bytes: digest.bytes,
+            digest: digest.to_string(),
+        };
+        serde_json::to_writer(&mut self.out, &line)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes to disk and puts the manifest in place.
+    pub fn finish(self) -> io::Result<()> {
+        let out = self.out.into_inner().map_err(|e| e.into_error())?;
+        out.finish()?;
+        Ok(())
+    }
 }

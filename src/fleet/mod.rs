@@ -1,10 +1,13 @@
 //! Many session files at once: finding them under directories ([`walk`]),
 //! checking them on every core in bounded memory ([`ordered`]), and proving
 //! that a whole fleet only grew, against a git revision ([`git`]) or a
-//! manifest of digests ([`manifest`]).
+//! manifest of digests ([`manifest`]); `fsck` of one file ([`check`]) and
+//! of a whole run ([`plan`]) as operations.
 
+pub mod check;
 pub mod git;
 pub mod manifest;
+pub mod plan;
 pub mod walk;
 
 use std::sync::{Mutex, mpsc};

@@ -5,7 +5,6 @@
 //! [`output`] writes the other files a command makes (`export -o`).
 
 pub mod export;
-pub mod manifest;
 pub mod output;
 pub mod plan;
 pub mod repair;

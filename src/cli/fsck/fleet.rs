@@ -6,75 +6,21 @@
 //! digests for the next such proof.
 
 use crate::ui::render::thousands;
-use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::fsck::{FsckArgs, Naming, check_one, human, json_finding, print, worse};
-use super::{Context, Exit, Failure};
-use crate::check::digest::Digest;
+use super::FsckArgs;
+use super::report::{Naming, human, json_finding, print, worse};
 use crate::check::{Code, Finding, Options};
-use crate::fleet::git::{self, CatFile, GitError};
+use crate::cli::{Context, Exit, Failure};
+use crate::fleet::git::GitError;
 use crate::fleet::manifest;
-use crate::fleet::walk::{DEFAULT_GLOB, Found, Globs, walk};
-use crate::input::Source;
+use crate::fleet::plan::{Done, Item, Plan};
+use crate::fleet::walk::{DEFAULT_GLOB, Globs};
 use crate::ui::json;
 use crate::ui::output::{Level, json_line};
-
-/// What a file was, before: the proof its current bytes must pass.
-enum Old {
-    /// The blob of the file at the revision (`--since-rev`).
-    Blob(String),
-    /// The digest a manifest lists (`--since-manifest`).
-    Digest(Digest),
-}
-
-/// One thing to report on, in walk order.
-enum Item {
-    File {
-        path: PathBuf,
-        size: u64,
-        old: Option<Old>,
-    },
-    Unreadable {
-        path: PathBuf,
-        error: io::Error,
-    },
-    /// A file the old version has and the present does not.
-    Gone {
-        path: PathBuf,
-        why: String,
-    },
-}
-
-impl From<Found> for Item {
-    fn from(found: Found) -> Item {
-        match found {
-            Found::File { path, size } => Item::File {
-                path,
-                size,
-                old: None,
-            },
-            Found::Unreadable { path, error } => Item::Unreadable { path, error },
-        }
-    }
-}
-
-/// What checking an item gave.
-enum Done {
-    Checked {
-        source: Source,
-        result: io::Result<Box<super::fsck::Outcome>>,
-    },
-    Gone {
-        path: PathBuf,
-        why: String,
-    },
-}
 
 /// Counts for the summary line.
 #[derive(Default)]
@@ -113,41 +59,18 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     let globs_shown = globs.clone();
     let globs = Globs::new(&globs).map_err(|e| Failure::usage(format!("--glob: {e}")))?;
 
-    // The old versions: what git or the manifest lists, by path.
-    let mut cat_file = None;
-    let mut rev_name = String::new();
-    let olds: Option<BTreeMap<PathBuf, Old>> = if let Some(rev) = &args.since_rev {
-        let commit = git::resolve(rev).map_err(|e| git_failure(rev, e))?;
-        let files = git::files_at(&commit, &roots).map_err(|e| git_failure(rev, e))?;
-        cat_file = Some(Mutex::new(
-            CatFile::start().map_err(|e| git_failure(rev, e))?,
-        ));
-        rev_name = rev.clone();
-        Some(
-            files
-                .into_iter()
-                .filter(|(path, _)| globs.matches_name(path))
-                .map(|(path, oid)| (path, Old::Blob(oid)))
-                .collect(),
-        )
-    } else if let Some(old) = &args.since_manifest {
-        let listed = manifest::read(old).map_err(|e| {
+    let plan = Plan::new(roots.clone(), globs);
+    let plan = match (&args.since_rev, &args.since_manifest) {
+        (Some(rev), _) => plan.since_rev(rev).map_err(|e| git_failure(rev, e))?,
+        (None, Some(old)) => plan.since_manifest(old).map_err(|e| {
             Failure::refuse(format!("--since-manifest {e}"))
                 .with_hint("--since-manifest takes a file that `ysess fsck --manifest OUT` wrote")
-        })?;
-        rev_name = old.display().to_string();
-        Some(
-            listed
-                .into_iter()
-                .map(|(path, digest)| (path, Old::Digest(digest)))
-                .collect(),
-        )
-    } else {
-        None
+        })?,
+        (None, None) => plan,
     };
     let mut manifest_out = match &args.manifest {
         Some(out) => Some(
-            crate::write::manifest::Writer::create(
+            manifest::Writer::create(
                 out,
                 &args
                     .since_manifest
@@ -159,63 +82,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         ),
         None => None,
     };
-
-    // Without old versions the walk streams; with them, the present and
-    // the past are merged by path first (their paths only).
-    let items: Box<dyn Iterator<Item = Item> + Send + '_> = match olds {
-        None => Box::new(walk(&roots, &globs).map(Item::from)),
-        Some(mut olds) => {
-            let mut merged: BTreeMap<PathBuf, Item> = BTreeMap::new();
-            for found in walk(&roots, &globs) {
-                let mut item = Item::from(found);
-                if let Item::File { path, old, .. } = &mut item {
-                    *old = olds.remove(path.as_path());
-                }
-                let path = match &item {
-                    Item::File { path, .. } | Item::Unreadable { path, .. } => path.clone(),
-                    Item::Gone { path, .. } => path.clone(),
-                };
-                merged.insert(path, item);
-            }
-            for (path, old) in olds {
-                // Not found by the walk: gone, or left out by an ignore file.
-                let item = match std::fs::symlink_metadata(&path) {
-                    // A listed path that is now a FIFO or a device is not
-                    // opened: it may never answer.
-                    Ok(_) if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) => {
-                        Item::Unreadable {
-                            error: crate::input::open_regular(&path)
-                                .err()
-                                .unwrap_or_else(|| io::Error::other("not a regular file")),
-                            path: path.clone(),
-                        }
-                    }
-                    Ok(meta) => Item::File {
-                        size: meta.len(),
-                        path: path.clone(),
-                        old: Some(old),
-                    },
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => Item::Gone {
-                        why: match &old {
-                            Old::Blob(_) => format!("the file was deleted since {rev_name}"),
-                            Old::Digest(d) => format!(
-                                "the file is missing: {rev_name} lists it with {} bytes",
-                                d.bytes
-                            ),
-                        },
-                        path: path.clone(),
-                    },
-                    Err(error) => Item::Unreadable {
-                        path: path.clone(),
-                        error,
-                    },
-                };
-                merged.insert(path, item);
-            }
-            Box::new(merged.into_values())
-        }
-    };
-
+    let items = plan.items();
     let options = Options {
         subjects: false,
         warnings: true,
@@ -227,41 +94,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         digest: true,
         file_hints: false,
     };
-    let check_item = |item: Item| -> Done {
-        match item {
-            Item::File { path, old, .. } => {
-                let source = Source::Path(path);
-                let mut options = options.clone();
-                if let Some(Old::Digest(d)) = &old {
-                    options.since = Some(*d);
-                }
-                let mut result = check_one(args, &options, None, &source);
-                if let (Ok(outcome), Some(Old::Blob(oid)), Source::Path(path), Some(cat)) =
-                    (&mut result, &old, &source, &cat_file)
-                {
-                    let grew = File::open(path).and_then(|now| {
-                        let mut cat = cat.lock().unwrap_or_else(|e| e.into_inner());
-                        cat.with_blob(oid, |then| {
-                            crate::check::since::compare_to(then, now, &rev_name)
-                        })
-                    });
-                    match grew {
-                        Ok(findings) => outcome.report.findings.extend(findings),
-                        Err(e) => result = Err(e),
-                    }
-                }
-                Done::Checked {
-                    source,
-                    result: result.map(Box::new),
-                }
-            }
-            Item::Unreadable { path, error } => Done::Checked {
-                source: Source::Path(path),
-                result: Err(error),
-            },
-            Item::Gone { path, why } => Done::Gone { path, why },
-        }
-    };
+    let check_item = |item: Item| plan.check(item, &options, args.repair);
 
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let items = items.inspect(|item| {
@@ -280,50 +113,8 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
             Done::Gone { .. } => None,
         };
         // The bar is locked while the findings print: it moves after.
-        let printed = bar.suspend(|| match done {
-            Done::Checked { source, mut result } => {
-                let name = source.display();
-                match &mut result {
-                    Ok(outcome) => {
-                        let report = &outcome.report;
-                        tally.files += 1;
-                        tally.bytes += report.summary.bytes;
-                        tally.with_errors += u64::from(report.errors() > 0);
-                        tally.with_warnings += u64::from(report.warnings() > 0);
-                        if let (Some(out), Some(digest)) = (&mut manifest_out, report.digest) {
-                            out.add(&name, digest).map_err(|e| {
-                                Failure::refuse(format!("--manifest {e}; nothing was written"))
-                            })?;
-                        }
-                        // Computed for the manifest: printed only when asked.
-                        if !args.digest {
-                            outcome.report.digest = None;
-                        }
-                    }
-                    Err(_) => {
-                        tally.unreadable += 1;
-                    }
-                }
-                print(args, ctx, &source, result.map(|o| *o), naming)
-            }
-            Done::Gone { path, why } => {
-                tally.missing += 1;
-                let name = path.display().to_string();
-                let finding = Finding {
-                    code: Code::HistoryRewritten,
-                    line: None,
-                    offset: None,
-                    id: None,
-                    message: why,
-                };
-                if args.json {
-                    json_line(ctx.streams.out, &json_finding(&name, &finding))?;
-                } else if !ctx.global.quiet {
-                    ctx.streams.diag(Level::Error, &human(&name, &finding))?;
-                }
-                Ok(Exit::No)
-            }
-        });
+        let printed =
+            bar.suspend(|| print_done(args, ctx, done, &mut tally, manifest_out.as_mut(), naming));
         if let Some(bytes) = read {
             bar.done(bytes);
         }
@@ -346,24 +137,7 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     // must not pass as a clean fleet.
     let empty = tally.files + tally.unreadable + tally.missing == 0;
     if empty && !args.allow_empty {
-        let roots: Vec<String> = roots
-            .iter()
-            .map(|r| crate::ui::output::escape(&r.display().to_string()).into_owned())
-            .collect();
-        ctx.streams.diag(
-            Level::Error,
-            &format!(
-                "no session file found in {} (files named {})",
-                roots.join(", "),
-                crate::ui::output::escape(&globs_shown.join(", "))
-            ),
-        )?;
-        if !ctx.global.quiet {
-            ctx.streams.diag(
-                Level::Hint,
-                "check the path and --glob; --allow-empty passes a run that finds none",
-            )?;
-        }
+        nothing_found(ctx, &roots, &globs_shown)?;
         worst = worse(worst, Exit::No);
         manifest_out = None;
     }
@@ -371,7 +145,100 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         out.finish()
             .map_err(|e| Failure::refuse(format!("--manifest {e}")))?;
     }
-    let seconds = start.elapsed().as_secs_f64();
+    total(args, ctx, &tally, start.elapsed().as_secs_f64(), worst)?;
+    Ok(worst)
+}
+
+/// Prints what checking one item gave, and counts it.
+fn print_done(
+    args: &FsckArgs,
+    ctx: &mut Context<'_>,
+    done: Done,
+    tally: &mut Tally,
+    manifest: Option<&mut manifest::Writer>,
+    naming: Naming,
+) -> Result<Exit, Failure> {
+    match done {
+        Done::Checked { source, mut result } => {
+            let name = source.display();
+            match &mut result {
+                Ok(outcome) => {
+                    let report = &outcome.report;
+                    tally.files += 1;
+                    tally.bytes += report.summary.bytes;
+                    tally.with_errors += u64::from(report.errors() > 0);
+                    tally.with_warnings += u64::from(report.warnings() > 0);
+                    if let (Some(out), Some(digest)) = (manifest, report.digest) {
+                        out.add(&name, digest).map_err(|e| {
+                            Failure::refuse(format!("--manifest {e}; nothing was written"))
+                        })?;
+                    }
+                    // Computed for the manifest: printed only when asked.
+                    if !args.digest {
+                        outcome.report.digest = None;
+                    }
+                }
+                Err(_) => {
+                    tally.unreadable += 1;
+                }
+            }
+            print(args, ctx, &source, result.map(|o| *o), naming)
+        }
+        Done::Gone { path, why } => {
+            tally.missing += 1;
+            let name = path.display().to_string();
+            let finding = Finding {
+                code: Code::HistoryRewritten,
+                line: None,
+                offset: None,
+                id: None,
+                message: why,
+            };
+            if args.json {
+                json_line(ctx.streams.out, &json_finding(&name, &finding))?;
+            } else if !ctx.global.quiet {
+                ctx.streams.diag(Level::Error, &human(&name, &finding))?;
+            }
+            Ok(Exit::No)
+        }
+    }
+}
+
+/// Says that the run found no session file, and how to ask for one.
+fn nothing_found(
+    ctx: &mut Context<'_>,
+    roots: &[PathBuf],
+    globs: &[String],
+) -> Result<(), Failure> {
+    let roots: Vec<String> = roots
+        .iter()
+        .map(|r| crate::ui::output::escape(&r.display().to_string()).into_owned())
+        .collect();
+    ctx.streams.diag(
+        Level::Error,
+        &format!(
+            "no session file found in {} (files named {})",
+            roots.join(", "),
+            crate::ui::output::escape(&globs.join(", "))
+        ),
+    )?;
+    if !ctx.global.quiet {
+        ctx.streams.diag(
+            Level::Hint,
+            "check the path and --glob; --allow-empty passes a run that finds none",
+        )?;
+    }
+    Ok(())
+}
+
+/// The run's total: a JSON line, or the summary line on stderr.
+fn total(
+    args: &FsckArgs,
+    ctx: &mut Context<'_>,
+    tally: &Tally,
+    seconds: f64,
+    worst: Exit,
+) -> Result<(), Failure> {
     let ok = worst == Exit::Success;
     if args.json {
         json_line(
@@ -389,9 +256,9 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
             },
         )?;
     } else if !ctx.global.quiet {
-        writeln!(ctx.streams.err, "{}", summary_line(&tally, seconds))?;
+        writeln!(ctx.streams.err, "{}", summary_line(tally, seconds))?;
     }
-    Ok(worst)
+    Ok(())
 }
 
 /// `12,408 files, 2 with errors, 31 with warnings, 9.1 GB in 6.2 s`

@@ -1,0 +1,87 @@
+//! `fsck` of one file as an operation: check it, compare it with an old
+//! copy, and cut its torn last line when asked, as [`check_file`].
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::check::{Code, Options, Report, check};
+use crate::input::Source;
+use crate::write::{RepairError, cut_torn};
+
+/// An old copy of the file, opened by the caller (so that a wrong one is
+/// blamed on the argument that named it), with its name as given.
+pub struct OldCopy {
+    /// The old copy, open for reading.
+    pub file: std::fs::File,
+    /// Its path as the user gave it, for the findings.
+    pub name: String,
+}
+
+/// What checking one file gave.
+pub struct Outcome {
+    /// The findings and the summary.
+    pub report: Report,
+    /// With `repair`: the backup of the bytes cut, or why nothing was cut;
+    /// `None` when there was nothing to repair or no repair was asked.
+    pub repaired: Option<Result<PathBuf, RepairError>>,
+}
+
+/// Checks the file `source` names as `options` say; compares it with
+/// `old` (the file must only have grown since); with `repair`, cuts its
+/// torn last line, unless another program may still be writing it.
+pub fn check_file(
+    source: &Source,
+    options: &Options,
+    old: Option<&OldCopy>,
+    repair: bool,
+) -> io::Result<Outcome> {
+    let mut report = check(source.open()?, options)?;
+    // A torn last line may be one another program is still writing: say so,
+    // rather than point to --repair.
+    let live = match (report.torn, source) {
+        (Some(_), Source::Path(path)) => {
+            crate::write::repair::still_written(path, report.summary.bytes)
+        }
+        _ => false,
+    };
+    if let (true, Some(torn)) = (live, report.torn)
+        && let Some(f) = report
+            .findings
+            .iter_mut()
+            .find(|f| f.code == Code::TruncatedLastLine)
+    {
+        f.message = format!(
+            "the last line is cut short, and another program may still be writing it \
+             (the file changed while ysess read it); \
+             the file is sound up to byte {}. Run fsck again once no program writes the file: \
+             a line still torn then is an interrupted write, which `ysess fsck --repair` cuts",
+            torn.offset
+        );
+    }
+    if let (Some(old), Source::Path(path)) = (old, source) {
+        // The file is read a second time: a pipe cannot be.
+        let now = crate::input::open_regular(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("--since reads the file again: {e}")))?;
+        report.findings.extend(crate::check::since::compare_named(
+            &old.file, now, &old.name,
+        )?);
+    }
+    let repaired = match (repair, report.torn, source) {
+        // Never a line another program is still writing.
+        (true, Some(_), Source::Path(_)) if live => Some(Err(RepairError::Changed)),
+        (true, Some(_), Source::Path(_)) if !report.format.writable() => {
+            Some(Err(RepairError::Format(report.format)))
+        }
+        (true, Some(torn), Source::Path(path)) => {
+            let result = cut_torn(path, torn, report.summary.bytes);
+            if result.is_ok() {
+                report
+                    .findings
+                    .retain(|f| f.code != Code::TruncatedLastLine);
+            }
+            Some(result)
+        }
+        _ => None,
+    };
+    Ok(Outcome { report, repaired })
+}
