@@ -1,0 +1,336 @@
+//! One line's verdict taken into the check: its findings, and its entry
+//! put in the tree ([`State::line`]).
+
+use super::claude;
+use super::{Code, Finding, State};
+use crate::format::fault::{FaultKind, LineFault};
+use crate::format::read::{Facts, Line, Verdict, Verdicts};
+use crate::tree::{Link, NewEntry};
+
+impl State {
+    pub(super) fn line(&mut self, line: Place, v: Verdict, block: &Verdicts) {
+        let findings = &mut self.report.findings;
+        if !matches!(v.line, Line::Blank) {
+            self.last_nonblank = Some(line.offset);
+            self.last_eof_finding = None;
+        }
+        let first = self.header_first.is_none() && !matches!(v.line, Line::Blank);
+        if first {
+            self.header_first = Some(matches!(v.line, Line::Header { .. }));
+        }
+        match v.line {
+            Line::Blank | Line::Aside { unknown: None } => {}
+            Line::Aside {
+                unknown: Some(kind),
+            } => self.unknown_type(kind, line),
+            Line::Header { version } if first => {
+                self.version = Some(version);
+                self.numbered.push(None);
+            }
+            Line::Header { .. } => findings.push(line.finding(
+                Code::MisplacedHeader,
+                0,
+                None,
+                "a second session header: pi reads the first one and skips this line".to_string(),
+            )),
+            Line::NotUtf8 { at, cut } => self.not_utf8(line, at, cut),
+            Line::Fault { fault, indent } => self.fault(line, (v.bom, v.nul), fault, indent),
+            Line::Entry { facts, indent } => self.entry(line, v.len, facts, indent, block),
+        }
+    }
+
+    /// A line that is not UTF-8 (`cut`: it stops inside a character).
+    fn not_utf8(&mut self, line: Place, at: usize, cut: bool) {
+        let findings = &mut self.report.findings;
+        // A last line that stops inside a character is a torn write.
+        if cut {
+            self.last_eof_finding = Some(findings.len());
+        }
+        findings.push(line.finding(
+        Code::NotUtf8,
+        at,
+        None,
+        format!(
+            "byte {} of the line is not UTF-8; yoagent cannot read a file that is not UTF-8 at all",
+            at + 1
+        ),
+    ));
+    }
+
+    /// A line that is no entry: its finding.
+    fn fault(&mut self, line: Place, (bom, nul): (bool, bool), fault: LineFault, indent: usize) {
+        let findings = &mut self.report.findings;
+        if fault.kind == FaultKind::Shape && self.format.numbered_by_line(self.version) {
+            self.numbered.push(None);
+        }
+        let within = indent + fault.at.unwrap_or(0);
+        let code = match fault.kind {
+            _ if bom => Code::ByteOrderMark,
+            FaultKind::Syntax | FaultKind::Eof => Code::InvalidJson,
+            FaultKind::Shape => Code::InvalidEntry,
+            FaultKind::Message => Code::InvalidMessage,
+            FaultKind::Glued => Code::GluedLines,
+        };
+        let message = match code {
+            Code::ByteOrderMark => {
+                "the file starts with a byte-order mark (EF BB BF), which yoagent \
+                                    cannot load; remove those 3 bytes"
+                    .to_string()
+            }
+            _ if fault.kind == FaultKind::Eof => {
+                self.last_eof_finding = Some(findings.len());
+                format!(
+                    "line ends in the middle of a JSON value ({})",
+                    fault.message
+                )
+            }
+            _ if nul => {
+                self.last_eof_finding = Some(findings.len());
+                "the line is only NUL bytes, as a crash leaves where a write was going".to_string()
+            }
+            Code::InvalidJson => format!("not valid JSON: {}", fault.message),
+            _ => fault.message,
+        };
+        if let Some(id) = &fault.id {
+            self.broken_ids.insert(id.clone());
+        }
+        findings.push(line.finding(code, within, fault.id, message));
+    }
+
+    /// An entry's line: the entry put in the tree, and what is wrong with it.
+    fn entry(&mut self, line: Place, len: usize, facts: Facts, indent: usize, block: &Verdicts) {
+        let findings = &mut self.report.findings;
+        let text = &block.text;
+        // pi numbers a version-1 file's entries when it opens it,
+        // each the child of the one before: ysess numbers them by
+        // their line.
+        let numbered = (self.format.numbered_by_line(self.version))
+            .then(|| (format!("line{}", line.number), self.chain.take()));
+        if numbered.is_none() && facts.unnumbered {
+            findings.push(
+                line.finding(
+                    Code::InvalidEntry,
+                    indent,
+                    None,
+                    "an entry without a string `id`: pi cannot find it or its children \
+                 (only the entries of a version-1 file go without)"
+                        .to_string(),
+                ),
+            );
+            return;
+        }
+        let kept = match (&numbered, facts.target) {
+            (Some(_), Some(t)) if facts.unnumbered => t
+                .of(text)
+                .parse::<usize>()
+                .ok()
+                .and_then(|at| self.numbered.get(at).cloned().flatten()),
+            _ => None,
+        };
+        let id = match &numbered {
+            Some((id, _)) => id.as_str(),
+            None => facts.id.of(text),
+        };
+        let entry = NewEntry {
+            id,
+            parent: match &numbered {
+                Some((_, parent)) => parent.as_deref(),
+                None => facts.parent.map(|p| p.of(text)),
+            },
+            label: facts.label.map(|l| l.of(text)),
+            timestamp: facts.timestamp,
+            kind: facts.kind,
+            line: line.number,
+            offset: line.offset,
+            len: len as u64,
+            tag: facts.tag.map(|t| t.of(text)),
+            subject: facts.subject.map(|s| s.of(text)),
+            record: facts.record,
+            target: match &numbered {
+                Some(_) if facts.unnumbered => kept.as_deref(),
+                _ => facts.target.map(|t| t.of(text)),
+            },
+        };
+        if self.format.names_results_by_call() {
+            return self.claude_entry(line, entry, &facts, numbered.as_ref(), indent, block);
+        }
+        if facts.unknown_type {
+            findings.push(line.finding(
+                Code::UnknownEntryType,
+                indent,
+                Some(id.to_string()),
+                format!(
+                    "entry {id} has type `{}`, which pi does not know; pi keeps it in the tree but nothing reads it",
+                    entry.tag.unwrap_or_default()
+                ),
+            ));
+        }
+        if let Some(problem) = facts.record_problem {
+            findings.push(line.finding(
+                Code::InvalidRecord,
+                indent,
+                Some(id.to_string()),
+                problem.of(text).to_string(),
+            ));
+        }
+        let target = entry.target;
+        let pushed = self.builder.push(entry);
+        if let Some((id, _)) = &numbered {
+            self.chain = Some(id.clone());
+            self.numbered.push(Some(id.clone()));
+        }
+        match pushed {
+            Ok(ix) => {
+                self.tools.remember(ix, &facts, block);
+                if let Some(target) = target
+                    && self.builder.line_of(target).is_none()
+                {
+                    findings.push(line.finding(
+                        Code::UnknownTarget,
+                        indent,
+                        Some(id.to_string()),
+                        format!("entry {id} names entry {target}, which is not defined before it"),
+                    ));
+                }
+                // A checkout record resumes at the entry it hangs
+                // from in the user's tree; anything else is forged.
+                if let Some(target) = facts.checkout_target.map(|t| t.of(text))
+                    && let Some(at) = self.builder.entry_parent(ix)
+                    && at != target
+                {
+                    findings.push(line.finding(
+                        Code::InvalidRecord,
+                        indent,
+                        Some(id.to_string()),
+                        format!(
+                            "record ysess.checkout: its target {target} is not the entry it hangs from ({at})"
+                        ),
+                    ));
+                }
+            }
+            Err(link @ (Link::DuplicateId { .. } | Link::SelfParent)) => findings.push(
+                link_finding(line.number, line.offset, indent, id, entry.parent, &link),
+            ),
+            Err(link @ Link::UnknownParent) => {
+                let parent = entry.parent.unwrap_or_default().to_string();
+                findings.push(link_finding(
+                    line.number,
+                    line.offset,
+                    indent,
+                    id,
+                    entry.parent,
+                    &link,
+                ));
+                self.unknown_parents.push((findings.len() - 1, parent));
+            }
+        }
+    }
+
+    /// A Claude Code or Codex entry, joined as those formats join theirs.
+    fn claude_entry(
+        &mut self,
+        line: Place,
+        entry: NewEntry<'_>,
+        facts: &Facts,
+        numbered: Option<&(String, Option<String>)>,
+        indent: usize,
+        block: &Verdicts,
+    ) {
+        if let Some((id, _)) = &numbered {
+            self.chain = Some(id.clone());
+            self.numbered.push(Some(id.clone()));
+        }
+        if facts.unknown_type {
+            let kind = entry.tag.unwrap_or_default();
+            self.unknown_type(kind.into(), line);
+        }
+        let text = &block.text;
+        let calls = &block.calls[facts.calls.start as usize..facts.calls.end as usize];
+        let names = block
+            .call_names
+            .get(facts.calls.start as usize..facts.calls.end as usize)
+            .unwrap_or_default();
+        let extras = claude::Extras {
+            sidechain: facts.sidechain,
+            logical_parent: facts.logical_parent,
+            calls: calls.iter().map(|c| c.of(text)).collect(),
+            names: names.iter().map(|c| c.of(text)).collect(),
+            answer: facts.answers.map(|a| a.of(text)),
+            model: facts.context_model.map(|m| m.of(text)),
+        };
+        let at = claude::At {
+            line: line.number,
+            offset: line.offset,
+            indent,
+        };
+        let findings = &mut self.report.findings;
+        self.claude.join(
+            &mut self.builder,
+            &mut self.tools,
+            findings,
+            entry,
+            extras,
+            at,
+        );
+    }
+}
+
+/// Why an entry could not join the tree, as a finding.
+pub(super) fn link_finding(
+    line: u64,
+    offset: u64,
+    indent: usize,
+    id: &str,
+    parent: Option<&str>,
+    link: &Link,
+) -> Finding {
+    let (code, message) = match link {
+        Link::DuplicateId { first_line } => (
+            Code::DuplicateId,
+            format!("entry {id} already defined at line {first_line}"),
+        ),
+        Link::SelfParent => (
+            Code::SelfParent,
+            format!("entry {id} names itself as its parent"),
+        ),
+        Link::UnknownParent => (
+            Code::UnknownParent,
+            format!(
+                "entry {id}: parent {} is not defined in this file",
+                parent.unwrap_or_default()
+            ),
+        ),
+    };
+    Finding {
+        code,
+        line: Some(line),
+        offset: Some(offset + indent as u64),
+        id: Some(id.to_string()),
+        message,
+    }
+}
+
+/// A line's place in the file.
+#[derive(Clone, Copy)]
+pub(super) struct Place {
+    pub(super) number: u64,
+    pub(super) offset: u64,
+}
+
+impl Place {
+    pub(super) fn finding(
+        self,
+        code: Code,
+        within: usize,
+        id: Option<String>,
+        message: String,
+    ) -> Finding {
+        Finding {
+            code,
+            line: Some(self.number),
+            offset: Some(self.offset + within as u64),
+            id,
+            message,
+        }
+    }
+}
