@@ -217,33 +217,13 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// The branches as `ysess branch` lists them, newest tip first: named
 /// branches, then every other tip; the one HEAD is on marked.
 fn branches(repo: &Repo) -> Vec<(Option<String>, Ix, bool)> {
-    let tree = &repo.tree;
-    let head = tree.head();
-    let mut listed: Vec<(Option<String>, Ix, bool)> = repo
-        .refs
-        .branches
-        .iter()
-        .map(|b| (Some(b.name.clone()), b.tip, false))
-        .collect();
-    let named: hashbrown::HashSet<Ix> = listed.iter().map(|l| l.1).collect();
-    listed.extend(
-        tree.tips()
-            .filter(|ix| !named.contains(ix))
-            .map(|tip| (None, tip, false)),
-    );
-    listed.sort_by_key(|l| (std::cmp::Reverse(l.1), l.0.clone()));
-    let on = repo.refs.current(tree).filter(|b| Some(b.tip) == head);
-    let current = on
-        .and_then(|b| {
-            listed
-                .iter()
-                .position(|l| l.0.as_deref() == Some(b.name.as_str()))
-        })
-        .or_else(|| listed.iter().position(|l| Some(l.1) == head));
-    if let Some(k) = current {
-        listed[k].2 = true;
-    }
-    listed
+    let listing = crate::refs::listing::Listing::of(&repo.refs, &repo.tree, None);
+    listing
+        .rows
+        .into_iter()
+        .enumerate()
+        .map(|(k, l)| (l.name, l.tip, listing.current == Some(k)))
+        .collect()
 }
 
 /// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.

@@ -6,6 +6,7 @@
 //! the newest entry, in file order, below its record. Until there is any, the
 //! tip is the base itself.
 
+pub mod listing;
 pub mod range;
 pub mod reflog;
 pub mod revision;
