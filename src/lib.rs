@@ -81,4 +81,5 @@ mod testing;
 pub mod tree;
 #[cfg(feature = "cli")]
 pub mod ui;
+pub mod view;
 pub mod write;

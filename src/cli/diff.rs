@@ -95,7 +95,6 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let cmp = Comparison::of(&repo, a, b)?;
     let (side_a, side_b, steps, fork) = (&cmp.a, &cmp.b, &cmp.steps, cmp.fork);
-    let (texts_a, texts_b) = (&side_a.texts, &side_b.texts);
     let differ = cmp.differ();
     let exit = if (args.exit_code || quiet) && differ {
         Exit::No
@@ -165,89 +164,125 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 return Ok(());
             }
         }
-        for step in steps {
-            let line = |side: &Side, k: usize| {
-                format!(
-                    "{} {}: {}",
-                    escape(tree.short_id(side.turns[k])),
-                    role(tree, side.turns[k]),
-                    escape(tree.subject(side.turns[k]))
-                )
-            };
+        for &step in steps {
             if args.summary {
-                match *step {
-                    Step::Pair { a, b, same: true } => writeln!(
-                        out,
-                        "= {} {}",
-                        p.id(&escape(tree.short_id(side_a.turns[a]))),
-                        line(side_b, b)
-                    )?,
-                    Step::Pair { a, b, same: false } => writeln!(
-                        out,
-                        "~ {} {}",
-                        p.id(&escape(tree.short_id(side_a.turns[a]))),
-                        line(side_b, b)
-                    )?,
-                    Step::OnlyA(a) => {
-                        writeln!(out, "{}", p.error(&format!("- {}", line(side_a, a))))?
-                    }
-                    Step::OnlyB(b) => {
-                        writeln!(out, "{}", p.label(&format!("+ {}", line(side_b, b))))?
-                    }
-                }
-                continue;
-            }
-            writeln!(out)?;
-            match *step {
-                Step::Pair { a, b, same: true } => {
-                    writeln!(
-                        out,
-                        "{}",
-                        p.dim(&format!(
-                            "= {} {} (the same)",
-                            escape(tree.short_id(side_a.turns[a])),
-                            line(side_b, b)
-                        ))
-                    )?;
-                }
-                Step::Pair { a, b, same: false } => {
-                    writeln!(
-                        out,
-                        "{} {} → {} {}",
-                        p.header("~"),
-                        p.id(&escape(tree.short_id(side_a.turns[a]))),
-                        p.id(&escape(tree.short_id(side_b.turns[b]))),
-                        role(tree, side_b.turns[b])
-                    )?;
-                    if args.word_diff || args.color_words {
-                        write_words(out, &texts_a[a], &texts_b[b], args.color_words && p.on, p)?;
-                    } else {
-                        write_lines(
-                            out,
-                            &texts_a[a],
-                            &texts_b[b],
-                            args.context.min(MAX_CONTEXT),
-                            p,
-                        )?;
-                    }
-                }
-                Step::OnlyA(a) => {
-                    writeln!(out, "{}", p.error(&format!("- {}", line(side_a, a))))?;
-                    for l in escape_lines(texts_a[a].trim_end()) {
-                        writeln!(out, "{}", p.error(&format!("-{l}")))?;
-                    }
-                }
-                Step::OnlyB(b) => {
-                    writeln!(out, "{}", p.label(&format!("+ {}", line(side_b, b))))?;
-                    for l in escape_lines(texts_b[b].trim_end()) {
-                        writeln!(out, "{}", p.label(&format!("+{l}")))?;
-                    }
-                }
+                summary_step(out, tree, &cmp, step, p)?;
+            } else {
+                full_step(out, args, tree, &cmp, step, p)?;
             }
         }
         Ok(())
     })?;
     Ok(exit)
+}
+
+/// `id role: subject` of a side's `k`th turn, escaped.
+fn turn_line(tree: &Tree, side: &Side, k: usize) -> String {
+    format!(
+        "{} {}: {}",
+        escape(tree.short_id(side.turns[k])),
+        role(tree, side.turns[k]),
+        escape(tree.subject(side.turns[k]))
+    )
+}
+
+/// One step of `--summary`: `=`, `~`, `-` or `+`, and the turn.
+fn summary_step(
+    out: &mut dyn Write,
+    tree: &Tree,
+    cmp: &Comparison,
+    step: Step,
+    p: Paint,
+) -> std::io::Result<()> {
+    let (side_a, side_b) = (&cmp.a, &cmp.b);
+    match step {
+        Step::Pair { a, b, same } => writeln!(
+            out,
+            "{} {} {}",
+            if same { "=" } else { "~" },
+            p.id(&escape(tree.short_id(side_a.turns[a]))),
+            turn_line(tree, side_b, b)
+        ),
+        Step::OnlyA(a) => writeln!(
+            out,
+            "{}",
+            p.error(&format!("- {}", turn_line(tree, side_a, a)))
+        ),
+        Step::OnlyB(b) => writeln!(
+            out,
+            "{}",
+            p.label(&format!("+ {}", turn_line(tree, side_b, b)))
+        ),
+    }
+}
+
+/// One step in full: a changed turn's text diffed, a turn on one side only
+/// with its text.
+fn full_step(
+    out: &mut dyn Write,
+    args: &DiffArgs,
+    tree: &Tree,
+    cmp: &Comparison,
+    step: Step,
+    p: Paint,
+) -> std::io::Result<()> {
+    let (side_a, side_b) = (&cmp.a, &cmp.b);
+    let (texts_a, texts_b) = (&side_a.texts, &side_b.texts);
+    writeln!(out)?;
+    match step {
+        Step::Pair { a, b, same: true } => writeln!(
+            out,
+            "{}",
+            p.dim(&format!(
+                "= {} {} (the same)",
+                escape(tree.short_id(side_a.turns[a])),
+                turn_line(tree, side_b, b)
+            ))
+        ),
+        Step::Pair { a, b, same: false } => {
+            writeln!(
+                out,
+                "{} {} → {} {}",
+                p.header("~"),
+                p.id(&escape(tree.short_id(side_a.turns[a]))),
+                p.id(&escape(tree.short_id(side_b.turns[b]))),
+                role(tree, side_b.turns[b])
+            )?;
+            if args.word_diff || args.color_words {
+                write_words(out, &texts_a[a], &texts_b[b], args.color_words && p.on, p)
+            } else {
+                write_lines(
+                    out,
+                    &texts_a[a],
+                    &texts_b[b],
+                    args.context.min(MAX_CONTEXT),
+                    p,
+                )
+            }
+        }
+        Step::OnlyA(a) => {
+            writeln!(
+                out,
+                "{}",
+                p.error(&format!("- {}", turn_line(tree, side_a, a)))
+            )?;
+            for l in escape_lines(texts_a[a].trim_end()) {
+                writeln!(out, "{}", p.error(&format!("-{l}")))?;
+            }
+            Ok(())
+        }
+        Step::OnlyB(b) => {
+            writeln!(
+                out,
+                "{}",
+                p.label(&format!("+ {}", turn_line(tree, side_b, b)))
+            )?;
+            for l in escape_lines(texts_b[b].trim_end()) {
+                writeln!(out, "{}", p.label(&format!("+{l}")))?;
+            }
+            Ok(())
+        }
+    }
 }
 
 fn turns(n: usize) -> String {

@@ -3,14 +3,14 @@ use std::io::{self, Write};
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve, select};
-use crate::format::MessageKind;
 use crate::refs::Names;
 use crate::refs::range::Spec;
+use crate::tree::Ix;
 use crate::tree::graph::{Graph, Style, display_order};
-use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, iso_time, role_text, time};
+use crate::view::Row;
 
 /// Show the conversation that led to an entry, newest first
 ///
@@ -222,7 +222,8 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             } else {
                 Vec::new()
             };
-            let mut item = Item::of(tree, &names, ix, raw, args.markers);
+            let mut item = Row::of(tree, &names, ix, args.markers);
+            item.raw = raw;
             item.notes = subagents
                 .iter()
                 .filter(|s| s.answer == Some(ix))
@@ -249,7 +250,7 @@ fn from_the_end(
     ctx: &Context<'_>,
     template: Option<&Template>,
     filter: &crate::search::filter::Filter,
-) -> Option<Vec<Item>> {
+) -> Option<Vec<Row>> {
     let head_only = matches!(args.revs.as_slice(), [] | [_])
         && matches!(
             args.revs.first().map(String::as_str),
@@ -285,10 +286,10 @@ fn from_the_end(
     {
         return None;
     }
-    let mut items: Vec<Item> = entries
+    let mut items: Vec<Row> = entries
         .into_iter()
         .enumerate()
-        .map(|(k, e)| Item {
+        .map(|(k, e)| Row {
             short: e.id.clone(),
             id: e.id,
             parent: e.parent,
@@ -320,80 +321,14 @@ fn count_flag(text: &str) -> Option<usize> {
         .flatten()
 }
 
-/// One entry as `log` shows it, from the tree or from the end of the file.
-pub struct Item {
-    pub id: String,
-    /// The id as a person reads it ([`Tree::short_id`]).
-    pub short: String,
-    pub parent: Option<String>,
-    pub kind: MessageKind,
-    pub tag: String,
-    pub subject: String,
-    pub timestamp: u64,
-    pub head: bool,
-    pub branches: Vec<String>,
-    pub labels: Vec<String>,
-    /// Known when the whole tree was read.
-    pub depth: Option<u32>,
-    pub line: Option<u64>,
-    /// The line as stored (for `--json`).
-    pub raw: Vec<u8>,
-    /// Its tokens and cost, read when a template shows them.
-    pub spent: Option<crate::stats::Spent>,
-    /// Lines shown under it with `--markers`: the subagents whose answers
-    /// it carries, each with its account.
-    pub notes: Vec<String>,
+/// ` (HEAD, first-draft)` or nothing, escaped and painted.
+fn decorations(row: &Row, p: Paint) -> String {
+    crate::ui::render::decorations(row.head, &row.branches, &row.labels, p)
 }
 
-impl Item {
-    /// With `records`, the parent is the file's own, which may be a record.
-    fn of(tree: &Tree, names: &Names, ix: Ix, raw: Vec<u8>, records: bool) -> Item {
-        let node = tree.node(ix);
-        let parent = if records {
-            tree.raw_parent(ix)
-        } else {
-            tree.parent(ix)
-        };
-        Item {
-            id: tree.id(ix).to_string(),
-            short: tree.short_id(ix).to_string(),
-            parent: parent.map(|p| tree.id(p).to_string()),
-            kind: node.kind,
-            tag: tree.tag(ix).to_string(),
-            subject: tree.subject(ix).to_string(),
-            timestamp: node.timestamp,
-            head: names.head == Some(ix),
-            branches: names.branches(ix).to_vec(),
-            labels: names.labels(ix).to_vec(),
-            depth: Some(node.depth),
-            line: Some(node.line),
-            raw,
-            spent: None,
-            notes: Vec::new(),
-        }
-    }
-
-    /// HEAD, branches, labels.
-    fn words(&self) -> Vec<String> {
-        let head = self.head.then(|| "HEAD".to_string());
-        head.into_iter()
-            .chain(self.branches.iter().cloned())
-            .chain(
-                self.labels
-                    .iter()
-                    .map(|l| crate::ui::render::label_word(l).into_owned()),
-            )
-            .collect()
-    }
-
-    /// ` (HEAD, first-draft)` or nothing, escaped and painted.
-    fn decorations(&self, p: Paint) -> String {
-        crate::ui::render::decorations(self.head, &self.branches, &self.labels, p)
-    }
-
-    fn role(&self) -> String {
-        role_text(self.kind, &self.tag)
-    }
+/// `assistant claude-sonnet-5`: the role and its tag, escaped.
+fn row_role(row: &Row) -> String {
+    role_text(row.kind, &row.tag)
 }
 
 /// How entries are written: the options and the surroundings.
@@ -413,7 +348,7 @@ impl Render<'_> {
         &self,
         out: &mut dyn Write,
         k: usize,
-        item: &Item,
+        item: &Row,
         graph: Option<(&mut Graph<'_>, Ix)>,
     ) -> io::Result<()> {
         if self.args.json {
@@ -452,7 +387,7 @@ impl Render<'_> {
 
     /// `e12 (HEAD, first-draft) assistant claude-sonnet-5: the subject`; in a
     /// graph the short time comes before the subject.
-    fn oneline(&self, item: &Item, with_time: bool) -> String {
+    fn oneline(&self, item: &Row, with_time: bool) -> String {
         let p = self.paint;
         let when = if with_time {
             format!(" {}", p.dim(&time(item.timestamp, self.tz, true)))
@@ -462,8 +397,8 @@ impl Render<'_> {
         let mut text = format!(
             "{}{} {}{when}: {}",
             p.id(&escape(&item.short)),
-            item.decorations(p),
-            p.role(&item.role()),
+            decorations(item, p),
+            p.role(&row_role(item)),
             escape(&item.subject)
         );
         for note in &item.notes {
@@ -478,13 +413,13 @@ impl Render<'_> {
     /// e12 (HEAD, first-draft)  assistant claude-sonnet-5  2026-10-09 14:03:27 +02:00
     ///     the subject
     /// ```
-    fn medium(&self, item: &Item) -> String {
+    fn medium(&self, item: &Row) -> String {
         let p = self.paint;
         let mut text = format!(
             "{}{}  {}  {}\n    {}",
             p.id(&escape(&item.short)),
-            item.decorations(p),
-            p.role(&item.role()),
+            decorations(item, p),
+            p.role(&row_role(item)),
             p.dim(&time(item.timestamp, self.tz, false)),
             escape(&item.subject)
         );
@@ -668,7 +603,7 @@ impl Template {
     }
 
     /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, item: &Item, tz: &super::Zone) -> String {
+    pub fn render(&self, item: &Row, tz: &super::Zone) -> String {
         let mut out = String::new();
         for part in &self.parts {
             match part {

@@ -198,62 +198,73 @@ fn one(
         if !children.is_empty() {
             field(out, "Children:", &children.join(", "))?;
         }
-        let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
-            for line in escape_lines(text) {
-                let line = if dim { p.dim(&line) } else { line };
-                writeln!(out, "    {line}")?;
-            }
-            Ok(())
-        };
-        if let Message::Custom { data, .. } = &entry.message {
-            writeln!(out)?;
-            indented(
-                out,
-                &serde_json::to_string_pretty(data).unwrap_or_default(),
-                false,
-            )?;
-        }
-        let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
-        for block in entry.message.content() {
-            writeln!(out)?;
-            match block {
-                Block::Text(text) if is_error => {
-                    writeln!(out, "    {}", p.error("[error]"))?;
-                    indented(out, text, false)?;
-                }
-                Block::Text(text) => indented(out, text, false)?,
-                Block::Thinking { text, redacted } => {
-                    let what = if *redacted {
-                        "[thinking, redacted]"
-                    } else {
-                        "[thinking]"
-                    };
-                    writeln!(out, "    {}", p.dim(what))?;
-                    indented(out, text, true)?;
-                }
-                Block::ToolCall {
-                    id,
-                    name,
-                    arguments,
-                } => {
-                    writeln!(
-                        out,
-                        "    {} {} [{}]",
-                        p.role("→ tool call"),
-                        escape(name),
-                        escape(id)
-                    )?;
-                    indented(
-                        out,
-                        &serde_json::to_string_pretty(arguments).unwrap_or_default(),
-                        false,
-                    )?;
-                }
-                Block::Image { mime_type, bytes } => {
-                    writeln!(out, "    [{}, {}]", escape(mime_type), human_size(*bytes))?;
-                }
-            }
+        blocks(out, &entry, p)
+    }
+}
+
+/// An entry's content, block by block, indented under its header: a
+/// custom record's data, text, thinking (dimmed), tool calls with their
+/// arguments, images by type and size.
+fn blocks(
+    out: &mut dyn Write,
+    entry: &crate::format::message::Entry,
+    p: Paint,
+) -> std::io::Result<()> {
+    let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
+        for line in escape_lines(text) {
+            let line = if dim { p.dim(&line) } else { line };
+            writeln!(out, "    {line}")?;
         }
         Ok(())
+    };
+    if let Message::Custom { data, .. } = &entry.message {
+        writeln!(out)?;
+        indented(
+            out,
+            &serde_json::to_string_pretty(data).unwrap_or_default(),
+            false,
+        )?;
     }
+    let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
+    for block in entry.message.content() {
+        writeln!(out)?;
+        match block {
+            Block::Text(text) if is_error => {
+                writeln!(out, "    {}", p.error("[error]"))?;
+                indented(out, text, false)?;
+            }
+            Block::Text(text) => indented(out, text, false)?,
+            Block::Thinking { text, redacted } => {
+                let what = if *redacted {
+                    "[thinking, redacted]"
+                } else {
+                    "[thinking]"
+                };
+                writeln!(out, "    {}", p.dim(what))?;
+                indented(out, text, true)?;
+            }
+            Block::ToolCall {
+                id,
+                name,
+                arguments,
+            } => {
+                writeln!(
+                    out,
+                    "    {} {} [{}]",
+                    p.role("→ tool call"),
+                    escape(name),
+                    escape(id)
+                )?;
+                indented(
+                    out,
+                    &serde_json::to_string_pretty(arguments).unwrap_or_default(),
+                    false,
+                )?;
+            }
+            Block::Image { mime_type, bytes } => {
+                writeln!(out, "    [{}, {}]", escape(mime_type), human_size(*bytes))?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -15,7 +15,7 @@ use crate::refs::Names;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::ui::output::{escape, escape_lines};
-use crate::ui::render::{label_word, time};
+use crate::ui::render::time;
 
 /// Writes the path root→`target` of `repo` as Markdown.
 pub fn write_transcript(
@@ -80,22 +80,9 @@ fn heading(
         Message::ToolResult { tool_name, .. } => format!("Tool result ({})", escape(tool_name)),
         Message::Custom { kind, .. } => format!("Custom ({})", escape(kind)),
     };
-    let mut decorations = Vec::new();
-    if names.head == Some(ix) {
-        decorations.push("HEAD".to_string());
-    }
-    decorations.extend(names.branches(ix).iter().map(|b| escape(b).into_owned()));
-    decorations.extend(
-        names
-            .labels(ix)
-            .iter()
-            .map(|l| escape(&label_word(l)).into_owned()),
-    );
-    let decorations = if decorations.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", decorations.join(", "))
-    };
+    // HEAD, branches and labels, as `log` and `show` decorate an entry.
+    let decorations =
+        crate::ui::render::decorate(names, ix, crate::ui::render::Paint { on: false });
     writeln!(
         out,
         "## {who} · {}{decorations} · {}",

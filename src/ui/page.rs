@@ -100,15 +100,18 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
             .map_err(io::Error::other)?;
         map.serialize_entry(
             "nodes",
-            &seq(shown.iter().map(|&ix| Node {
-                id: tree.id(ix),
-                parent: place(tree.parent(ix)),
-                role: tree.node(ix).kind.role_name(),
-                tag: tree.tag(ix),
-                subject: tree.subject(ix),
-                time: tree.node(ix).timestamp,
-                labels: names.labels(ix),
-                branches: names.branches(ix),
+            &seq(shown.iter().map(|&ix| {
+                let row = crate::view::Row::of(tree, &names, ix, false);
+                Node {
+                    parent: place(tree.parent(ix)),
+                    role: row.kind.role_name(),
+                    id: row.id,
+                    tag: row.tag,
+                    subject: row.subject,
+                    time: row.timestamp,
+                    labels: row.labels,
+                    branches: row.branches,
+                }
             })),
         )
         .map_err(io::Error::other)?;
@@ -206,17 +209,17 @@ where
 
 /// One entry of the outline.
 #[derive(Serialize)]
-struct Node<'a> {
-    id: &'a str,
+struct Node {
+    id: String,
     parent: Option<u32>,
-    role: &'a str,
-    tag: &'a str,
-    subject: &'a str,
+    role: &'static str,
+    tag: String,
+    subject: String,
     time: u64,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    labels: &'a [String],
+    labels: Vec<String>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    branches: &'a [String],
+    branches: Vec<String>,
 }
 
 /// One line of the drawing: the entry and the graph text before it.

@@ -8,6 +8,7 @@ use crate::format::MessageKind;
 use crate::refs::Names;
 use crate::tree::{Ix, Tree};
 use crate::ui::output::escape;
+use crate::view::label_word;
 
 /// Colours, or none.
 #[derive(Debug, Clone, Copy)]
@@ -89,17 +90,6 @@ pub fn shown_label(label: &str) -> std::borrow::Cow<'_, str> {
             std::borrow::Cow::Borrowed(l) => escape(l),
             std::borrow::Cow::Owned(l) => std::borrow::Cow::Owned(escape(&l).into_owned()),
         }
-    }
-}
-
-/// A label as a decoration names it, raw: marked `label: ` where it could
-/// be read as HEAD or as an entry id (yoagent takes any label; ysess would
-/// refuse such a name), as git marks `tag: v1`.
-pub fn label_word(label: &str) -> std::borrow::Cow<'_, str> {
-    if label == "HEAD" || label == "@" || crate::format::yoagent::counter_number(label).is_some() {
-        std::borrow::Cow::Owned(format!("label: {label}"))
-    } else {
-        std::borrow::Cow::Borrowed(label)
     }
 }
 

@@ -1,0 +1,97 @@
+//! What a person sees of an entry, built once for every view: `log`'s rows
+//! (from the tree or from the end of the file), the Markdown transcript's
+//! headings and the page's outline all read a [`Row`]; how a row is drawn
+//! (escaped, painted, padded) is the views' own.
+
+use crate::format::MessageKind;
+use crate::refs::Names;
+use crate::tree::{Ix, Tree};
+
+/// One entry as a row of a view: who wrote it, what names it, its first
+/// line. Text here is as stored; a view escapes it when it draws it.
+#[derive(Debug, Clone, Default)]
+pub struct Row {
+    /// The entry's id, in full.
+    pub id: String,
+    /// The id as a person reads it ([`Tree::short_id`]).
+    pub short: String,
+    /// Its parent's id; `None` for a root.
+    pub parent: Option<String>,
+    /// User, assistant, tool result or custom.
+    pub kind: MessageKind,
+    /// The model (assistant), the tool (tool result) or the kind (custom).
+    pub tag: String,
+    /// The first line of its text.
+    pub subject: String,
+    /// Milliseconds since the epoch; 0 when the entry has no time.
+    pub timestamp: u64,
+    /// HEAD is this entry.
+    pub head: bool,
+    /// The branches whose tip it is.
+    pub branches: Vec<String>,
+    /// The labels that name it.
+    pub labels: Vec<String>,
+    /// Entries on its root path, itself included (known when the whole
+    /// tree was read).
+    pub depth: Option<u32>,
+    /// Its line in the file (known when the whole tree was read).
+    pub line: Option<u64>,
+    /// The line as stored (for `--json`), when a view asked for it.
+    pub raw: Vec<u8>,
+    /// Its tokens and cost, when a view asked for them.
+    pub spent: Option<crate::stats::Spent>,
+    /// Lines a view shows under it: a Claude Code tool result's subagents,
+    /// each with what it used.
+    pub notes: Vec<String>,
+}
+
+impl Row {
+    /// The row of entry `ix`; with `records`, the parent is the file's own,
+    /// which may be one of ysess's records.
+    pub fn of(tree: &Tree, names: &Names, ix: Ix, records: bool) -> Row {
+        let node = tree.node(ix);
+        let parent = if records {
+            tree.raw_parent(ix)
+        } else {
+            tree.parent(ix)
+        };
+        Row {
+            id: tree.id(ix).to_string(),
+            short: tree.short_id(ix).to_string(),
+            parent: parent.map(|p| tree.id(p).to_string()),
+            kind: node.kind,
+            tag: tree.tag(ix).to_string(),
+            subject: tree.subject(ix).to_string(),
+            timestamp: node.timestamp,
+            head: names.head == Some(ix),
+            branches: names.branches(ix).to_vec(),
+            labels: names.labels(ix).to_vec(),
+            depth: Some(node.depth),
+            line: Some(node.line),
+            raw: Vec::new(),
+            spent: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// What names it, as decorations list it: HEAD, then branches, then
+    /// labels (each as [`label_word`] gives it).
+    pub fn words(&self) -> Vec<String> {
+        let head = self.head.then(|| "HEAD".to_string());
+        head.into_iter()
+            .chain(self.branches.iter().cloned())
+            .chain(self.labels.iter().map(|l| label_word(l).into_owned()))
+            .collect()
+    }
+}
+
+/// A label as a decoration names it, raw: marked `label: ` where it could
+/// be read as HEAD or as an entry id (yoagent takes any label; ysess would
+/// refuse such a name), as git marks `tag: v1`.
+pub fn label_word(label: &str) -> std::borrow::Cow<'_, str> {
+    if label == "HEAD" || label == "@" || crate::format::yoagent::counter_number(label).is_some() {
+        std::borrow::Cow::Owned(format!("label: {label}"))
+    } else {
+        std::borrow::Cow::Borrowed(label)
+    }
+}
