@@ -3,7 +3,6 @@
 
 mod append;
 mod branch;
-mod branch_format;
 mod checkout;
 
 mod diff;

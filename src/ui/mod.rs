@@ -8,3 +8,4 @@ pub mod output;
 pub mod page;
 pub mod pager;
 pub mod render;
+pub mod template;

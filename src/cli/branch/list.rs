@@ -19,7 +19,7 @@ pub(super) fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Fail
     let template = args
         .format
         .as_deref()
-        .map(crate::cli::branch_format::Template::parse)
+        .map(super::template::Template::parse)
         .transpose()
         .map_err(Failure::usage)?;
     let repo = open_repo(ctx)?;
@@ -113,7 +113,7 @@ pub(super) fn run(args: &BranchArgs, ctx: &mut Context<'_>) -> Result<Exit, Fail
         if let Some(template) = &template {
             let fork = tree.fork_point(l.tip).map_or("", |f| tree.id(f));
             let account = accounts.as_ref().map(|a| &a[k]);
-            let row = crate::cli::branch_format::Row {
+            let row = super::template::Row {
                 name: match (&l.name, l.detached) {
                     (_, true) => "",
                     (Some(name), _) => name,

@@ -2,6 +2,7 @@ use clap::Args;
 
 mod change;
 mod list;
+mod template;
 
 use super::{Context, Exit, Failure};
 
@@ -49,7 +50,7 @@ pub struct BranchArgs {
     #[arg(long, conflicts_with_all = ["name", "delete", "rename"])]
     pub json: bool,
     /// Print each branch with this template, e.g. '{name}{tab}{tokens_out}'
-    #[arg(long, value_name = "FMT", long_help = super::branch_format::help(), conflicts_with_all = ["name", "delete", "rename", "json", "verbose"])]
+    #[arg(long, value_name = "FMT", long_help = template::help(), conflicts_with_all = ["name", "delete", "rename", "json", "verbose"])]
     pub format: Option<String>,
 }
 

@@ -2,6 +2,8 @@ use std::io::{self, Write};
 
 use clap::Args;
 
+mod template;
+
 use super::{Context, Exit, Failure, open_repo, resolve, select};
 use crate::refs::Names;
 use crate::refs::range::Spec;
@@ -9,8 +11,9 @@ use crate::tree::Ix;
 use crate::tree::graph::{Graph, Style, display_order};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
-use crate::ui::render::{Paint, fit, iso_time, role_text, time};
+use crate::ui::render::{Paint, fit, role_text, time};
 use crate::view::Row;
+use template::Template;
 
 /// Show the conversation that led to an entry, newest first
 ///
@@ -62,7 +65,7 @@ pub struct LogArgs {
     #[arg(long, requires = "graph")]
     pub ascii: bool,
     /// Print each entry with this template, e.g. '{id} {subject}'
-    #[arg(long, value_name = "FMT", long_help = format_help())]
+    #[arg(long, value_name = "FMT", long_help = template::help())]
     pub format: Option<String>,
     /// End each entry with NUL instead of a newline
     #[arg(short = 'z')]
@@ -140,32 +143,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let head = tree.head();
     let branches = repo.refs.pairs();
     let whole_tree = args.all || (args.graph && args.revs.is_empty());
-    let mut order: Vec<Ix> = if whole_tree {
-        if args.graph {
-            display_order(tree, args.markers)
-        } else {
-            (0..tree.len() as Ix).rev().collect()
-        }
-    } else if args.revs.is_empty() && head.is_none() {
-        Vec::new() // an empty session: nothing to show
-    } else if let [rev] = args.revs.as_slice()
-        && !Spec::parse(rev, |t| repo.resolve(t).is_ok()).is_range()
-    {
-        let target = resolve(&repo, rev)?;
-        let mut path = if args.markers {
-            tree.raw_path(target)
-        } else {
-            tree.path(target)
-        };
-        path.reverse();
-        path
-    } else {
-        let texts: Vec<&str> = match args.revs.as_slice() {
-            [] => vec!["HEAD"],
-            revs => revs.iter().map(String::as_str).collect(),
-        };
-        select(&repo, &texts, args.markers)?
-    };
+    let mut order = entries(args, &repo, whole_tree)?;
     // A graph of some entries draws only the lines between them.
     let shown: hashbrown::HashSet<Ix> = if args.graph && !whole_tree {
         order.iter().copied().collect()
@@ -240,6 +218,39 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Ok(())
     })?;
     Ok(Exit::Success)
+}
+
+/// The entries to list, newest first: the whole tree (`--all`, or
+/// `--graph` of no REV, in the graph's order), the path to one REV, or what
+/// several REVs or a range select.
+fn entries(args: &LogArgs, repo: &crate::repo::Repo, whole_tree: bool) -> Result<Vec<Ix>, Failure> {
+    let tree = &repo.tree;
+    Ok(if whole_tree {
+        if args.graph {
+            display_order(tree, args.markers)
+        } else {
+            (0..tree.len() as Ix).rev().collect()
+        }
+    } else if args.revs.is_empty() && tree.head().is_none() {
+        Vec::new() // an empty session: nothing to show
+    } else if let [rev] = args.revs.as_slice()
+        && !Spec::parse(rev, |t| repo.resolve(t).is_ok()).is_range()
+    {
+        let target = resolve(repo, rev)?;
+        let mut path = if args.markers {
+            tree.raw_path(target)
+        } else {
+            tree.path(target)
+        };
+        path.reverse();
+        path
+    } else {
+        let texts: Vec<&str> = match args.revs.as_slice() {
+            [] => vec!["HEAD"],
+            revs => revs.iter().map(String::as_str).collect(),
+        };
+        select(repo, &texts, args.markers)?
+    })
 }
 
 /// The fast way for the common case: no REV (or HEAD), a count, one path.
@@ -435,206 +446,4 @@ fn json_line_raw(out: &mut dyn Write, raw: &[u8], end: &str) -> io::Result<()> {
     let text = std::str::from_utf8(raw).map(str::trim).unwrap_or_default();
     out.write_all(stored_json(text).as_bytes())?;
     out.write_all(end.as_bytes())
-}
-
-/// Every `--format` placeholder and what it stands for: the one list that
-/// `--help`, the man page and the error for an unknown one are made from.
-pub const PLACEHOLDERS: &[(&str, &str)] = &[
-    ("id", "the entry's id, in full"),
-    (
-        "short_id",
-        "its shortest unique prefix, at least 8 characters (as log prints ids)",
-    ),
-    ("parent", "its parent's id (empty for a root)"),
-    ("role", "user, assistant, toolResult or custom"),
-    (
-        "tag",
-        "the model (assistant), the tool (tool result) or the kind (custom record)",
-    ),
-    ("subject", "the first line of its text"),
-    ("time", "local time, ISO 8601 with milliseconds"),
-    (
-        "ts",
-        "the timestamp as stored, milliseconds since the epoch",
-    ),
-    ("labels", "the labels that name it, comma-separated"),
-    ("decorations", "HEAD, branches and labels, comma-separated"),
-    ("depth", "entries on its root path, itself included"),
-    ("line", "its line in the file"),
-    (
-        "tokens_in",
-        "an assistant message's input tokens (empty for other entries)",
-    ),
-    ("tokens_out", "an assistant message's output tokens"),
-    (
-        "cost",
-        "its cost in dollars, where the format records one (pi); else empty",
-    ),
-    ("n", "a newline"),
-    ("tab", "a tab"),
-    ("nul", "a NUL byte"),
-    ("{", "a `{`"),
-];
-
-/// `--format`'s long help: what it does, then every placeholder.
-fn format_help() -> clap::builder::StyledStr {
-    use std::fmt::Write as _;
-    let mut help = clap::builder::StyledStr::new();
-    let _ = write!(
-        help,
-        "Print each entry with this template, e.g. '{{id}} {{subject}}'; session text in it is \
-         escaped, the template's own text printed as written.\n\nPlaceholders:"
-    );
-    // The name is styled apart from its braces: clap reads a plain `{n}`
-    // in help text as a line break.
-    let literal = clap::builder::styling::Style::new().bold();
-    for (name, meaning) in PLACEHOLDERS {
-        let pad = " ".repeat(13usize.saturating_sub(name.len()));
-        let _ = write!(help, "\n  {{{literal}{name}{literal:#}}}{pad}{meaning}");
-    }
-    help
-}
-
-/// A `--format` template: text with `{placeholder}`s.
-pub struct Template {
-    parts: Vec<Part>,
-}
-
-enum Part {
-    Text(String),
-    Id,
-    ShortId,
-    Parent,
-    Role,
-    Tag,
-    Subject,
-    Time,
-    Ts,
-    Labels,
-    Decorations,
-    Depth,
-    Line,
-    TokensIn,
-    TokensOut,
-    Cost,
-}
-
-impl Template {
-    pub fn parse(text: &str) -> Result<Template, String> {
-        let mut parts = Vec::new();
-        let mut rest = text;
-        let mut literal = String::new();
-        while let Some(open) = rest.find('{') {
-            literal.push_str(&rest[..open]);
-            let Some(close) = rest[open..].find('}') else {
-                return Err(format!("--format: `{{` without `}}` in '{text}'"));
-            };
-            let name = &rest[open + 1..open + close];
-            let char_for = match name {
-                "n" => Some('\n'),
-                "tab" => Some('\t'),
-                "nul" => Some('\0'),
-                "{" => Some('{'),
-                _ => None,
-            };
-            if let Some(c) = char_for {
-                literal.push(c);
-                rest = &rest[open + close + 1..];
-                continue;
-            }
-            let part = match name {
-                "id" => Part::Id,
-                "short_id" => Part::ShortId,
-                "parent" => Part::Parent,
-                "role" => Part::Role,
-                "tag" => Part::Tag,
-                "subject" => Part::Subject,
-                "time" => Part::Time,
-                "ts" => Part::Ts,
-                "labels" => Part::Labels,
-                "decorations" => Part::Decorations,
-                "depth" => Part::Depth,
-                "line" => Part::Line,
-                "tokens_in" => Part::TokensIn,
-                "tokens_out" => Part::TokensOut,
-                "cost" => Part::Cost,
-                other => {
-                    let known: Vec<String> = PLACEHOLDERS
-                        .iter()
-                        .map(|(n, _)| format!("{{{n}}}"))
-                        .collect();
-                    return Err(format!(
-                        "--format: unknown placeholder {{{other}}}; known: {}",
-                        known.join(" ")
-                    ));
-                }
-            };
-            if !literal.is_empty() {
-                parts.push(Part::Text(std::mem::take(&mut literal)));
-            }
-            parts.push(part);
-            rest = &rest[open + close + 1..];
-        }
-        literal.push_str(rest);
-        if !literal.is_empty() {
-            parts.push(Part::Text(literal));
-        }
-        Ok(Template { parts })
-    }
-
-    /// Whether the template needs what only reading the whole file tells.
-    fn needs_whole_file(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p, Part::Depth | Part::Line))
-            || self.shows_usage()
-    }
-
-    /// Whether the template prints tokens or cost, read from the entry.
-    fn shows_usage(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| matches!(p, Part::TokensIn | Part::TokensOut | Part::Cost))
-    }
-
-    /// Whether the template prints branch names.
-    fn shows_decorations(&self) -> bool {
-        self.parts.iter().any(|p| matches!(p, Part::Decorations))
-    }
-
-    /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, item: &Row, tz: &super::Zone) -> String {
-        let mut out = String::new();
-        for part in &self.parts {
-            match part {
-                Part::Text(t) => out.push_str(t),
-                Part::Id => out.push_str(&escape(&item.id)),
-                Part::ShortId => out.push_str(&escape(&item.short)),
-                Part::Parent => out.push_str(&escape(item.parent.as_deref().unwrap_or_default())),
-                Part::Role => out.push_str(item.kind.role_name()),
-                Part::Tag => out.push_str(&escape(&item.tag)),
-                Part::Subject => out.push_str(&escape(&item.subject)),
-                Part::Time => out.push_str(&iso_time(item.timestamp, tz)),
-                Part::Ts => out.push_str(&item.timestamp.to_string()),
-                Part::Labels => out.push_str(&escape(&item.labels.join(","))),
-                Part::Decorations => out.push_str(&escape(&item.words().join(", "))),
-                Part::Depth => out.push_str(&item.depth.map(|d| d.to_string()).unwrap_or_default()),
-                Part::Line => out.push_str(&item.line.map(|l| l.to_string()).unwrap_or_default()),
-                Part::TokensIn => {
-                    out.push_str(&item.spent.map(|s| s.input.to_string()).unwrap_or_default())
-                }
-                Part::TokensOut => {
-                    out.push_str(&item.spent.map(|s| s.output.to_string()).unwrap_or_default())
-                }
-                Part::Cost => out.push_str(
-                    &item
-                        .spent
-                        .and_then(|s| s.cost)
-                        .map(|c| format!("{c:.6}"))
-                        .unwrap_or_default(),
-                ),
-            }
-        }
-        out
-    }
 }
