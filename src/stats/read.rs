@@ -1,0 +1,375 @@
+//! Reading what every entry says about usage ([`read`]), lean where the
+//! format allows it, on every core.
+
+use super::*;
+
+/// The cost of a message: what it records (pi's `usage.cost.total`), or,
+/// for a format that records usage but no cost (Claude Code, Codex), its
+/// usage priced by [`prices`]; in dollars.
+pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Option<f64> {
+    match format {
+        Format::Pi => message
+            .get("usage")?
+            .get("cost")?
+            .get("total")?
+            .as_f64()
+            .filter(|c| c.is_finite()),
+        Format::Claude | Format::Codex => prices::cost(model, usage),
+        Format::Yoagent => None,
+    }
+}
+
+/// The facts of every entry, by index; `None` for bookkeeping folded out
+/// of the user's tree (ysess's records, a format's own lines), but the
+/// facts of a subagent's turns folded into the file (Claude Code's
+/// sidechain lines). Entries are read on every core.
+pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
+    let tree = &repo.tree;
+    let len = tree.len();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = len.div_ceil(workers).max(1);
+    // Read in parallel: each worker its own range of indexes. Tool calls'
+    // ids and the calls tool results answer are kept aside, to name each
+    // result's tool and model once all are read.
+    type Calls = Vec<(String, Ix, String)>;
+    type Answers = Vec<(Ix, String)>;
+    type Part = (Vec<Option<Facts>>, Calls, Answers);
+    let parts: Vec<io::Result<Part>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..len)
+            .step_by(chunk)
+            .map(|from| {
+                scope.spawn(move || -> io::Result<Part> {
+                    let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
+                    for ix in from..(from + chunk).min(len) {
+                        let ix = ix as Ix;
+                        // Bookkeeping has no account; a subagent's turns
+                        // folded into the file (Claude Code's sidechain
+                        // lines) have one, which the whole session's total
+                        // counts.
+                        if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
+                            part.0.push(None);
+                            continue;
+                        }
+                        let (facts, calls, answers) = read_one(repo, ix)?;
+                        part.1
+                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                        part.2.extend(answers.map(|call| (ix, call)));
+                        part.0.push(Some(facts));
+                    }
+                    Ok(part)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a reading thread does not panic"))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(len);
+    let mut by_call: HashMap<String, (Ix, String)> = HashMap::new();
+    let mut answers = Vec::new();
+    for part in parts {
+        let (facts, ids, answered) = part?;
+        all.extend(facts);
+        for (id, ix, name) in ids {
+            by_call.entry(id).or_insert((ix, name));
+        }
+        answers.extend(answered);
+    }
+    // A tool result's model is its call's; Claude Code's results do not
+    // name their tool, their call does.
+    for (ix, call) in answers {
+        let Some((from, name)) = by_call.get(&call) else {
+            continue;
+        };
+        let model = all[*from as usize].as_ref().and_then(|f| f.model.clone());
+        if let Some(f) = all[ix as usize].as_mut() {
+            f.model = model;
+            if let Some((tool, _)) = &mut f.result
+                && tool.is_empty()
+            {
+                *tool = name.clone();
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// One entry's facts, the ids and names of the tool calls it makes, and the
+/// call it answers. yoagent's and pi's messages (the same pi-ai shapes) are
+/// read lean, their text skipped unread, and a user or custom message not
+/// at all (the index knows its kind and time); anything the lean read does
+/// not take, and Claude Code's lines, are read whole.
+pub(super) type One = (Facts, Vec<(String, String)>, Option<String>);
+
+pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
+    let node = repo.tree.node(ix);
+    // A user or custom message has no account beyond its kind and time,
+    // which the index knows, in every format: it is not read at all.
+    if matches!(node.kind, MessageKind::User | MessageKind::Custom) {
+        let facts = Facts {
+            kind: node.kind,
+            timestamp: node.timestamp,
+            ..Facts::default()
+        };
+        return Ok((facts, Vec::new(), None));
+    }
+    let leaned = match repo.format {
+        Format::Yoagent | Format::Pi => {
+            lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format)
+        }
+        Format::Claude => lean_claude(&repo.line(ix)?, node.kind, node.timestamp).map(
+            |(mut facts, calls, answer)| {
+                if let Some((tool, _)) = &mut facts.result {
+                    tool.push_str(repo.tree.tag(ix));
+                }
+                (facts, calls, answer)
+            },
+        ),
+        // Its model and usage stand on lines of their own.
+        Format::Codex => None,
+    };
+    match leaned {
+        Some(one) => Ok(one),
+        None => whole(repo, ix),
+    }
+}
+
+/// An entry read whole: the slow path every format has.
+/// A Claude Code assistant line or tool result read for its account only:
+/// the text, thinking and tool input are skipped unread. `None` for a line
+/// of another shape, which is read whole.
+pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Option<One> {
+    use std::borrow::Cow;
+
+    use serde::Deserialize;
+    use serde_json::value::RawValue;
+
+    #[derive(Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Msg<'a>,
+    }
+    #[derive(Deserialize)]
+    struct Msg<'a> {
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        usage: Option<Used>,
+        #[serde(borrow)]
+        content: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    struct Used {
+        #[serde(default)]
+        input_tokens: Option<u64>,
+        #[serde(default)]
+        output_tokens: Option<u64>,
+        #[serde(default)]
+        cache_read_input_tokens: Option<u64>,
+        #[serde(default)]
+        cache_creation_input_tokens: Option<u64>,
+    }
+    #[derive(Deserialize)]
+    struct Part<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        tool_use_id: Option<Cow<'a, str>>,
+        #[serde(default)]
+        is_error: Option<bool>,
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
+    let parts: Vec<Part<'_>> = match m.content.get().as_bytes().first() {
+        Some(b'[') => serde_json::from_str(m.content.get()).ok()?,
+        _ => return None,
+    };
+    let mut facts = Facts {
+        kind,
+        timestamp,
+        ..Facts::default()
+    };
+    match kind {
+        MessageKind::Assistant => {
+            let u = m.usage?;
+            let n = |v: Option<u64>| v.unwrap_or(0);
+            let (input, output) = (n(u.input_tokens), n(u.output_tokens));
+            let (cache_read, cache_write) = (
+                n(u.cache_read_input_tokens),
+                n(u.cache_creation_input_tokens),
+            );
+            facts.usage = Usage {
+                input,
+                output,
+                cache_read,
+                cache_write,
+                total_tokens: input + output + cache_read + cache_write,
+            };
+            let model = m.model.unwrap_or_default().into_owned();
+            facts.cost = prices::cost(&model, &facts.usage);
+            facts.model = Some(model);
+            facts.response = m.id.map(Cow::into_owned);
+            let calls: Vec<(String, String)> = parts
+                .iter()
+                .filter(|p| p.kind == "tool_use")
+                .map(|p| {
+                    let own =
+                        |c: &Option<Cow<'_, str>>| c.as_deref().unwrap_or_default().to_string();
+                    (own(&p.id), own(&p.name))
+                })
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            let result = parts.iter().find(|p| p.kind == "tool_result")?;
+            facts.result = Some((String::new(), result.is_error.unwrap_or(false)));
+            let answer = result
+                .tool_use_id
+                .as_deref()
+                .unwrap_or_default()
+                .to_string();
+            Some((facts, Vec::new(), Some(answer)))
+        }
+        MessageKind::User | MessageKind::Custom => None,
+    }
+}
+
+pub(super) fn whole(repo: &Repo, ix: Ix) -> io::Result<One> {
+    let entry = repo.entry(ix)?;
+    let (calls, answers) = match &entry.message {
+        Message::Assistant { content, .. } => (
+            calls(content)
+                .map(|(id, name)| (id.to_string(), name.to_string()))
+                .collect(),
+            None,
+        ),
+        Message::ToolResult { tool_call_id, .. } => (Vec::new(), Some(tool_call_id.clone())),
+        _ => (Vec::new(), None),
+    };
+    Ok((Facts::of(&entry, repo.format), calls, answers))
+}
+
+/// An assistant message or tool result of yoagent or pi, read for its
+/// usage and tool calls only; `None` for anything not in the usual shape
+/// (then the entry is read whole).
+fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Option<One> {
+    use std::borrow::Cow;
+
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Lean<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Lean<'a> {
+        #[serde(default, borrow)]
+        content: Vec<LeanBlock<'a>>,
+        #[serde(default, borrow)]
+        model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        usage: Option<LeanUsage>,
+        #[serde(rename = "toolCallId", default, borrow)]
+        tool_call_id: Option<Cow<'a, str>>,
+        #[serde(rename = "toolName", default, borrow)]
+        tool_name: Option<Cow<'a, str>>,
+        #[serde(rename = "isError", default)]
+        is_error: Option<bool>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanBlock<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(non_snake_case)]
+    struct LeanUsage {
+        #[serde(default)]
+        input: u64,
+        #[serde(default)]
+        output: u64,
+        #[serde(default)]
+        cacheRead: Option<u64>,
+        #[serde(default)]
+        cache_read: Option<u64>,
+        #[serde(default)]
+        cacheWrite: Option<u64>,
+        #[serde(default)]
+        cache_write: Option<u64>,
+        #[serde(default)]
+        totalTokens: Option<u64>,
+        #[serde(default)]
+        total_tokens: Option<u64>,
+        #[serde(default)]
+        cost: Option<LeanCost>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LeanCost {
+        #[serde(default)]
+        total: Option<f64>,
+    }
+    let text = std::str::from_utf8(line).ok()?.trim();
+    let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
+    let mut facts = Facts {
+        kind,
+        timestamp,
+        ..Facts::default()
+    };
+    match kind {
+        MessageKind::Assistant => {
+            // yoagent also takes snake_case usage; pi reads camelCase only.
+            let yoagent = format == Format::Yoagent;
+            let either = |camel: Option<u64>, snake: Option<u64>| {
+                camel.or(snake.filter(|_| yoagent)).unwrap_or(0)
+            };
+            if let Some(u) = &m.usage {
+                facts.usage = Usage {
+                    input: u.input,
+                    output: u.output,
+                    cache_read: either(u.cacheRead, u.cache_read),
+                    cache_write: either(u.cacheWrite, u.cache_write),
+                    total_tokens: either(u.totalTokens, u.total_tokens),
+                };
+                facts.cost = u
+                    .cost
+                    .as_ref()
+                    .and_then(|c| c.total)
+                    .filter(|c| c.is_finite() && format == Format::Pi);
+            }
+            facts.model = Some(m.model.unwrap_or_default().into_owned());
+            let calls: Vec<(String, String)> = m
+                .content
+                .into_iter()
+                .filter(|b| b.kind == "toolCall")
+                .map(|b| {
+                    (
+                        b.id.unwrap_or_default().into_owned(),
+                        b.name.unwrap_or_default().into_owned(),
+                    )
+                })
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            let tool = m.tool_name.unwrap_or_default().into_owned();
+            facts.result = Some((tool, m.is_error.unwrap_or(false)));
+            let call = m.tool_call_id.unwrap_or_default().into_owned();
+            Some((facts, Vec::new(), Some(call)))
+        }
+        _ => None,
+    }
+}
