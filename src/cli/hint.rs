@@ -4,6 +4,7 @@
 use std::io;
 
 use super::{FileFrom, Global};
+use crate::refs::revision::RevError;
 
 /// A word as a POSIX shell reads it back: as it is when that is safe, else
 /// in single quotes.
@@ -81,6 +82,61 @@ pub fn missing_file(global: &Global, error: &io::Error) -> Vec<String> {
         );
     }
     hints
+}
+
+/// Advice to print after a revision that names nothing, one line each.
+pub fn revision(e: &RevError) -> Vec<String> {
+    match e {
+        RevError::EmptySession { .. } | RevError::NoHead { .. } => Vec::new(),
+        RevError::Empty => vec![syntax_hint()],
+        RevError::NoBase { text } => vec![format!("did you mean 'HEAD{text}'?")],
+        RevError::Unknown {
+            suffix, suggestion, ..
+        } => match suggestion {
+            Some(near) => vec![format!("did you mean '{near}{suffix}'?")],
+            None => vec![syntax_hint()],
+        },
+        RevError::Ambiguous { .. } => {
+            vec!["give more of the id or label, or all of it".to_owned()]
+        }
+        RevError::PastRoot {
+            from,
+            ancestors,
+            root,
+            ..
+        } => match ancestors {
+            0 => Vec::new(),
+            n => vec![format!("the root is {root} ({from}~{n})")],
+        },
+        RevError::BadSuffix { .. } => vec![suffix_hint()],
+        RevError::NoSecondParent { .. } => vec![suffix_hint()],
+        RevError::Record { entry, .. } => entry
+            .iter()
+            .map(|e| format!("it hangs from {e}; name that entry instead"))
+            .collect(),
+        RevError::HugeMove { .. } => {
+            vec!["`ysess reflog` lists the HEAD moves ysess recorded".to_owned()]
+        }
+        RevError::NoPrevious { moves: 0, .. } => {
+            vec!["`ysess checkout` records each HEAD move; `ysess reflog` lists them".to_owned()]
+        }
+        RevError::NoPrevious { moves, .. } => {
+            vec![format!(
+                "`ysess reflog` lists them: HEAD@{{1}} to HEAD@{{{moves}}}"
+            )]
+        }
+    }
+}
+
+/// What a revision may be.
+pub fn syntax_hint() -> String {
+    "a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a unique prefix \
+     of one), then any of ~N and ^"
+        .to_owned()
+}
+
+pub fn suffix_hint() -> String {
+    "'~N' goes N entries back and '^' goes to the parent, e.g. 'HEAD~2' or 'HEAD^'".to_owned()
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ mod filters;
 mod fsck;
 pub mod generate;
 mod grep;
-mod hint;
+pub(crate) mod hint;
 mod log;
 pub mod manual;
 mod reflog;
@@ -345,7 +345,7 @@ fn select(
 }
 
 fn rev_failure(e: crate::refs::revision::RevError) -> Failure {
-    let hints = e.hints();
+    let hints = hint::revision(&e);
     let mut failure = Failure::from(anyhow::Error::new(e));
     failure.hints = hints;
     failure

@@ -106,64 +106,6 @@ pub enum RevError {
     HugeMove { text: String },
 }
 
-impl RevError {
-    /// Advice to print after the message, one line each.
-    pub fn hints(&self) -> Vec<String> {
-        match self {
-            RevError::EmptySession { .. } | RevError::NoHead { .. } => Vec::new(),
-            RevError::Empty => vec![syntax_hint()],
-            RevError::NoBase { text } => vec![format!("did you mean 'HEAD{text}'?")],
-            RevError::Unknown {
-                suffix, suggestion, ..
-            } => match suggestion {
-                Some(near) => vec![format!("did you mean '{near}{suffix}'?")],
-                None => vec![syntax_hint()],
-            },
-            RevError::Ambiguous { .. } => {
-                vec!["give more of the id or label, or all of it".to_owned()]
-            }
-            RevError::PastRoot {
-                from,
-                ancestors,
-                root,
-                ..
-            } => match ancestors {
-                0 => Vec::new(),
-                n => vec![format!("the root is {root} ({from}~{n})")],
-            },
-            RevError::BadSuffix { .. } => vec![suffix_hint()],
-            RevError::NoSecondParent { .. } => vec![suffix_hint()],
-            RevError::Record { entry, .. } => entry
-                .iter()
-                .map(|e| format!("it hangs from {e}; name that entry instead"))
-                .collect(),
-            RevError::HugeMove { .. } => {
-                vec!["`ysess reflog` lists the HEAD moves ysess recorded".to_owned()]
-            }
-            RevError::NoPrevious { moves: 0, .. } => {
-                vec![
-                    "`ysess checkout` records each HEAD move; `ysess reflog` lists them".to_owned(),
-                ]
-            }
-            RevError::NoPrevious { moves, .. } => {
-                vec![format!(
-                    "`ysess reflog` lists them: HEAD@{{1}} to HEAD@{{{moves}}}"
-                )]
-            }
-        }
-    }
-}
-
-fn syntax_hint() -> String {
-    "a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a unique prefix \
-     of one), then any of ~N and ^"
-        .to_owned()
-}
-
-fn suffix_hint() -> String {
-    "'~N' goes N entries back and '^' goes to the parent, e.g. 'HEAD~2' or 'HEAD^'".to_owned()
-}
-
 impl fmt::Display for RevError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -626,9 +568,12 @@ impl<'a> Names<'a> {
     }
 }
 
-#[cfg(test)]
+// The hints are the command line's (`cli::hint::revision`), and so are
+// the tests that check them beside the errors.
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
+    use crate::cli::hint::revision as hints;
     use crate::testing::labeled_tree as tree;
 
     /// e1 ← e2 ← e3 ← e4 ← e5 (head), with a fork e3 ← e6.
@@ -691,7 +636,7 @@ mod tests {
             "'HEAD@{3}' asks for HEAD move 3, but ysess recorded only 2"
         );
         assert_eq!(
-            e.hints(),
+            hints(&e),
             ["`ysess reflog` lists them: HEAD@{1} to HEAD@{2}"]
         );
         let e = resolve(&t, t.head(), &[], "@-").unwrap_err();
@@ -813,7 +758,7 @@ mod tests {
             e.to_string(),
             "ambiguous revision 'x': it could be entry x12, label x1 on e4 or branch x1b at e1"
         );
-        assert_eq!(e.hints(), ["give more of the id or label, or all of it"]);
+        assert_eq!(hints(&e), ["give more of the id or label, or all of it"]);
         let RevError::Ambiguous {
             name,
             candidates,
@@ -860,15 +805,15 @@ mod tests {
         let t = forked();
         let e = err(&t, "frist-draft");
         assert_eq!(e.to_string(), "unknown revision 'frist-draft'");
-        assert_eq!(e.hints(), ["did you mean 'first-draft'?"]);
+        assert_eq!(hints(&e), ["did you mean 'first-draft'?"]);
         // The suggestion keeps the suffixes, so it can be pasted as is.
         let e = err(&t, "frist-draft~2");
         assert_eq!(e.to_string(), "unknown revision 'frist-draft'");
-        assert_eq!(e.hints(), ["did you mean 'first-draft~2'?"]);
-        assert_eq!(err(&t, "HAED").hints(), ["did you mean 'HEAD'?"]);
+        assert_eq!(hints(&e), ["did you mean 'first-draft~2'?"]);
+        assert_eq!(hints(&err(&t, "HAED")), ["did you mean 'HEAD'?"]);
         // Nothing close: the syntax instead.
         let e = err(&t, "zzzzzz");
-        assert_eq!(e.hints(), [syntax_hint()]);
+        assert_eq!(hints(&e), [crate::cli::hint::syntax_hint()]);
     }
 
     #[test]
@@ -876,7 +821,7 @@ mod tests {
         let t = forked();
         let branches = [("feature".to_owned(), ix(&t, "e6"))];
         let e = resolve(&t, t.head(), &branches, "featrue").unwrap_err();
-        assert_eq!(e.hints(), ["did you mean 'feature'?"]);
+        assert_eq!(hints(&e), ["did you mean 'feature'?"]);
     }
 
     #[test]
@@ -885,11 +830,11 @@ mod tests {
             ("3f2a9c1e", None, None),
             ("7b00d4aa", Some("3f2a9c1e"), None),
         ]);
-        assert_eq!(err(&t, "3f2a9cle").hints(), ["did you mean '3f2a9c1e'?"]);
+        assert_eq!(hints(&err(&t, "3f2a9cle")), ["did you mean '3f2a9c1e'?"]);
         let t = forked();
         let e = err(&t, "e7");
         assert_eq!(e.to_string(), "unknown revision 'e7'");
-        assert_eq!(e.hints(), [syntax_hint()]);
+        assert_eq!(hints(&e), [crate::cli::hint::syntax_hint()]);
     }
 
     #[test]
@@ -900,7 +845,7 @@ mod tests {
             e.to_string(),
             "'e3~5' goes past the root: e3 has only 2 ancestors"
         );
-        assert_eq!(e.hints(), ["the root is e1 (e3~2)"]);
+        assert_eq!(hints(&e), ["the root is e1 (e3~2)"]);
         // The failing step is reported from where it started.
         let e = err(&t, "e5~2~5");
         assert_eq!(
@@ -915,7 +860,7 @@ mod tests {
             err(&t, "e2~2").to_string(),
             "'e2~2' goes past the root: e2 has only 1 ancestor"
         );
-        assert!(err(&t, "e1^").hints().is_empty());
+        assert!(hints(&err(&t, "e1^")).is_empty());
         let huge = err(&t, "HEAD~99999999999999999999999");
         assert!(matches!(huge, RevError::PastRoot { ancestors: 4, .. }));
     }
@@ -925,7 +870,7 @@ mod tests {
         let t = forked();
         let e = err(&t, "e3~x");
         assert_eq!(e.to_string(), "malformed suffix '~x' in 'e3~x'");
-        assert_eq!(e.hints(), [suffix_hint()]);
+        assert_eq!(hints(&e), [crate::cli::hint::suffix_hint()]);
         assert!(matches!(err(&t, "HEAD^-1"), RevError::BadSuffix { .. }));
         assert!(matches!(err(&t, "e3~1 "), RevError::BadSuffix { .. }));
         // A prefix followed by a bad suffix: the suffix is what is wrong.
@@ -949,7 +894,7 @@ mod tests {
             e.to_string(),
             "'e3^2' asks for parent 2, but an entry has only one parent"
         );
-        assert_eq!(e.hints(), [suffix_hint()]);
+        assert_eq!(hints(&e), [crate::cli::hint::suffix_hint()]);
         // An unknown name is the first problem to report.
         assert!(matches!(err(&t, "zz^2"), RevError::Unknown { .. }));
     }
@@ -990,7 +935,7 @@ mod tests {
         assert_eq!(err(&t, "").to_string(), "empty revision");
         let e = err(&t, "~2");
         assert_eq!(e.to_string(), "revision '~2' has no name before '~'");
-        assert_eq!(e.hints(), ["did you mean 'HEAD~2'?"]);
+        assert_eq!(hints(&e), ["did you mean 'HEAD~2'?"]);
         assert_eq!(
             err(&t, "^").to_string(),
             "revision '^' has no name before '^'"
@@ -1069,7 +1014,7 @@ mod tests {
             match resolve(&t, head, &branches, &text) {
                 Ok(found) => assert!((found as usize) < t.len(), "{text:?}"),
                 Err(e) => {
-                    let _ = (e.to_string(), e.hints());
+                    let _ = (e.to_string(), hints(&e));
                 }
             }
         }
