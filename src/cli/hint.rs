@@ -129,18 +129,52 @@ pub fn revision(e: &RevError) -> Vec<String> {
 }
 
 /// What a revision may be.
-pub fn syntax_hint() -> String {
+fn syntax_hint() -> String {
     "a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a unique prefix \
      of one), then any of ~N and ^"
         .to_owned()
 }
 
-pub fn suffix_hint() -> String {
+fn suffix_hint() -> String {
     "'~N' goes N entries back and '^' goes to the parent, e.g. 'HEAD~2' or 'HEAD^'".to_owned()
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::refs::revision::RevError;
+
+    #[test]
+    fn a_revision_error_advises_what_to_type() {
+        let unknown = RevError::Unknown {
+            name: "frist".into(),
+            suffix: "~2".into(),
+            suggestion: Some("first-draft".into()),
+        };
+        assert_eq!(super::revision(&unknown), ["did you mean 'first-draft~2'?"]);
+        let previous = RevError::NoPrevious {
+            text: "HEAD@{3}".into(),
+            n: 3,
+            moves: 2,
+        };
+        assert_eq!(
+            super::revision(&previous),
+            ["`ysess reflog` lists them: HEAD@{1} to HEAD@{2}"]
+        );
+        let past = RevError::PastRoot {
+            text: "e3~5".into(),
+            from: "e3".into(),
+            ancestors: 2,
+            root: "e1".into(),
+        };
+        assert_eq!(super::revision(&past), ["the root is e1 (e3~2)"]);
+        let bad = RevError::BadSuffix {
+            text: "e1x".into(),
+            suffix: "x".into(),
+        };
+        assert_eq!(super::revision(&bad), [super::suffix_hint()]);
+        assert_eq!(super::revision(&RevError::Empty), [super::syntax_hint()]);
+    }
+
     use super::quote;
 
     #[test]

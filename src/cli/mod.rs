@@ -11,7 +11,7 @@ mod filters;
 mod fsck;
 pub mod generate;
 mod grep;
-pub(crate) mod hint;
+mod hint;
 mod log;
 pub mod manual;
 mod reflog;
