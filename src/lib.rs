@@ -72,6 +72,7 @@ pub mod compare;
 pub mod fleet;
 pub mod format;
 pub mod input;
+pub mod ops;
 pub mod refs;
 pub mod repo;
 pub mod search;

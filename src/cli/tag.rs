@@ -5,9 +5,9 @@ use clap::Args;
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
-use super::write::{append_records, describe, open_locked, status};
-use super::{Context, Exit, Failure, open_repo, resolve};
-use crate::format::yoagent::records::check_name;
+use super::write::{described, op_failure, session_path, status};
+use super::{Context, Exit, Failure, open_repo};
+use crate::ops;
 use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -76,32 +76,14 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(name) = &args.delete {
-        let repo = open_repo(ctx)?;
-        if repo.tree.label(name).is_none() {
-            return Err(Failure::refuse(format!(
-                "no label named '{}'",
-                crate::ui::output::escape(name)
-            )));
-        }
-        if crate::write::plan::untag(&repo, name).is_some() {
-            drop(repo);
-            return delete(name, ctx);
-        }
-        return Err(Failure::refuse(format!(
-            "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
-             off would rewrite history"
-        ))
-        .with_hint(format!(
-            "{} moves it instead, to the entry REV: the newest carrier wins",
-            super::hint::command(ctx.global, &["tag", "--force", name, "REV"])
-        )));
+        return delete(name, ctx);
     }
     if let Some(name) = &args.name {
         return set(args, name, ctx);
     }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    let names: Vec<(&str, crate::tree::Ix)> = tree
+    let names: Vec<(&str, _)> = tree
         .label_pairs()
         .into_iter()
         .filter(|(n, _)| args.pattern.as_deref().is_none_or(|p| glob(p, n)))
@@ -156,22 +138,24 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// Takes NAME off the entries it names, where the format has a way to say
 /// so by appending (pi's empty label change).
 fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    let (locked, refs) = open_locked(ctx)?;
-    let records = crate::write::plan::untag(&locked.repo, name).unwrap_or_default();
-    let Some(first) = records.first() else {
-        return Err(Failure::refuse(format!(
-            "no label named '{}'",
-            escape(name)
-        )));
-    };
+    let path = session_path(ctx)?;
+    let deleted = ops::tag::delete(&path, name).map_err(|e| match e {
+        ops::Error::Refused(why) if why.starts_with("cannot delete label") => Failure::refuse(why)
+            .with_hint(format!(
+                "{} moves it instead, to the entry REV: the newest carrier wins",
+                super::hint::command(ctx.global, &["tag", "--force", name, "REV"])
+            )),
+        e => op_failure(ctx, &path, e),
+    })?;
     let paint = Paint {
         on: ctx.streams.color_err,
     };
-    let on = locked.repo.tree.find(&first.parent);
-    let what = on.map(|ix| describe(&locked.repo, &refs, ix, paint));
-    append_records(locked, &records)?;
-    let text = match what {
-        Some(what) => format!("Deleted label '{}' (was on {what})", escape(name)),
+    let text = match deleted.was_on {
+        Some(on) => format!(
+            "Deleted label '{}' (was on {})",
+            escape(name),
+            described(&on, paint)
+        ),
         None => format!("Deleted label '{}'", escape(name)),
     };
     status(ctx, &text)?;
@@ -182,51 +166,39 @@ fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// REV, then, when REV is not HEAD, a checkout record that puts yoagent's
 /// head back where it was, in the same write.
 fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    check_name(name).map_err(Failure::refuse)?;
-    let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.repo.tree;
-    let head = tree
-        .head()
-        .ok_or_else(|| super::empty("nothing to label"))?;
-    let target = resolve(&locked.repo, args.rev.as_deref().unwrap_or("HEAD"))?;
-    super::write::check_free(tree, &refs, name, false)?;
-    if let Some(existing) = tree.label(name).filter(|_| !args.force) {
-        let mut again = vec!["tag", "--force", name];
-        again.extend(args.rev.as_deref());
-        return Err(Failure::refuse(format!(
-            "label '{name}' already names {}",
-            tree.short_id(existing)
-        ))
-        .with_hint(format!(
-            "{} moves it (the newest carrier wins, as in yoagent)",
-            super::hint::command(ctx.global, &again)
-        )));
-    }
-    // Where the label was, for the status line when `--force` moves it.
-    let was = tree
-        .label(name)
-        .map(|on| (on, escape(tree.short_id(on)).into_owned()));
-    // Nothing to move: say so, and write nothing (as `checkout` to HEAD).
-    if was.as_ref().is_some_and(|(on, _)| *on == target) {
-        let paint = Paint {
-            on: ctx.streams.color_err,
-        };
-        let what = describe(&locked.repo, &refs, target, paint);
-        status(
-            ctx,
-            &format!("Label '{}' already names {what}", escape(name)),
-        )?;
-        return Ok(Exit::Success);
-    }
-    let records = crate::write::plan::tag(&locked.repo, name, target, head);
+    let path = session_path(ctx)?;
+    let done =
+        ops::tag::set(&path, name, args.rev.as_deref(), args.force).map_err(|e| match e {
+            ops::tag::SetError::Exists { on } => {
+                let mut again = vec!["tag", "--force", name];
+                again.extend(args.rev.as_deref());
+                Failure::refuse(format!("label '{name}' already names {on}")).with_hint(format!(
+                    "{} moves it (the newest carrier wins, as in yoagent)",
+                    super::hint::command(ctx.global, &again)
+                ))
+            }
+            ops::tag::SetError::Op(e) => op_failure(ctx, &path, e),
+        })?;
     let paint = Paint {
         on: ctx.streams.color_err,
     };
-    let what = describe(&locked.repo, &refs, target, paint);
-    append_records(locked, &records)?;
-    let text = match was {
-        Some((_, was)) => format!("Moved label '{}' from {was} to {what}", escape(name)),
-        None => format!("Labelled {what} as '{}'", escape(name)),
+    let text = match done {
+        ops::tag::Set::Already { target } => format!(
+            "Label '{}' already names {}",
+            escape(name),
+            described(&target, paint)
+        ),
+        ops::tag::Set::Moved { from, target } => format!(
+            "Moved label '{}' from {} to {}",
+            escape(name),
+            escape(&from),
+            described(&target, paint)
+        ),
+        ops::tag::Set::Labelled { target } => format!(
+            "Labelled {} as '{}'",
+            described(&target, paint),
+            escape(name)
+        ),
     };
     status(ctx, &text)?;
     Ok(Exit::Success)

@@ -35,53 +35,80 @@ pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Re
             "cannot change standard input: name the session file with -f",
         ));
     };
-    let locked = Locked::open(path, create).map_err(|e| {
-        let file = escape(&source.display()).into_owned();
-        let failure = |e: &dyn std::fmt::Display| {
-            Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
-        };
-        match e {
-            // The file grows: a line another program is still finishing,
-            // which no one should cut.
-            WriteError::Torn { len, .. } if crate::write::repair::still_written(path, len) => {
-                failure(&e)
-                    .with_hint(
-                        "another program may still be writing that line (the file changed \
-                         while ysess read it): run the command again once it is done",
-                    )
-                    .with_hint(format!(
-                        "a line still torn when no program writes the file is an interrupted write: \
-                         {} cuts it (keeping its bytes)",
-                        super::hint::fsck(ctx.global, &["--repair"])
-                    ))
-            }
-            WriteError::Torn { .. } => failure(&e).with_hint(format!(
-                "{} cuts the torn line (keeping its bytes)",
-                super::hint::fsck(ctx.global, &["--repair"])
-            )),
-            WriteError::Invalid(_) => failure(&e).with_hint(format!(
-                "{} lists every problem",
-                super::hint::fsck(ctx.global, &[])
-            )),
-            WriteError::Empty => failure(&e)
-                .with_hint("an app may be saving it right now: run the command again")
-                .with_hint("`ysess append --create` starts a new session in an empty file"),
-            WriteError::Changed | WriteError::Shrank | WriteError::Lost { .. } => {
-                failure(&e).with_hint("run the command again once the other program is done")
-            }
-            WriteError::NotAFile | WriteError::Format(_) => failure(&e),
-            WriteError::Unnumbered => failure(&e).with_hint(
-                "open the session in pi once (pi rewrites it as version 3), then run this again",
-            ),
-            WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
-                super::unreadable(ctx.global, &io, "; nothing was written")
-                    .with_hint("`ysess append --create` starts a new session in a new file")
-            }
-            WriteError::Io(io) => failure(&io),
-        }
-    })?;
+    let locked = Locked::open(path, create).map_err(|e| open_failure(ctx, path, e))?;
     let refs = locked.repo.refs.clone();
     Ok((locked, refs))
+}
+
+/// Why the session at `path` cannot be opened for writing, with what to do.
+fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Failure {
+    let file = escape(&path.display().to_string()).into_owned();
+    let failure = |e: &dyn std::fmt::Display| {
+        Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
+    };
+    match e {
+        // The file grows: a line another program is still finishing,
+        // which no one should cut.
+        WriteError::Torn { len, .. } if crate::write::repair::still_written(path, len) => {
+            failure(&e)
+                .with_hint(
+                    "another program may still be writing that line (the file changed \
+                     while ysess read it): run the command again once it is done",
+                )
+                .with_hint(format!(
+                    "a line still torn when no program writes the file is an interrupted write: \
+                     {} cuts it (keeping its bytes)",
+                    super::hint::fsck(ctx.global, &["--repair"])
+                ))
+        }
+        WriteError::Torn { .. } => failure(&e).with_hint(format!(
+            "{} cuts the torn line (keeping its bytes)",
+            super::hint::fsck(ctx.global, &["--repair"])
+        )),
+        WriteError::Invalid(_) => failure(&e).with_hint(format!(
+            "{} lists every problem",
+            super::hint::fsck(ctx.global, &[])
+        )),
+        WriteError::Empty => failure(&e)
+            .with_hint("an app may be saving it right now: run the command again")
+            .with_hint("`ysess append --create` starts a new session in an empty file"),
+        WriteError::Changed | WriteError::Shrank | WriteError::Lost { .. } => {
+            failure(&e).with_hint("run the command again once the other program is done")
+        }
+        WriteError::NotAFile | WriteError::Format(_) => failure(&e),
+        WriteError::Unnumbered => failure(&e).with_hint(
+            "open the session in pi once (pi rewrites it as version 3), then run this again",
+        ),
+        WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+            super::unreadable(ctx.global, &io, "; nothing was written")
+                .with_hint("`ysess append --create` starts a new session in a new file")
+        }
+        WriteError::Io(io) => failure(&io),
+    }
+}
+
+/// The session file a command changes: a path, not standard input.
+pub fn session_path(ctx: &Context<'_>) -> Result<std::path::PathBuf, Failure> {
+    match Source::new(&ctx.global.file) {
+        Source::Path(path) => Ok(path),
+        Source::Stdin => Err(Failure::usage(
+            "cannot change standard input: name the session file with -f",
+        )),
+    }
+}
+
+/// An operation's refusal as the command line says it: the message, its
+/// hints and its exit code.
+pub fn op_failure(ctx: &Context<'_>, path: &std::path::Path, e: crate::ops::Error) -> Failure {
+    use crate::ops::Error;
+    match e {
+        Error::Open(e) => open_failure(ctx, path, e),
+        Error::Refused(why) => Failure::refuse(why),
+        Error::Empty(what) => super::empty(what),
+        Error::Revision(e) => super::rev_failure(e),
+        e @ Error::NoIds => Failure::from(anyhow::Error::new(e)),
+        Error::Append(e) => append_failure(path, e),
+    }
 }
 
 /// Ids for `count` new entries, as yoagent's `append` would number them.
@@ -112,8 +139,16 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
 /// (the file is as it was); lines that were written but may have been
 /// dropped by another program's save are reported as such.
 pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
-    let file = escape(&locked.path().display().to_string()).into_owned();
-    locked.append(lines).map_err(|e| match e {
+    let path = locked.path().to_path_buf();
+    locked.append(lines).map_err(|e| append_failure(&path, e))
+}
+
+/// A failed append: which file, and that nothing was written (the file is
+/// as it was), or that lines written may have been dropped by another
+/// program's save.
+fn append_failure(path: &std::path::Path, e: WriteError) -> Failure {
+    let file = escape(&path.display().to_string()).into_owned();
+    match e {
         WriteError::Lost { .. } => Failure::from(anyhow::anyhow!("{file}: {e}"))
             .with_hint(format!(
                 "`ysess log -f {file}` shows what the file holds now, and `ysess fsck -f {file}` whether it is sound"
@@ -124,7 +159,7 @@ pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
                 .with_hint("run the command again once the other program is done")
         }
         _ => Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")),
-    })
+    }
 }
 
 /// `e5 (first-draft) user: draft a plan`, for status messages.
@@ -137,6 +172,18 @@ pub fn describe(repo: &Repo, refs: &Refs, ix: Ix, paint: Paint) -> String {
         crate::ui::render::decorate(&names, ix, paint),
         role(tree, ix),
         escape(tree.subject(ix))
+    )
+}
+
+/// `e5 (first-draft) user: draft a plan`: an operation's entry, for
+/// status messages.
+pub fn described(row: &crate::view::Row, paint: Paint) -> String {
+    format!(
+        "{}{} {}: {}",
+        paint.id(&escape(&row.short)),
+        crate::ui::render::decorations(false, &row.branches, &row.labels, paint),
+        crate::ui::render::role_text(row.kind, &row.tag),
+        escape(&row.subject)
     )
 }
 

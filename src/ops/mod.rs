@@ -1,0 +1,91 @@
+//! What the commands that change a session do, as library calls: each
+//! takes the session's path and what the person asked for, and returns what
+//! it did (the entries involved, as [`crate::view::Row`]s) or a typed
+//! [`Error`]. The command line turns an error into its message, hints and
+//! exit code, and an outcome into its status line; nothing here prints.
+//!
+//! Every operation opens the file under its lock ([`crate::write::Locked`]),
+//! checks, builds its records and appends them in one write, or refuses
+//! and writes nothing.
+
+pub mod tag;
+
+use std::fmt;
+
+use crate::format::yoagent::records::Record;
+use crate::refs::Names;
+use crate::refs::revision::RevError;
+use crate::repo::Repo;
+use crate::tree::Ix;
+use crate::view::Row;
+use crate::write::{Create, Locked, WriteError};
+
+/// Why an operation wrote nothing (or, for [`Error::Append`] with
+/// [`WriteError::Lost`], what became of what it wrote).
+#[derive(Debug)]
+pub enum Error {
+    /// The file cannot be opened for writing as it is.
+    Open(WriteError),
+    /// A rule of the session says no: the message says which.
+    Refused(String),
+    /// The session has no entry; what could not be done without one.
+    Empty(&'static str),
+    /// A revision names no entry.
+    Revision(RevError),
+    /// A yoagent session already has an id `e<N>` with the largest N there
+    /// is: no new entry can be numbered.
+    NoIds,
+    /// The append itself failed, or raced another program's save.
+    Append(WriteError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Open(e) | Error::Append(e) => e.fmt(f),
+            Error::Refused(why) => f.write_str(why),
+            Error::Empty(what) => write!(f, "the session is empty: {what}"),
+            Error::Revision(e) => e.fmt(f),
+            Error::NoIds => f.write_str(
+                "no id is left to number new entries: the session already has an id e<N> with the largest N there is",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<RevError> for Error {
+    fn from(e: RevError) -> Error {
+        Error::Revision(e)
+    }
+}
+
+/// Milliseconds since the epoch, for new entries' timestamps.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Opens the session at `path` for appending, under its lock.
+pub fn open(path: &std::path::Path, create: Create) -> Result<Locked, Error> {
+    Locked::open(path, create).map_err(Error::Open)
+}
+
+/// Entry `ix` as a status line shows it: decorated with the branches and
+/// labels that name it (no HEAD).
+pub fn row(repo: &Repo, ix: Ix) -> Row {
+    let names = Names::new(&repo.tree, None, &repo.refs.pairs());
+    Row::of(&repo.tree, &names, ix, false)
+}
+
+/// Appends records (and nothing else) in one write; returns their ids.
+pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Error> {
+    let ids = crate::write::plan::new_ids(&locked.repo, records.len()).ok_or(Error::NoIds)?;
+    let format = locked.repo.format;
+    let lines = crate::write::plan::lines(&locked.repo, records, &ids, now_ms())
+        .ok_or(Error::Append(WriteError::Format(format)))?;
+    locked.append(&lines).map_err(Error::Append)?;
+    Ok(ids)
+}
