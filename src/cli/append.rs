@@ -3,11 +3,10 @@ use std::io::Read;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::write::{new_ids, now_ms, open_locked_with};
-use super::{Context, Exit, Failure, resolve};
-use crate::format::yoagent::records::check_name;
-use crate::format::{Checked, yoagent::check_line};
-use crate::write::Create;
+use super::write::{op_failure, session_path};
+use super::{Context, Exit, Failure};
+use crate::ops::append::{self, Append, AppendError};
+use crate::ui::output::escape;
 
 /// Append messages below HEAD, as an agent would
 ///
@@ -43,11 +42,11 @@ pub struct AppendArgs {
 
 pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(label) = &args.label {
-        check_name(label).map_err(Failure::refuse)?;
+        append::check_label(label).map_err(|e| op_failure(ctx, &ctx.global.file, e))?;
     }
     let messages = match &args.user {
         Some(text) => vec![
-            json!({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": now_ms()}),
+            json!({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": crate::ops::now_ms()}),
         ],
         None => read_messages()?,
     };
@@ -56,113 +55,41 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "no messages on standard input (or give --user TEXT)",
         ));
     }
-    let create = if args.create {
-        Create::Allowed
-    } else {
-        Create::No
+    let path = session_path(ctx)?;
+    let what = Append {
+        messages,
+        parent: args.parent.as_deref(),
+        label: args.label.as_deref(),
+        create: args.create,
     };
-    let (locked, refs) = open_locked_with(ctx, create)?;
-    if locked.repo.format != crate::format::Format::Yoagent {
-        return Err(Failure::refuse(format!(
+    let ids = append::append(&path, what).map_err(|e| match e {
+        AppendError::Op(e) => op_failure(ctx, &path, e),
+        AppendError::NotYoagent(format) => Failure::refuse(format!(
             "{}: a {} session: ysess appends messages to yoagent sessions only; nothing was written",
-            crate::ui::output::escape(&ctx.global.file.display().to_string()),
-            locked.repo.format.name()
+            escape(&ctx.global.file.display().to_string()),
+            format.name()
         ))
-        .with_hint("the agent that owns the file appends its own messages"));
-    }
-    let tree = &locked.repo.tree;
-    let mut parent = match &args.parent {
-        Some(rev) => {
-            let target = resolve(&locked.repo, rev)?;
-            Some(crate::write::plan::attach_point(
-                tree,
-                &refs,
-                Some(rev),
-                target,
-            ))
+        .with_hint("the agent that owns the file appends its own messages"),
+        AppendError::LabelInUse(label) => Failure::refuse(format!("label '{label}' is in use"))
+            .with_hint(format!(
+                "append without --label, then {} moves the label to the new entry",
+                super::hint::command(ctx.global, &["tag", "--force", &label])
+            )),
+        AppendError::Invalid { n, why } => {
+            Failure::refuse(format!("message {n}: {why}; nothing was written"))
         }
-        // Below the last line, as yoagent's own append (a ysess record on a
-        // branch included, so the work stays on it).
-        None => tree.last(),
-    }
-    .map(|ix| tree.id(ix).to_string());
-    if let Some(label) = &args.label {
-        super::write::check_free(tree, &refs, label, false)?;
-        if tree.label(label).is_some() {
-            return Err(
-                Failure::refuse(format!("label '{label}' is in use")).with_hint(format!(
-                    "append without --label, then {} moves the label to the new entry",
-                    super::hint::command(ctx.global, &["tag", "--force", label])
-                )),
-            );
-        }
-    }
-    let ids = new_ids(&locked.repo, messages.len())?;
-    let now = now_ms();
-    let mut lines = Vec::with_capacity(messages.len());
-    for (k, (message, id)) in messages.into_iter().zip(&ids).enumerate() {
-        let label = if k + 1 == ids.len() {
-            args.label.as_deref()
-        } else {
-            None
-        };
-        let entry_line = |message: &Value| {
-            let mut entry =
-                json!({"id": id, "parent_id": parent, "message": message, "timestamp": now});
-            if let Some(label) = label {
-                entry["label"] = json!(label);
-            }
-            entry.to_string()
-        };
-        // The same check as fsck's: the line must load in yoagent.
-        if let Checked::Fault { fault, .. } = check_line(entry_line(&message).as_bytes(), false) {
-            return Err(Failure::refuse(format!(
-                "message {}: {}; nothing was written",
-                k + 1,
-                fault.message
-            )));
-        }
-        let llm = crate::format::yoagent::schema::is_llm_message(&message);
-        // The `ysess.` kinds are ysess's own bookkeeping: a message that
-        // forged one would move HEAD, labels or branches behind the user's
-        // back.
-        if let Some(kind) = message
-            .get("kind")
-            .and_then(Value::as_str)
-            .filter(|k| !llm && crate::format::yoagent::records::is_ysess_kind(k))
-        {
-            return Err(Failure::refuse(format!(
-                "message {}: custom kind `{}` is reserved for ysess's own records; nothing was written",
-                k + 1,
-                crate::ui::output::escape(kind)
-            ))
-            .with_hint("`ysess checkout`, `tag` and `branch` write those records"));
-        }
-        // Then written as yoagent writes it, so an app's save keeps it as is.
-        let role = crate::format::yoagent::entry::stored_role(&message, llm)
-            .unwrap_or_default()
-            .to_string();
-        let line = entry_line(&crate::format::yoagent::canonical::message(
-            &message, llm, &role,
-        ));
-        if let Checked::Fault { fault, .. } = check_line(line.as_bytes(), false) {
-            return Err(Failure::refuse(format!(
-                "message {}: {}; nothing was written",
-                k + 1,
-                fault.message
-            )));
-        }
-        lines.push(line);
-        parent = Some(id.clone());
-    }
-    super::write::append_lines(locked, &lines)?;
+        AppendError::Reserved { n, kind } => Failure::refuse(format!(
+            "message {n}: custom kind `{}` is reserved for ysess's own records; nothing was written",
+            escape(&kind)
+        ))
+        .with_hint("`ysess checkout`, `tag` and `branch` write those records"),
+    })?;
     for id in &ids {
-        writeln!(ctx.streams.out, "{}", crate::ui::output::escape(id))?;
+        writeln!(ctx.streams.out, "{}", escape(id))?;
     }
     Ok(Exit::Success)
 }
 
-/// One JSON object, or JSON Lines, from standard input.
 fn read_messages() -> Result<Vec<Value>, Failure> {
     let mut text = String::new();
     std::io::stdin().read_to_string(&mut text)?;

@@ -120,7 +120,7 @@ fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), F
     let Some(target) = target else {
         return Ok(());
     };
-    crate::write::export::path_session(repo, target, super::write::now_ms(), |line| match line {
+    crate::write::export::path_session(repo, target, crate::ops::now_ms(), |line| match line {
         Line::Entry(raw) => json_line(out, &raw),
         Line::Record(line) => writeln!(out, "{line}"),
     })?;

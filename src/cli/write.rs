@@ -1,44 +1,12 @@
-//! What the commands that change a session share: opening it locked,
-//! numbering new entries, appending, and saying where HEAD is.
-
-use std::time::{SystemTime, UNIX_EPOCH};
+//! What the commands that change a session share: the file they change,
+//! an operation's refusal turned into the message, hints and exit code a
+//! person reads (the one place for them), and the status line.
 
 use super::{Context, Failure};
-use crate::format::yoagent::records::Record;
 use crate::input::Source;
-use crate::refs::Names;
-use crate::refs::Refs;
-use crate::repo::Repo;
-use crate::tree::{Ix, Tree};
 use crate::ui::output::escape;
-use crate::ui::render::{Paint, role};
-use crate::write::{Create, Locked, WriteError};
-
-/// Milliseconds since the epoch, for new entries' timestamps.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// Opens the session file for appending, under its lock.
-pub fn open_locked(ctx: &Context<'_>) -> Result<(Locked, Refs), Failure> {
-    open_locked_with(ctx, Create::No)
-}
-
-/// [`open_locked`]; with `Create::Allowed` a missing or empty file is a new
-/// session.
-pub fn open_locked_with(ctx: &Context<'_>, create: Create) -> Result<(Locked, Refs), Failure> {
-    let source = Source::new(&ctx.global.file);
-    let Source::Path(path) = &source else {
-        return Err(Failure::usage(
-            "cannot change standard input: name the session file with -f",
-        ));
-    };
-    let locked = Locked::open(path, create).map_err(|e| open_failure(ctx, path, e))?;
-    let refs = locked.repo.refs.clone();
-    Ok((locked, refs))
-}
+use crate::ui::render::Paint;
+use crate::write::WriteError;
 
 /// Why the session at `path` cannot be opened for writing, with what to do.
 fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Failure {
@@ -111,38 +79,6 @@ pub fn op_failure(ctx: &Context<'_>, path: &std::path::Path, e: crate::ops::Erro
     }
 }
 
-/// Ids for `count` new entries, as yoagent's `append` would number them.
-pub fn new_ids(repo: &Repo, count: usize) -> Result<Vec<String>, Failure> {
-    crate::write::plan::new_ids(repo, count).ok_or_else(|| {
-        Failure::from(anyhow::anyhow!(
-            "no id is left to number new entries: the session already has an id e<N> with the largest N there is"
-        ))
-    })
-}
-
-/// Refuses a name that already names something else.
-pub fn check_free(tree: &Tree, refs: &Refs, name: &str, for_branch: bool) -> Result<(), Failure> {
-    crate::write::plan::check_free(tree, refs, name, for_branch).map_err(Failure::refuse)
-}
-
-/// Appends records (and nothing else) and returns their ids.
-pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>, Failure> {
-    let ids = new_ids(&locked.repo, records.len())?;
-    let format = locked.repo.format;
-    let lines = crate::write::plan::lines(&locked.repo, records, &ids, now_ms())
-        .ok_or_else(|| Failure::from(WriteError::Format(format)))?;
-    append_lines(locked, &lines)?;
-    Ok(ids)
-}
-
-/// Appends lines. A refusal says which file and that nothing was written
-/// (the file is as it was); lines that were written but may have been
-/// dropped by another program's save are reported as such.
-pub fn append_lines(locked: Locked, lines: &[String]) -> Result<(), Failure> {
-    let path = locked.path().to_path_buf();
-    locked.append(lines).map_err(|e| append_failure(&path, e))
-}
-
 /// A failed append: which file, and that nothing was written (the file is
 /// as it was), or that lines written may have been dropped by another
 /// program's save.
@@ -160,19 +96,6 @@ fn append_failure(path: &std::path::Path, e: WriteError) -> Failure {
         }
         _ => Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written")),
     }
-}
-
-/// `e5 (first-draft) user: draft a plan`, for status messages.
-pub fn describe(repo: &Repo, refs: &Refs, ix: Ix, paint: Paint) -> String {
-    let tree = &repo.tree;
-    let names = Names::new(tree, None, &refs.pairs());
-    format!(
-        "{}{} {}: {}",
-        paint.id(&escape(tree.short_id(ix))),
-        crate::ui::render::decorate(&names, ix, paint),
-        role(tree, ix),
-        escape(tree.subject(ix))
-    )
 }
 
 /// `e5 (first-draft) user: draft a plan`: an operation's entry, for

@@ -8,6 +8,9 @@
 //! checks, builds its records and appends them in one write, or refuses
 //! and writes nothing.
 
+pub mod append;
+pub mod branch;
+pub mod checkout;
 pub mod tag;
 
 use std::fmt;

@@ -1,12 +1,11 @@
-//! `branch NAME [REV]`, `branch -d NAME`, `branch -m OLD NEW`: names only,
-//! by appending records; entries stay.
+//! `branch NAME [REV]`, `branch -d NAME`, `branch -m OLD NEW`: each one
+//! operation ([`crate::ops::branch`]), its outcome a status line.
 
 use super::BranchArgs;
-use crate::cli::write::{append_records, describe, open_locked, status};
-use crate::cli::{Context, Exit, Failure, resolve};
-use crate::format::yoagent::records::{Kind, Record, check_name};
-use crate::refs::Refs;
-use crate::tree::Tree;
+use crate::cli::hint::{command, quote};
+use crate::cli::write::{described, op_failure, session_path, status};
+use crate::cli::{Context, Exit, Failure};
+use crate::ops::branch::{self, BranchError};
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
 
@@ -16,105 +15,38 @@ pub(super) fn delete(
     name: &str,
     ctx: &mut Context<'_>,
 ) -> Result<Exit, Failure> {
-    change(ctx, |refs, tree| {
-        let branch = refs.get(name).ok_or_else(|| no_branch(ctx.global, name))?;
-        // As git: the branch HEAD is on is not deleted by accident.
-        let on_it = refs
-            .current(tree)
-            .is_some_and(|b| b.name == *name && Some(b.tip) == tree.head());
-        if on_it && !args.force {
-            return Err(Failure::refuse(format!(
-                "cannot delete branch '{}': HEAD is on it",
-                escape(name)
-            ))
-            .with_hint(format!(
-                "{} deletes it all the same (its entries stay; HEAD stays at {})",
-                crate::cli::hint::command(ctx.global, &["branch", "--force", "-d", name]),
-                escape(tree.short_id(branch.tip))
-            )));
-        }
-        Ok((
-            Kind::BranchDelete {
-                name: name.to_string(),
-            },
-            format!("Deleted branch '{}'", escape(name)),
-        ))
-    })
+    let path = session_path(ctx)?;
+    branch::delete(&path, name, args.force).map_err(|e| failure(ctx, &path, e, None))?;
+    status(ctx, &format!("Deleted branch '{}'", escape(name)))?;
+    Ok(Exit::Success)
 }
 
 /// `branch -m FROM TO`.
 pub(super) fn rename(from: &str, to: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    check_name(to).map_err(Failure::refuse)?;
-    change(ctx, |refs, tree| {
-        refs.get(from).ok_or_else(|| no_branch(ctx.global, from))?;
-        if refs.get(to).is_some() {
-            return Err(Failure::refuse(format!(
-                "a branch named '{to}' already exists"
-            )));
-        }
-        crate::cli::write::check_free(tree, refs, to, true)?;
-        let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
-        Ok((
-            Kind::BranchRename {
-                from: from.to_string(),
-                to: to.to_string(),
-            },
-            text,
-        ))
-    })
+    let path = session_path(ctx)?;
+    branch::rename(&path, from, to).map_err(|e| failure(ctx, &path, e, None))?;
+    let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
+    status(ctx, &text)?;
+    Ok(Exit::Success)
 }
 
-/// `branch NAME [REV]`: a `ysess.branch` record below REV, then a checkout
-/// record that keeps yoagent's head where it was (so new work does not land
-/// on the new branch; `checkout -b` is for that).
+/// `branch NAME [REV]`: a branch that starts at REV; HEAD stays.
 pub(super) fn create(
     args: &BranchArgs,
     name: &str,
     ctx: &mut Context<'_>,
 ) -> Result<Exit, Failure> {
-    check_name(name).map_err(Failure::refuse)?;
-    let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.repo.tree;
-    let head = tree
-        .head()
-        .ok_or_else(|| crate::cli::empty("nothing to branch from"))?;
-    if refs.get(name).is_some() && !args.force {
-        let mut again = vec!["branch", "--force", name];
-        again.extend(args.rev.as_deref());
-        let at = args.rev.as_deref().unwrap_or("HEAD");
-        return Err(
-            Failure::refuse(format!("a branch named '{name}' already exists")).with_hint(format!(
-                "{} starts it again at {}",
-                crate::cli::hint::command(ctx.global, &again),
-                crate::cli::hint::quote(at)
-            )),
-        );
-    }
-    crate::cli::write::check_free(tree, &refs, name, true)?;
-    let target = resolve(&locked.repo, args.rev.as_deref().unwrap_or("HEAD"))?;
-    // `--force` on a name in use starts it again: git says "Reset".
-    let reset = refs.get(name).is_some();
-    let target_id = tree.id(target).to_string();
-    let records = [
-        Record {
-            kind: Kind::Branch {
-                name: name.to_string(),
-                target: target_id.clone(),
-            },
-            parent: target_id,
-        },
-        crate::write::plan::stay(tree, head),
-    ];
-    let what = describe(
-        &locked.repo,
-        &refs,
-        target,
+    let path = session_path(ctx)?;
+    let created = branch::create(&path, name, args.rev.as_deref(), args.force)
+        .map_err(|e| failure(ctx, &path, e, Some(args)))?;
+    let what = described(
+        &created.at,
         Paint {
             on: ctx.streams.color_err,
         },
     );
-    append_records(locked, &records)?;
-    let text = if reset {
+    // `--force` on a name in use starts it again: git says "Reset".
+    let text = if created.reset {
         format!("Reset branch '{}' to {what}", escape(name))
     } else {
         format!("Created branch '{}' at {what}", escape(name))
@@ -123,32 +55,45 @@ pub(super) fn create(
     Ok(Exit::Success)
 }
 
-/// `no branch named 'NAME'`, pointing to the list.
-fn no_branch(global: &crate::cli::Global, name: &str) -> Failure {
-    Failure::refuse(format!("no branch named '{name}'")).with_hint(format!(
-        "{} lists the branches",
-        crate::cli::hint::command(global, &["branch"])
-    ))
-}
-
-/// Deleting or renaming a branch touches names only: one record below
-/// HEAD's entry, which leaves yoagent resuming where it did.
-fn change(
-    ctx: &mut Context<'_>,
-    make: impl FnOnce(&Refs, &Tree) -> Result<(Kind, String), Failure>,
-) -> Result<Exit, Failure> {
-    let (locked, refs) = open_locked(ctx)?;
-    let tree = &locked.repo.tree;
-    // The name is checked first: on an empty session, too, the answer is
-    // that there is no such branch.
-    let (kind, text) = make(&refs, tree)?;
-    let head = tree
-        .head()
-        .ok_or_else(|| crate::cli::empty("it has no branches"))?;
-    // Below the last line as it is, so work appended later stays on the
-    // branch it was on.
-    let parent = tree.id(tree.last().unwrap_or(head)).to_string();
-    append_records(locked, &[Record { kind, parent }])?;
-    status(ctx, &text)?;
-    Ok(Exit::Success)
+/// A branch operation's refusal as the command line says it; `create`:
+/// the arguments of `branch NAME [REV]`, whose refusal of a name in use
+/// says how to start it again.
+fn failure(
+    ctx: &Context<'_>,
+    path: &std::path::Path,
+    e: BranchError,
+    create: Option<&BranchArgs>,
+) -> Failure {
+    match e {
+        BranchError::Op(e) => op_failure(ctx, path, e),
+        BranchError::NoBranch(name) => Failure::refuse(format!("no branch named '{name}'"))
+            .with_hint(format!(
+                "{} lists the branches",
+                command(ctx.global, &["branch"])
+            )),
+        BranchError::Exists(name) => {
+            let failure = Failure::refuse(format!("a branch named '{name}' already exists"));
+            match create {
+                Some(args) => {
+                    let mut again = vec!["branch", "--force", name.as_str()];
+                    again.extend(args.rev.as_deref());
+                    let at = args.rev.as_deref().unwrap_or("HEAD");
+                    failure.with_hint(format!(
+                        "{} starts it again at {}",
+                        command(ctx.global, &again),
+                        quote(at)
+                    ))
+                }
+                None => failure,
+            }
+        }
+        BranchError::HeadOnIt { name, tip } => Failure::refuse(format!(
+            "cannot delete branch '{name}': HEAD is on it"
+        ))
+        .with_hint(format!(
+            "{} deletes it all the same (its entries stay; HEAD stays at {})",
+            command(ctx.global, &["branch", "--force", "-d", &name]),
+            escape(&tip)
+        )),
+    }
 }
