@@ -18,13 +18,15 @@
 //! | [`format`](mod@format) | a session format: one line → [`format::LineFacts`] (the one entry model), an entry read whole → [`format::message::Entry`]; [`format::yoagent`], [`format::pi`] and [`format::claude`] (read only), and the parallel reader every format shares ([`format::read`]) |
 //! | [`tree`] | the index of every entry and the user's tree with ysess's records folded out: parents, children, depth, tips, fork points, branch lengths; the graph layout |
 //! | [`check`] | the validator behind `fsck`: findings with stable codes, warnings, digests, `--since` |
-//! | [`fleet`] | many files: the walk of directories, checks on every core in bounded memory, old versions from git or a manifest |
 //! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, ranges (`A..B`), the reflog of HEAD moves, and `log -n`'s read from the end of the file |
 //! | [`repo`] | [`repo::Repo::open`]: a session opened at a path (file, format, tree, refs), where every command starts |
 //! | [`search`] | the text of messages searched (`grep`, `log --grep`) and `log`'s filters: a pattern's raw form picks the lines worth decoding |
 //! | [`stats`] | accounting: turns, tokens, cost, tool calls and errors, models, wall time of any set of entries (`ysess stats`) |
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
+//! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest) |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
+//! | [`view`] | the view model: an entry as every view shows it ([`view::Row`]) |
+//! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion (feature `cli`) |
 //! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |
 //!

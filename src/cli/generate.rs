@@ -36,7 +36,7 @@ pub struct GenerateArgs {
 pub enum What {
     /// Static completion scripts for bash, zsh, fish, PowerShell and elvish
     Completions,
-    /// Man pages: ysess.1 and ysess-<command>.1
+    /// Man pages: ysess.1 and ysess-COMMAND.1 (one per command)
     Man,
 }
 

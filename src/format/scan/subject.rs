@@ -146,7 +146,7 @@ pub(crate) fn call_subject(name: &str, arguments: &[u8]) -> Option<String> {
 }
 
 /// One JSON value as serde prints it: the bytes as they are when
-/// [`prints_as_is`], else parsed and printed. `None` when it is not JSON.
+/// `prints_as_is`, else parsed and printed. `None` when it is not JSON.
 pub fn serde_printed(raw: &str) -> Option<Cow<'_, str>> {
     if prints_as_is(raw.as_bytes()) {
         return Some(Cow::Borrowed(raw));
