@@ -3,7 +3,7 @@ use std::io::Read;
 use clap::Args;
 use serde_json::{Value, json};
 
-use super::write::{op_failure, session_path};
+use super::write::{op_failure, refused, session_path};
 use super::{Context, Exit, Failure};
 use crate::ops::append::{self, Append, AppendError};
 use crate::ui::output::escape;
@@ -62,8 +62,8 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         label: args.label.as_deref(),
         create: args.create,
     };
-    let ids = append::append(&path, what).map_err(|e| match e {
-        AppendError::Op(e) => op_failure(ctx, &path, e),
+    let ids = append::append(&path, what).map_err(|e| {
+        refused(ctx, &path, e, |e| match e {
         AppendError::NotYoagent(format) => Failure::refuse(format!(
             "{}: a {} session: ysess appends messages to yoagent sessions only; nothing was written",
             escape(&ctx.global.file.display().to_string()),
@@ -83,6 +83,7 @@ pub fn run(args: &AppendArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             escape(&kind)
         ))
         .with_hint("`ysess checkout`, `tag` and `branch` write those records"),
+    })
     })?;
     for id in &ids {
         writeln!(ctx.streams.out, "{}", escape(id))?;

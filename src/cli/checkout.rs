@@ -1,7 +1,7 @@
 use clap::Args;
 
 use super::hint::{command, quote};
-use super::write::{described, op_failure, session_path, status};
+use super::write::{described, refused, session_path, status};
 use super::{Context, Exit, Failure};
 use crate::ops::checkout::{Checkout, CheckoutError, checkout};
 use crate::ui::output::escape;
@@ -37,9 +37,8 @@ pub struct CheckoutArgs {
 
 pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let done =
-        checkout(&path, args.rev.as_deref(), args.branch.as_deref()).map_err(|e| match e {
-            CheckoutError::Op(e) => op_failure(ctx, &path, e),
+    let done = checkout(&path, args.rev.as_deref(), args.branch.as_deref()).map_err(|e| {
+        refused(ctx, &path, e, |e| match e {
             CheckoutError::NoRevision => Failure::usage("checkout needs a revision (or -b NAME)"),
             CheckoutError::NoPrevious => {
                 Failure::refuse("there is no previous HEAD: ysess has recorded no HEAD move")
@@ -57,7 +56,8 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
                         quote(&at)
                     ))
             }
-        })?;
+        })
+    })?;
     let paint = Paint {
         on: ctx.streams.color_err,
     };

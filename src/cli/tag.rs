@@ -5,9 +5,10 @@ use clap::Args;
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 // Columns are padded by display width: a CJK character takes two.
-use super::write::{described, op_failure, session_path, status};
+use super::write::{described, refused, session_path, status};
 use super::{Context, Exit, Failure, open_repo};
 use crate::ops;
+use crate::ops::tag::DeleteError;
 use crate::ui::render::{Paint, role};
 use unicode_width::UnicodeWidthStr as _;
 
@@ -139,13 +140,18 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// so by appending (pi's empty label change).
 fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let deleted = ops::tag::delete(&path, name).map_err(|e| match e {
-        ops::Error::Refused(why) if why.starts_with("cannot delete label") => Failure::refuse(why)
+    let deleted = ops::tag::delete(&path, name).map_err(|e| {
+        refused(ctx, &path, e, |e| match e {
+            DeleteError::NoLabel => Failure::refuse(format!("no label named '{name}'")),
+            DeleteError::Permanent => Failure::refuse(format!(
+                "cannot delete label '{name}': a label lives on the entries that carry it, and \
+                 taking it off would rewrite history"
+            ))
             .with_hint(format!(
                 "{} moves it instead, to the entry REV: the newest carrier wins",
                 super::hint::command(ctx.global, &["tag", "--force", name, "REV"])
             )),
-        e => op_failure(ctx, &path, e),
+        })
     })?;
     let paint = Paint {
         on: ctx.streams.color_err,
@@ -167,18 +173,16 @@ fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// head back where it was, in the same write.
 fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let done =
-        ops::tag::set(&path, name, args.rev.as_deref(), args.force).map_err(|e| match e {
-            ops::tag::SetError::Exists { on } => {
-                let mut again = vec!["tag", "--force", name];
-                again.extend(args.rev.as_deref());
-                Failure::refuse(format!("label '{name}' already names {on}")).with_hint(format!(
-                    "{} moves it (the newest carrier wins, as in yoagent)",
-                    super::hint::command(ctx.global, &again)
-                ))
-            }
-            ops::tag::SetError::Op(e) => op_failure(ctx, &path, e),
-        })?;
+    let done = ops::tag::set(&path, name, args.rev.as_deref(), args.force).map_err(|e| {
+        refused(ctx, &path, e, |ops::tag::SetError::Exists { on }| {
+            let mut again = vec!["tag", "--force", name];
+            again.extend(args.rev.as_deref());
+            Failure::refuse(format!("label '{name}' already names {on}")).with_hint(format!(
+                "{} moves it (the newest carrier wins, as in yoagent)",
+                super::hint::command(ctx.global, &again)
+            ))
+        })
+    })?;
     let paint = Paint {
         on: ctx.streams.color_err,
     };

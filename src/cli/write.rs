@@ -79,6 +79,20 @@ pub fn op_failure(ctx: &Context<'_>, path: &std::path::Path, e: crate::ops::Erro
     }
 }
 
+/// An operation's refusal: what any operation says, as [`op_failure`]
+/// says it; what only this one says, as `own` says it.
+pub fn refused<E>(
+    ctx: &Context<'_>,
+    path: &std::path::Path,
+    e: crate::ops::Refused<E>,
+    own: impl FnOnce(E) -> Failure,
+) -> Failure {
+    match e {
+        crate::ops::Refused::Op(e) => op_failure(ctx, path, e),
+        crate::ops::Refused::Own(e) => own(e),
+    }
+}
+
 /// A failed append: which file, and that nothing was written (the file is
 /// as it was), or that lines written may have been dropped by another
 /// program's save.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Error, now_ms, open};
+use super::{Error, Refused, now_ms, open};
 use crate::format::yoagent::records::check_name;
 use crate::format::{Checked, Format, yoagent::check_line};
 use crate::write::Create;
@@ -25,8 +25,6 @@ pub struct Append<'a> {
 /// Why [`append`] refused, beyond what every operation may say.
 #[derive(Debug)]
 pub enum AppendError {
-    /// What any operation may say.
-    Op(Error),
     /// The session is not yoagent's: its app appends its own messages.
     NotYoagent(Format),
     /// The label names an entry already.
@@ -48,18 +46,6 @@ pub enum AppendError {
     },
 }
 
-impl From<Error> for AppendError {
-    fn from(e: Error) -> AppendError {
-        AppendError::Op(e)
-    }
-}
-
-impl From<crate::refs::revision::RevError> for AppendError {
-    fn from(e: crate::refs::revision::RevError) -> AppendError {
-        AppendError::Op(e.into())
-    }
-}
-
 /// Refuses a label no one could name (checked before anything is read).
 pub fn check_label(label: &str) -> Result<(), Error> {
     check_name(label).map_err(Error::Refused)
@@ -67,7 +53,7 @@ pub fn check_label(label: &str) -> Result<(), Error> {
 
 /// Appends the messages in one write, each the child of the one before;
 /// returns their ids.
-pub fn append(path: &Path, what: Append<'_>) -> Result<Vec<String>, AppendError> {
+pub fn append(path: &Path, what: Append<'_>) -> Result<Vec<String>, Refused<AppendError>> {
     if let Some(label) = what.label {
         check_label(label)?;
     }
@@ -79,7 +65,7 @@ pub fn append(path: &Path, what: Append<'_>) -> Result<Vec<String>, AppendError>
     let locked = open(path, create)?;
     let repo = &locked.repo;
     if repo.format != Format::Yoagent {
-        return Err(AppendError::NotYoagent(repo.format));
+        return Err(Refused::Own(AppendError::NotYoagent(repo.format)));
     }
     let tree = &repo.tree;
     let mut parent = match what.parent {
@@ -100,7 +86,7 @@ pub fn append(path: &Path, what: Append<'_>) -> Result<Vec<String>, AppendError>
     if let Some(label) = what.label {
         crate::write::plan::check_free(tree, &repo.refs, label, false).map_err(Error::Refused)?;
         if tree.label(label).is_some() {
-            return Err(AppendError::LabelInUse(label.to_string()));
+            return Err(Refused::Own(AppendError::LabelInUse(label.to_string())));
         }
     }
     let ids = crate::write::plan::new_ids(repo, what.messages.len()).ok_or(Error::NoIds)?;
@@ -125,7 +111,7 @@ fn entry_line(
     parent: Option<&str>,
     label: Option<&str>,
     now: u64,
-) -> Result<String, AppendError> {
+) -> Result<String, Refused<AppendError>> {
     let line = |message: &Value| {
         let mut entry =
             json!({"id": id, "parent_id": parent, "message": message, "timestamp": now});
@@ -135,10 +121,10 @@ fn entry_line(
         entry.to_string()
     };
     let check = |line: &str| match check_line(line.as_bytes(), false) {
-        Checked::Fault { fault, .. } => Err(AppendError::Invalid {
+        Checked::Fault { fault, .. } => Err(Refused::Own(AppendError::Invalid {
             n,
             why: fault.message,
-        }),
+        })),
         _ => Ok(()),
     };
     check(&line(message))?;
@@ -150,10 +136,10 @@ fn entry_line(
         .and_then(Value::as_str)
         .filter(|k| !llm && crate::format::yoagent::records::is_ysess_kind(k))
     {
-        return Err(AppendError::Reserved {
+        return Err(Refused::Own(AppendError::Reserved {
             n,
             kind: kind.to_string(),
-        });
+        }));
     }
     let role = crate::format::yoagent::entry::stored_role(message, llm)
         .unwrap_or_default()

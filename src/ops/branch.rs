@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, append_records, open, row};
+use super::{Error, Refused, append_records, open, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
@@ -13,8 +13,6 @@ use crate::write::Create;
 /// Why a branch operation refused, beyond what every operation may say.
 #[derive(Debug)]
 pub enum BranchError {
-    /// What any operation may say.
-    Op(Error),
     /// No branch has this name.
     NoBranch(String),
     /// A branch has this name already (`force` starts it again).
@@ -27,18 +25,6 @@ pub enum BranchError {
         /// The tip HEAD stays at.
         tip: String,
     },
-}
-
-impl From<Error> for BranchError {
-    fn from(e: Error) -> BranchError {
-        BranchError::Op(e)
-    }
-}
-
-impl From<crate::refs::revision::RevError> for BranchError {
-    fn from(e: crate::refs::revision::RevError) -> BranchError {
-        BranchError::Op(e.into())
-    }
 }
 
 /// What [`create`] did.
@@ -59,7 +45,7 @@ pub fn create(
     name: &str,
     rev: Option<&str>,
     force: bool,
-) -> Result<Created, BranchError> {
+) -> Result<Created, Refused<BranchError>> {
     check_name(name).map_err(Error::Refused)?;
     let locked = open(path, Create::No)?;
     let repo = &locked.repo;
@@ -67,7 +53,7 @@ pub fn create(
     let head = tree.head().ok_or(Error::Empty("nothing to branch from"))?;
     let reset = repo.refs.get(name).is_some();
     if reset && !force {
-        return Err(BranchError::Exists(name.to_string()));
+        return Err(Refused::Own(BranchError::Exists(name.to_string())));
     }
     crate::write::plan::check_free(tree, &repo.refs, name, true).map_err(Error::Refused)?;
     let target = repo.resolve(rev.unwrap_or("HEAD"))?;
@@ -89,19 +75,19 @@ pub fn create(
 
 /// Deletes the branch `name` (its entries stay). The branch HEAD is on is
 /// refused unless `force`, as git does.
-pub fn delete(path: &Path, name: &str, force: bool) -> Result<(), BranchError> {
+pub fn delete(path: &Path, name: &str, force: bool) -> Result<(), Refused<BranchError>> {
     change(path, |refs, tree| {
         let branch = refs
             .get(name)
-            .ok_or_else(|| BranchError::NoBranch(name.to_string()))?;
+            .ok_or_else(|| Refused::Own(BranchError::NoBranch(name.to_string())))?;
         let on_it = refs
             .current(tree)
             .is_some_and(|b| b.name == *name && Some(b.tip) == tree.head());
         if on_it && !force {
-            return Err(BranchError::HeadOnIt {
+            return Err(Refused::Own(BranchError::HeadOnIt {
                 name: name.to_string(),
                 tip: tree.short_id(branch.tip).to_string(),
-            });
+            }));
         }
         Ok(Kind::BranchDelete {
             name: name.to_string(),
@@ -110,13 +96,13 @@ pub fn delete(path: &Path, name: &str, force: bool) -> Result<(), BranchError> {
 }
 
 /// Renames the branch `from` to `to`.
-pub fn rename(path: &Path, from: &str, to: &str) -> Result<(), BranchError> {
+pub fn rename(path: &Path, from: &str, to: &str) -> Result<(), Refused<BranchError>> {
     check_name(to).map_err(Error::Refused)?;
     change(path, |refs, tree| {
         refs.get(from)
-            .ok_or_else(|| BranchError::NoBranch(from.to_string()))?;
+            .ok_or_else(|| Refused::Own(BranchError::NoBranch(from.to_string())))?;
         if refs.get(to).is_some() {
-            return Err(BranchError::Exists(to.to_string()));
+            return Err(Refused::Own(BranchError::Exists(to.to_string())));
         }
         crate::write::plan::check_free(tree, refs, to, true).map_err(Error::Refused)?;
         Ok(Kind::BranchRename {
@@ -130,8 +116,8 @@ pub fn rename(path: &Path, from: &str, to: &str) -> Result<(), BranchError> {
 /// last line, which leaves the app resuming where it did.
 fn change(
     path: &Path,
-    make: impl FnOnce(&Refs, &Tree) -> Result<Kind, BranchError>,
-) -> Result<(), BranchError> {
+    make: impl FnOnce(&Refs, &Tree) -> Result<Kind, Refused<BranchError>>,
+) -> Result<(), Refused<BranchError>> {
     let locked = open(path, Create::No)?;
     let tree = &locked.repo.tree;
     // The name is checked first: on an empty session, too, the answer is

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, append_records, open, row};
+use super::{Error, Refused, append_records, open, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
@@ -42,8 +42,6 @@ pub enum Checkout {
 /// Why [`checkout`] refused, beyond what every operation may say.
 #[derive(Debug)]
 pub enum CheckoutError {
-    /// What any operation may say.
-    Op(Error),
     /// Neither a revision nor `-b NAME` was given.
     NoRevision,
     /// `checkout -`, and ysess has recorded no HEAD move.
@@ -58,18 +56,6 @@ pub enum CheckoutError {
     },
 }
 
-impl From<Error> for CheckoutError {
-    fn from(e: Error) -> CheckoutError {
-        CheckoutError::Op(e)
-    }
-}
-
-impl From<crate::refs::revision::RevError> for CheckoutError {
-    fn from(e: crate::refs::revision::RevError) -> CheckoutError {
-        CheckoutError::Op(e.into())
-    }
-}
-
 /// Moves HEAD to `rev` (`-` for where it was before the last move), or,
 /// with `branch`, starts a branch there and puts HEAD on it. Checking out
 /// a branch by name keeps new work on it.
@@ -77,7 +63,7 @@ pub fn checkout(
     path: &Path,
     rev: Option<&str>,
     branch: Option<&str>,
-) -> Result<Checkout, CheckoutError> {
+) -> Result<Checkout, Refused<CheckoutError>> {
     let locked = open(path, Create::No)?;
     let repo = &locked.repo;
     let (tree, refs) = (&repo.tree, &repo.refs);
@@ -93,17 +79,17 @@ pub fn checkout(
     let target = match (rev, branch) {
         (Some(rev), _) => repo.resolve(rev)?,
         (None, Some(_)) => repo.resolve("HEAD")?,
-        (None, None) => return Err(CheckoutError::NoRevision),
+        (None, None) => return Err(Refused::Own(CheckoutError::NoRevision)),
     };
     let target_id = tree.id(target).to_string();
     let record = match branch {
         Some(name) => {
             check_name(name).map_err(Error::Refused)?;
             if refs.get(name).is_some() {
-                return Err(CheckoutError::BranchExists {
+                return Err(Refused::Own(CheckoutError::BranchExists {
                     name: name.to_string(),
                     at: rev.unwrap_or("HEAD").to_string(),
-                });
+                }));
             }
             crate::write::plan::check_free(tree, refs, name, true).map_err(Error::Refused)?;
             Record {
@@ -156,9 +142,11 @@ pub fn checkout(
 
 /// Where `checkout -` goes: the branch HEAD was on before the last move,
 /// by name while it lives, else the entry HEAD was at.
-fn previous(tree: &Tree, refs: &Refs) -> Result<String, CheckoutError> {
+fn previous(tree: &Tree, refs: &Refs) -> Result<String, Refused<CheckoutError>> {
     let moves = crate::refs::reflog::moves(tree);
-    let last = moves.last().ok_or(CheckoutError::NoPrevious)?;
+    let last = moves
+        .last()
+        .ok_or(Refused::Own(CheckoutError::NoPrevious))?;
     let branch = last
         .from_branch
         .and_then(|record| refs.by_record(record))

@@ -64,6 +64,28 @@ impl From<RevError> for Error {
     }
 }
 
+/// An operation's refusal: what any operation may say ([`Error`]), or what
+/// only this one says (`E`, its own enum).
+#[derive(Debug)]
+pub enum Refused<E> {
+    /// What any operation may say.
+    Op(Error),
+    /// What only this operation says.
+    Own(E),
+}
+
+impl<E> From<Error> for Refused<E> {
+    fn from(e: Error) -> Refused<E> {
+        Refused::Op(e)
+    }
+}
+
+impl<E> From<RevError> for Refused<E> {
+    fn from(e: RevError) -> Refused<E> {
+        Refused::Op(e.into())
+    }
+}
+
 /// Milliseconds since the epoch, for new entries' timestamps.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -91,4 +113,39 @@ pub fn append_records(locked: Locked, records: &[Record]) -> Result<Vec<String>,
         .ok_or(Error::Append(WriteError::Format(format)))?;
     locked.append(&lines).map_err(Error::Append)?;
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Refused;
+    use super::checkout::{Checkout, checkout};
+    use super::tag::{Set, SetError, set};
+    use crate::repo::Repo;
+
+    #[test]
+    fn a_label_and_a_checkout_through_the_library_move_what_the_file_says() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let path = dir.path().join("s.jsonl");
+        let demo =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.jsonl");
+        std::fs::copy(demo, &path).expect("copied");
+        let Ok(Set::Labelled { target }) = set(&path, "v1", Some("e2"), false) else {
+            panic!("labelled");
+        };
+        assert_eq!(target.id, "e2");
+        // The name is taken now: refused, with where it is, and nothing written.
+        let before = std::fs::read(&path).expect("reads");
+        match set(&path, "v1", Some("e3"), false) {
+            Err(Refused::Own(SetError::Exists { on })) => assert_eq!(on, "e2"),
+            other => panic!("refused: {other:?}"),
+        }
+        assert_eq!(std::fs::read(&path).expect("reads"), before);
+        let Ok(Checkout::Moved { at }) = checkout(&path, Some("v1"), None) else {
+            panic!("moved");
+        };
+        assert_eq!(at.id, "e2");
+        assert!(at.labels.iter().any(|l| l == "v1"), "{at:?}");
+        let repo = Repo::open(&path).expect("opens");
+        assert_eq!(repo.tree.head().map(|h| repo.tree.id(h)), Some("e2"));
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Error, append_records, open, row};
+use super::{Error, Refused, append_records, open, row};
 use crate::format::yoagent::records::check_name;
 use crate::view::Row;
 use crate::write::Create;
@@ -32,8 +32,6 @@ pub enum Set {
 /// Why [`set`] refused, beyond what every operation may say.
 #[derive(Debug)]
 pub enum SetError {
-    /// What any operation may say.
-    Op(Error),
     /// The label names another entry (its short id), and `force` was not
     /// given.
     Exists {
@@ -42,23 +40,16 @@ pub enum SetError {
     },
 }
 
-impl From<Error> for SetError {
-    fn from(e: Error) -> SetError {
-        SetError::Op(e)
-    }
-}
-
-impl From<crate::refs::revision::RevError> for SetError {
-    fn from(e: crate::refs::revision::RevError) -> SetError {
-        SetError::Op(e.into())
-    }
-}
-
 /// Labels `rev` (HEAD when `None`) with `name`: the label on a record below
 /// it, then, when it is not HEAD, a checkout record that puts the app's
 /// head back where it was, in the same write. With `force`, a label that
 /// names another entry moves (the newest carrier wins, as in yoagent).
-pub fn set(path: &Path, name: &str, rev: Option<&str>, force: bool) -> Result<Set, SetError> {
+pub fn set(
+    path: &Path,
+    name: &str,
+    rev: Option<&str>,
+    force: bool,
+) -> Result<Set, Refused<SetError>> {
     check_name(name).map_err(Error::Refused)?;
     let locked = open(path, Create::No)?;
     let repo = &locked.repo;
@@ -68,9 +59,9 @@ pub fn set(path: &Path, name: &str, rev: Option<&str>, force: bool) -> Result<Se
     crate::write::plan::check_free(tree, &repo.refs, name, false).map_err(Error::Refused)?;
     let was = tree.label(name);
     if let Some(on) = was.filter(|_| !force) {
-        return Err(SetError::Exists {
+        return Err(Refused::Own(SetError::Exists {
             on: tree.short_id(on).to_string(),
-        });
+        }));
     }
     let target_row = row(repo, target);
     // Nothing to move: say so, and write nothing (as `checkout` to HEAD).
@@ -96,20 +87,27 @@ pub struct Deleted {
     pub was_on: Option<Row>,
 }
 
+/// Why [`delete`] refused, beyond what every operation may say.
+#[derive(Debug)]
+pub enum DeleteError {
+    /// No entry carries the label.
+    NoLabel,
+    /// The format has no way to take a label off by appending (yoagent):
+    /// it lives on the entries that carry it.
+    Permanent,
+}
+
 /// Takes `name` off the entries it names, where the format has a way to
 /// say so by appending (pi's empty label change); yoagent has none, and
 /// the refusal says so.
-pub fn delete(path: &Path, name: &str) -> Result<Deleted, Error> {
+pub fn delete(path: &Path, name: &str) -> Result<Deleted, Refused<DeleteError>> {
     let locked = open(path, Create::No)?;
     let repo = &locked.repo;
     if repo.tree.label(name).is_none() {
-        return Err(Error::Refused(format!("no label named '{name}'")));
+        return Err(Refused::Own(DeleteError::NoLabel));
     }
     let Some(records) = crate::write::plan::untag(repo, name).filter(|r| !r.is_empty()) else {
-        return Err(Error::Refused(format!(
-            "cannot delete label '{name}': a label lives on the entries that carry it, and taking it \
-             off would rewrite history"
-        )));
+        return Err(Refused::Own(DeleteError::Permanent));
     };
     let was_on = records
         .first()

@@ -3,8 +3,9 @@
 
 use super::BranchArgs;
 use crate::cli::hint::{command, quote};
-use crate::cli::write::{described, op_failure, session_path, status};
+use crate::cli::write::{described, refused, session_path, status};
 use crate::cli::{Context, Exit, Failure};
+use crate::ops::Refused;
 use crate::ops::branch::{self, BranchError};
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
@@ -61,11 +62,10 @@ pub(super) fn create(
 fn failure(
     ctx: &Context<'_>,
     path: &std::path::Path,
-    e: BranchError,
+    e: Refused<BranchError>,
     create: Option<&BranchArgs>,
 ) -> Failure {
-    match e {
-        BranchError::Op(e) => op_failure(ctx, path, e),
+    refused(ctx, path, e, |e| match e {
         BranchError::NoBranch(name) => Failure::refuse(format!("no branch named '{name}'"))
             .with_hint(format!(
                 "{} lists the branches",
@@ -95,5 +95,5 @@ fn failure(
             command(ctx.global, &["branch", "--force", "-d", &name]),
             escape(&tip)
         )),
-    }
+    })
 }
