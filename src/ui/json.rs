@@ -25,31 +25,48 @@ use crate::compare::turns;
 /// `branch --json`: one object per branch (and one for a detached HEAD).
 #[derive(Serialize)]
 pub struct Branch<'a> {
+    /// The branch's name; `null` for a tip no branch names, and for a
+    /// detached HEAD.
     pub name: Option<&'a str>,
+    /// The id of its tip, in full.
     pub tip: &'a str,
+    /// The id of the entry where it leaves the rest of the tree; `null`
+    /// when it has none.
     pub fork_point: Option<&'a str>,
+    /// HEAD is on this branch.
     pub current: bool,
     /// HEAD is on no branch's tip; this object says where it is.
     pub detached: bool,
+    /// Its entries since the fork point.
     pub length: u32,
 }
 
 /// `tag --json`: one object per label.
 #[derive(Serialize)]
 pub struct Tag<'a> {
+    /// The label.
     pub name: &'a str,
+    /// The id of the entry it names.
     pub target: &'a str,
 }
 
 /// `fsck --json`: one object per finding (`"type": "finding"`).
 #[derive(Serialize)]
 pub struct Finding<'a> {
+    /// Always `finding`.
     pub r#type: &'static str,
+    /// The file, as named on the command line (or found by the walk).
     pub file: &'a str,
+    /// The line the finding is on, from 1; `null` for the file as a whole.
     pub line: Option<u64>,
+    /// The byte offset in the file where the problem is, when one byte
+    /// says it.
     pub offset: Option<u64>,
+    /// `error` (yoagent would refuse the file) or `warning`.
     pub severity: &'static str,
+    /// The stable code (the README's table of codes).
     pub code: &'static str,
+    /// The entry's id, raw, when the finding is about one entry.
     pub id: Option<&'a str>,
     /// For people: session text in it is escaped (`id` has the raw id).
     pub message: std::borrow::Cow<'a, str>,
@@ -58,65 +75,100 @@ pub struct Finding<'a> {
 /// `fsck --json`: one summary object per file, after its findings (`"type": "summary"`).
 #[derive(Serialize)]
 pub struct Summary<'a> {
+    /// Always `summary`.
     pub r#type: &'static str,
+    /// The file, as named.
     pub file: &'a str,
-    /// The file's format: `yoagent` or `pi`.
+    /// The file's format: `yoagent`, `pi`, `claude` or `codex`.
     pub format: &'static str,
+    /// No error (and, with `--strict`, no warning).
     pub ok: bool,
+    /// Findings of severity `error`.
     pub errors: usize,
+    /// Findings of severity `warning`.
     pub warnings: usize,
+    /// Entries of the conversation (folded-out lines not counted).
     pub entries: u64,
+    /// Lines folded out of the conversation: ysess's records, pi's label
+    /// changes, a Claude Code session's bookkeeping and subagent lines.
     pub records: u64,
+    /// Entries without a parent.
     pub roots: u64,
+    /// Entries without children: the ends of branches.
     pub tips: u64,
+    /// Distinct labels.
     pub labels: u64,
+    /// The id of HEAD; `null` for an empty session.
     pub head: Option<&'a str>,
+    /// Entries on HEAD's root path, HEAD included (0 when empty).
     pub head_depth: u32,
+    /// The bytes read.
     pub bytes: u64,
+    /// `sha256:<hex>:<bytes>` with `--digest` (or a manifest); else `null`.
     pub digest: Option<String>,
 }
 
 /// `diff --json`: one object for the whole comparison.
 #[derive(Serialize)]
 pub struct Diff<'a> {
+    /// The id of the entry the first side ends at.
     pub a: &'a str,
+    /// The id of the entry the second side ends at.
     pub b: &'a str,
+    /// The last entry both paths share; `null` when they share none.
     pub fork_point: Option<Fork<'a>>,
+    /// The turns after the fork point, aligned.
     pub pairs: Vec<Step<'a>>,
+    /// Each side's totals.
     pub stats: Stats<'a>,
 }
 
 /// The fork point in [`Diff`].
 #[derive(Serialize)]
 pub struct Fork<'a> {
+    /// Its id.
     pub id: &'a str,
+    /// The first line of its text.
     pub subject: &'a str,
 }
 
 /// Per-side totals in [`Diff`].
 #[derive(Serialize)]
 pub struct Stats<'a> {
+    /// The first side's totals.
     pub a: &'a turns::Stats,
+    /// The second side's totals.
     pub b: &'a turns::Stats,
 }
 
 /// One aligned step in [`Diff`]: a pair of turns, or a turn on one side.
 #[derive(Serialize)]
 pub struct Step<'a> {
+    /// The first side's turn; `null` when only the second side has one.
     pub a: Option<&'a str>,
+    /// The second side's turn; `null` when only the first side has one.
     pub b: Option<&'a str>,
+    /// The role of the turn (the second side's, in a pair).
     pub role: String,
+    /// `same`, `changed`, `removed` (first side only) or `added`.
     pub status: &'static str,
+    /// Lines of text the second side adds.
     pub insertions: usize,
+    /// Lines of text the second side takes away.
     pub deletions: usize,
 }
 
 /// `diff --files --json`: one object per entry added, removed or changed.
 #[derive(Serialize)]
 pub struct Change<'a> {
+    /// `added`, `removed` or `changed`.
     pub status: &'static str,
+    /// The entry's id.
     pub id: &'a str,
+    /// Its line in the file it is in (the new one, or the old one for
+    /// `removed`).
     pub line: u64,
+    /// What changed, for people; empty for `added` and `removed`.
     pub note: &'a str,
 }
 
@@ -131,19 +183,24 @@ pub struct Move<'a> {
     pub record: &'a str,
     /// As stored, milliseconds since the epoch; `time` is it in local time.
     pub ts: u64,
+    /// `ts` in local time, ISO 8601.
     pub time: String,
+    /// The id of the entry HEAD was at before the move.
     pub from: &'a str,
     /// The branch new work landed on before the move (`null`: none).
     pub from_branch: Option<&'a str>,
+    /// The id of the entry HEAD moved to.
     pub to: &'a str,
+    /// The branch new work lands on after the move (`null`: none).
     pub to_branch: Option<&'a str>,
 }
 
 /// `status --json`: one object.
 #[derive(Serialize)]
 pub struct Status<'a> {
+    /// The session file, as named.
     pub file: &'a str,
-    /// `yoagent`, `pi` or `claude`.
+    /// `yoagent`, `pi`, `claude` or `codex`.
     pub format: &'static str,
     /// `null` for an empty session.
     pub head: Option<StatusHead<'a>>,
@@ -157,6 +214,7 @@ pub struct Status<'a> {
     /// Entries of the conversation (ysess's records and pi's label
     /// entries not counted).
     pub entries: usize,
+    /// Tips of the conversation: the ends of its branches.
     pub tips: usize,
     /// The last line is cut short by an interrupted write (`null`: not).
     pub torn: Option<StatusTorn>,
@@ -164,23 +222,30 @@ pub struct Status<'a> {
     pub since: Option<StatusSince>,
 }
 
+/// HEAD in [`Status`].
 #[derive(Serialize)]
 pub struct StatusHead<'a> {
+    /// HEAD's id, in full.
     pub id: &'a str,
     /// The id as a person reads it (not in `--json`).
     #[serde(skip)]
     pub short: &'a str,
+    /// `user`, `assistant`, `toolResult` or `custom`.
     pub role: &'static str,
     /// The model, the tool or the custom kind; empty when none.
     pub tag: &'a str,
+    /// The first line of its text.
     pub subject: &'a str,
     /// Entries on its root path, itself included.
     pub depth: u32,
 }
 
+/// The nearest label in [`Status`].
 #[derive(Serialize)]
 pub struct StatusLabel<'a> {
+    /// The label.
     pub name: &'a str,
+    /// The id of the entry it names.
     pub id: &'a str,
     /// The id as a person reads it (not in `--json`).
     #[serde(skip)]
@@ -189,6 +254,7 @@ pub struct StatusLabel<'a> {
     pub behind: u32,
 }
 
+/// A torn last line in [`Status`].
 #[derive(Serialize)]
 pub struct StatusTorn {
     /// The file is sound up to this byte.
@@ -197,8 +263,10 @@ pub struct StatusTorn {
     pub bytes: u64,
 }
 
+/// The file against a digest, in [`Status`].
 #[derive(Serialize)]
 pub struct StatusSince {
+    /// The digest compared with, as given.
     pub digest: String,
     /// `unchanged`, `appended` (the file only grew) or `rewritten`.
     pub state: &'static str,
@@ -213,6 +281,7 @@ pub struct GrepMatch<'a> {
     pub id: &'a str,
     /// Its line in the file.
     pub line: u64,
+    /// The entry's role: `user`, `assistant`, `toolResult` or `custom`.
     pub role: &'static str,
     /// The index of the content block in the message.
     pub block: usize,
@@ -222,6 +291,7 @@ pub struct GrepMatch<'a> {
     pub tool: Option<&'a str>,
     /// Where the match starts and ends in the block's text, in bytes.
     pub start: usize,
+    /// Where the match ends, in bytes (exclusive).
     pub end: usize,
     /// The text matched.
     pub text: &'a str,
@@ -231,14 +301,24 @@ pub struct GrepMatch<'a> {
 /// `--since-manifest`): one object after every file's (`"type": "total"`).
 #[derive(Serialize)]
 pub struct Total {
+    /// Always `total`.
     pub r#type: &'static str,
+    /// Every file passed (see `Summary::ok`), and none is missing or
+    /// unreadable.
     pub ok: bool,
+    /// Files checked.
     pub files: u64,
+    /// Files with at least one error.
     pub files_with_errors: u64,
+    /// Files with at least one warning.
     pub files_with_warnings: u64,
+    /// Files that could not be read.
     pub unreadable: u64,
+    /// Files the old version lists that are gone.
     pub missing: u64,
+    /// Bytes read, over every file.
     pub bytes: u64,
+    /// Wall time of the run.
     pub seconds: f64,
 }
 
@@ -246,6 +326,7 @@ pub struct Total {
 /// `model` or `day`), then one for the whole (`"type": "total"`).
 #[derive(Serialize)]
 pub struct Account<'a> {
+    /// `branch`, `revision`, `subagent`, `model`, `day`, or `total`.
     pub r#type: &'static str,
     /// The branch (`null` for a tip without a name), the revision as
     /// given, the model or the day (`YYYY-MM-DD`, local time); `null` for
@@ -257,36 +338,53 @@ pub struct Account<'a> {
     /// The branch HEAD is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current: Option<bool>,
+    /// Entries of the conversation in the group.
     pub entries: u64,
+    /// Turns by role.
     pub turns: Turns,
+    /// Tokens, summed over the assistant turns.
     pub tokens: Tokens,
     /// Dollars; `null` when no turn records a cost.
     pub cost: Option<f64>,
+    /// Tool calls and errors, by tool name.
     pub tools: Vec<ToolUse<'a>>,
+    /// Assistant turns, by model.
     pub models: Vec<ModelUse<'a>>,
     /// Milliseconds since the epoch.
     pub first: Option<u64>,
+    /// The latest timestamp, milliseconds since the epoch.
     pub last: Option<u64>,
+    /// Milliseconds from the first timestamp to the last.
     pub wall_ms: u64,
 }
 
 /// Turns by role in [`Account`].
 #[derive(Serialize)]
 pub struct Turns {
+    /// User messages.
     pub user: u64,
+    /// Assistant messages (a Claude Code response once, however many
+    /// lines it takes).
     pub assistant: u64,
+    /// Tool results.
     #[serde(rename = "toolResult")]
     pub tool_result: u64,
+    /// Custom messages.
     pub custom: u64,
 }
 
 /// Tokens in [`Account`].
 #[derive(Serialize)]
 pub struct Tokens {
+    /// Input tokens.
     pub input: u64,
+    /// Output tokens.
     pub output: u64,
+    /// Input tokens read from the prompt cache.
     pub cache_read: u64,
+    /// Input tokens written to the prompt cache.
     pub cache_write: u64,
+    /// The sum of the four.
     pub total: u64,
 }
 
@@ -294,16 +392,23 @@ pub struct Tokens {
 /// (`"type": "tool"`, before the total).
 #[derive(Serialize)]
 pub struct ToolUse<'a> {
+    /// `tool` in `stats --by tool`'s own objects; absent inside an
+    /// account.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<&'static str>,
+    /// The tool's name.
     pub name: &'a str,
+    /// Calls made to it.
     pub calls: u64,
+    /// Its results that say `isError`.
     pub errors: u64,
 }
 
 /// One model in [`Account`]: its assistant turns.
 #[derive(Serialize)]
 pub struct ModelUse<'a> {
+    /// The model.
     pub name: &'a str,
+    /// Assistant turns it wrote.
     pub turns: u64,
 }
