@@ -222,6 +222,17 @@ pub struct Context<'a> {
     pub tz: Zone,
 }
 
+impl Context<'_> {
+    /// The session file `-f` names (or `./session.jsonl`); `None` for
+    /// standard input (`-f -`).
+    pub fn session_file(&self) -> Option<std::path::PathBuf> {
+        match crate::input::Source::new(&self.global.file) {
+            crate::input::Source::Path(path) => Some(path),
+            crate::input::Source::Stdin => None,
+        }
+    }
+}
+
 /// The local time zone, read when first used: a command that shows no
 /// local time (`fsck`, `status`) never reads it. Derefs to the zone.
 #[derive(Default)]

@@ -70,8 +70,8 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tz = ctx.tz.clone();
     // A Claude Code session's subagents in files of their own, each shown
     // with the tool result that carries its answer.
-    let (subagents, folder) = match crate::input::Source::new(&ctx.global.file) {
-        crate::input::Source::Path(path) => (
+    let (subagents, folder) = match ctx.session_file() {
+        Some(path) => (
             crate::stats::subagents::of_session(&repo, &path)?,
             path.parent().map(std::path::Path::to_path_buf),
         ),

@@ -4,8 +4,8 @@ use clap::{Args, ValueEnum};
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::repo::Repo;
-use crate::stats::{Account, Facts, group, read};
-use crate::tree::Ix;
+use crate::stats::Account;
+use crate::stats::report::{self, Group, Kind, Report};
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 use crate::ui::pager::paged;
@@ -42,7 +42,7 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
-/// How `stats` groups entries.
+/// How `stats` groups entries (the library's [`report::By`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum By {
     /// Each branch, or each revision's path
@@ -56,119 +56,29 @@ pub enum By {
     Day,
 }
 
-/// One group of entries and what it is called.
-struct Group {
-    kind: &'static str,
-    name: Option<String>,
-    tip: Option<Ix>,
-    current: bool,
-    account: Account,
+impl From<By> for report::By {
+    fn from(by: By) -> report::By {
+        match by {
+            By::Branch => report::By::Branch,
+            By::Model => report::By::Model,
+            By::Tool => report::By::Tool,
+            By::Day => report::By::Day,
+        }
+    }
 }
 
 pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    // The paths accounted for: the revisions', or every branch's.
-    let paths: Vec<(Option<String>, Ix, bool)> = if args.revs.is_empty() {
-        branches(&repo)
-    } else {
-        args.revs
-            .iter()
-            .map(|rev| Ok((Some(rev.clone()), resolve(&repo, rev)?, false)))
-            .collect::<Result<_, Failure>>()?
-    };
-    let facts = read(&repo)?;
-    let mut all = vec![false; tree.len()];
-    let mut groups = Vec::new();
-    // Every entry on some path, marked going up from each end until an
-    // entry already marked: each entry once, however many paths share it.
-    for (_, tip, _) in &paths {
-        let mut at = Some(*tip)
-            .filter(|&t| !tree.is_record(t))
-            .or(tree.parent(*tip));
-        while let Some(ix) = at {
-            if all[ix as usize] {
-                break;
-            }
-            all[ix as usize] = true;
-            at = tree.parent(ix);
-        }
-    }
-    if args.by == By::Branch {
-        let ends: Vec<Ix> = paths.iter().map(|p| p.1).collect();
-        let accounts = crate::stats::accounts_of_paths(&facts, tree, &ends);
-        for ((name, tip, current), account) in paths.iter().zip(accounts) {
-            groups.push(Group {
-                kind: if args.revs.is_empty() {
-                    "branch"
-                } else {
-                    "revision"
-                },
-                name: name.clone(),
-                tip: Some(*tip),
-                current: *current,
-                account,
-            });
-        }
-    }
-    // The whole session's total counts the turns of subagents whose lines
-    // are folded into its file too (as ccusage does); no branch has them.
-    if args.revs.is_empty() {
-        for ix in 0..tree.len() as Ix {
-            if tree.is_record(ix) && tree.node(ix).kind != crate::format::MessageKind::Custom {
-                all[ix as usize] = true;
-            }
-        }
-    }
-    // A Claude Code session's subagents, in files of their own: each is
-    // accounted for by name, and the session's total includes them.
-    let mut facts = facts;
-    let mut subagents: Vec<(String, std::ops::Range<usize>)> = Vec::new();
-    if args.revs.is_empty()
-        && repo.format == crate::format::Format::Claude
-        && let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file)
-    {
-        for (id, file) in crate::format::claude::subagent_files(&path) {
-            let Ok(sub) = crate::repo::Repo::open(&file) else {
-                continue; // `ysess fsck` on the file says why
-            };
-            let start = facts.len();
-            facts.extend(read(&sub)?);
-            all.resize(facts.len(), true);
-            subagents.push((id, start..facts.len()));
-        }
-    }
-    let every = || (0..facts.len() as Ix).filter(|&ix| all[ix as usize]);
+    let revisions = args
+        .revs
+        .iter()
+        .map(|rev| Ok((rev.clone(), resolve(&repo, rev)?)))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let session = ctx.session_file();
     let tz = ctx.tz.clone();
-    let keyed = |kind: &'static str, key: &dyn Fn(&Facts) -> Option<String>| {
-        group(&facts, every(), key)
-            .into_iter()
-            .map(|(name, ixs)| Group {
-                kind,
-                name: Some(name),
-                tip: None,
-                current: false,
-                account: Account::of(&facts, ixs),
-            })
-            .collect::<Vec<_>>()
-    };
-    if args.by == By::Branch {
-        for (id, range) in &subagents {
-            groups.push(Group {
-                kind: "subagent",
-                name: Some(id.clone()),
-                tip: None,
-                current: false,
-                account: Account::of(&facts, range.start as Ix..range.end as Ix),
-            });
-        }
-    }
-    match args.by {
-        By::Branch | By::Tool => {}
-        By::Model => groups = keyed("model", &|f| f.model.clone()),
-        By::Day => groups = keyed("day", &|f| day(f.timestamp, &tz)),
-    }
-    let total = Account::of(&facts, every());
+    let Report { groups, total } =
+        report::report(&repo, session.as_deref(), &revisions, args.by.into(), &tz)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };
@@ -187,14 +97,14 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             };
             let painted = match (g.kind, g.current, &g.name) {
                 (_, true, _) => p.head(&name),
-                ("branch", _, Some(_)) => p.branch(&name),
-                ("branch" | "revision", _, None) => p.id(&name),
+                (Kind::Branch, _, Some(_)) => p.branch(&name),
+                (Kind::Branch | Kind::Revision, _, None) => p.id(&name),
                 _ => p.header(&name),
             };
             let marker = match g.kind {
-                "branch" if g.current => "* ",
-                "branch" => "  ",
-                "subagent" => "subagent ",
+                Kind::Branch if g.current => "* ",
+                Kind::Branch => "  ",
+                Kind::Subagent => "subagent ",
                 _ => "",
             };
             // A named branch or a revision also says which entry it is.
@@ -212,28 +122,6 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         write_account(out, &total, &tz, p)
     })?;
     Ok(Exit::Success)
-}
-
-/// The branches as `ysess branch` lists them, newest tip first: named
-/// branches, then every other tip; the one HEAD is on marked.
-fn branches(repo: &Repo) -> Vec<(Option<String>, Ix, bool)> {
-    let listing = crate::refs::listing::Listing::of(&repo.refs, &repo.tree, None);
-    listing
-        .rows
-        .into_iter()
-        .enumerate()
-        .map(|(k, l)| (l.name, l.tip, listing.current == Some(k)))
-        .collect()
-}
-
-/// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.
-fn day(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
-    let ts = jiff::Timestamp::from_millisecond(i64::try_from(ms).ok()?).ok()?;
-    (ms > 0).then(|| {
-        ts.to_zoned_datetime(tz.clone())
-            .strftime("%Y-%m-%d")
-            .to_string()
-    })
 }
 
 /// `$0.0627`: dollars to a hundredth of a cent.
@@ -373,10 +261,10 @@ fn write_json(
     }
     for g in groups {
         let tip = g.tip.map(|t| repo.tree.id(t));
-        let current = (g.kind == "branch").then_some(g.current);
+        let current = (g.kind == Kind::Branch).then_some(g.current);
         json_line(
             out,
-            &shape(g.kind, g.name.as_deref(), tip, current, &g.account),
+            &shape(g.kind.as_str(), g.name.as_deref(), tip, current, &g.account),
         )?;
     }
     json_line(out, &shape("total", None, None, None, total))

@@ -3,7 +3,6 @@
 //! person reads (the one place for them), and the status line.
 
 use super::{Context, Failure};
-use crate::input::Source;
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
 use crate::write::WriteError;
@@ -57,12 +56,9 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
 
 /// The session file a command changes: a path, not standard input.
 pub fn session_path(ctx: &Context<'_>) -> Result<std::path::PathBuf, Failure> {
-    match Source::new(&ctx.global.file) {
-        Source::Path(path) => Ok(path),
-        Source::Stdin => Err(Failure::usage(
-            "cannot change standard input: name the session file with -f",
-        )),
-    }
+    ctx.session_file().ok_or_else(|| {
+        Failure::usage("cannot change standard input: name the session file with -f")
+    })
 }
 
 /// An operation's refusal as the command line says it: the message, its

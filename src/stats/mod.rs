@@ -22,6 +22,7 @@
 mod account;
 pub mod prices;
 mod read;
+pub mod report;
 pub mod subagents;
 mod walk;
 

@@ -164,8 +164,8 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     // With `--markers`, a Claude Code session's subagents in files of their
     // own: each under the tool result that carries its answer, or after
     // the list when no result names it.
-    let (subagents, folder) = match crate::input::Source::new(&ctx.global.file) {
-        crate::input::Source::Path(path) if args.markers && !args.json && template.is_none() => (
+    let (subagents, folder) = match ctx.session_file() {
+        Some(path) if args.markers && !args.json && template.is_none() => (
             crate::stats::subagents::of_session(&repo, &path)?,
             path.parent().map(std::path::Path::to_path_buf),
         ),
@@ -282,9 +282,7 @@ fn from_the_end(
             && !args.markers
             && filter.is_empty()
     })?;
-    let crate::input::Source::Path(path) = crate::input::Source::new(&ctx.global.file) else {
-        return None;
-    };
+    let path = ctx.session_file()?;
     // Branch names show in the default forms and in `{decorations}`; only
     // then is the whole file searched for them.
     let branches = !args.json && template.is_none_or(Template::shows_decorations);
