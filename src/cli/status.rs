@@ -6,10 +6,10 @@ use super::{Context, Exit, Failure, open_with};
 use crate::check::digest::{Change, Digest, compare};
 use crate::input::Source;
 use crate::repo::Repo;
-use crate::tree::{Ix, Tree};
 use crate::ui::json::{Status, StatusHead, StatusLabel, StatusSince, StatusTorn};
 use crate::ui::output::{escape, json_line};
 use crate::ui::render::{Paint, role};
+use crate::view::status::Standing;
 
 /// Say where HEAD is, and how the file stands
 ///
@@ -55,13 +55,8 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         _ => None,
     };
     let tree = &repo.tree;
-    let head = tree.head();
-    let branch = repo
-        .refs
-        .current(tree)
-        .filter(|b| Some(b.tip) == head)
-        .map(|b| b.name.as_str());
-    let label = head.and_then(|h| nearest_label(tree, h));
+    let standing = Standing::of(&repo);
+    let head = standing.head;
     let file = source.display();
     let status = Status {
         file: &file,
@@ -74,17 +69,19 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             subject: tree.subject(h),
             depth: tree.node(h).depth,
         }),
-        branch,
-        // As `branch` lists it: HEAD on a tip is that tip's, named or not.
-        detached: branch.is_none() && head.is_some_and(|h| !tree.children(h).is_empty()),
-        label: label.map(|(name, ix)| StatusLabel {
-            name,
-            id: tree.id(ix),
-            short: tree.short_id(ix),
-            behind: head.map_or(0, |h| tree.node(h).depth - tree.node(ix).depth),
-        }),
-        entries: tree.entries().count(),
-        tips: tree.tips().count(),
+        branch: standing.branch.as_deref(),
+        detached: standing.detached,
+        label: standing
+            .label
+            .as_ref()
+            .map(|(name, ix, behind)| StatusLabel {
+                name,
+                id: tree.id(*ix),
+                short: tree.short_id(*ix),
+                behind: *behind,
+            }),
+        entries: standing.entries,
+        tips: standing.tips,
         torn: repo.torn.map(|t| StatusTorn {
             offset: t.offset,
             bytes: t.len,
@@ -112,18 +109,6 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     human(out, &status, head.map(|h| role(tree, h)), p)?;
     Ok(Exit::Success)
-}
-
-/// The nearest label on `head`'s path, itself included: its name and entry.
-fn nearest_label(tree: &Tree, head: Ix) -> Option<(&str, Ix)> {
-    let mut cursor = Some(head);
-    while let Some(at) = cursor {
-        if let Some(name) = tree.labels_of(at).first() {
-            return Some((name, at));
-        }
-        cursor = tree.parent(at);
-    }
-    None
 }
 
 /// A digest as given, or read from the file it names.

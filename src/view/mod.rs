@@ -3,6 +3,8 @@
 //! headings and the page's outline all read a [`Row`]; how a row is drawn
 //! (escaped, painted, padded) is the views' own.
 
+pub mod status;
+
 use crate::format::MessageKind;
 use crate::refs::Names;
 use crate::tree::{Ix, Tree};
