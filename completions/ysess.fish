@@ -26,9 +26,9 @@ end
 
 complete -c ysess -n "__fish_ysess_needs_command" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_needs_command" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -64,9 +64,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -l until -d 'Only entri
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l min-tokens -d 'Only assistant messages whose usage (input, output, cache read and write tokens) adds up to at least N' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -89,9 +89,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print 
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -107,9 +107,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -l contains -d 'Only
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format -d 'Print each branch with this template, e.g. \'{name}{tab}{tokens_out}\'' -r
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -125,9 +125,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s d -l delete -d 'Dele
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s l -l list -d 'Only labels matching PATTERN (`*` any text, `?` one character)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -142,9 +142,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s V -l version -d 'Pri
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s b -d 'Start a branch called NAME at REV and move HEAD onto it' -r
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -158,9 +158,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -l parent -d 'Append
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l label -d 'Label the last new entry (a checkpoint)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -173,9 +173,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d '
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done; never the session file)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -191,9 +191,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -s U -l unified -d 'Li
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l files -d 'Compare two copies of a session file (OLD NEW) entry by entry' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -215,9 +215,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l manifest -d 'Write 
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l since-manifest -d 'Prove that every file a manifest (from --manifest) lists only grew since; missing files are errors' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -235,9 +235,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s V -l version -d 'Pr
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l digest -d 'A digest from `ysess fsck --digest` (sha256:<hex>:<bytes>), or a file holding one, to tell whether the file changed since' -r
 complete -c ysess -n "__fish_ysess_using_subcommand status" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand status" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand status" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -249,9 +249,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand status" -s h -l help -d 'Pri
 complete -c ysess -n "__fish_ysess_using_subcommand status" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -268,9 +268,9 @@ toolResult\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l tool -d 'Only the calls of the tool NAME (its name and arguments) and its results' -r
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand grep" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
@@ -291,9 +291,9 @@ tool\t'Each tool: calls and errors'
 day\t'Each local day'"
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s C -d 'Run as if started in DIR' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand stats" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t''
-always\t''
-never\t''"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'

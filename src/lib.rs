@@ -67,6 +67,7 @@
 //! Where a new command, format or check goes: see "Contributing" at the end
 //! of the README.
 
+#![warn(missing_docs)]
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -46,10 +46,13 @@ pub struct Repo {
 /// Why a session cannot be shown.
 #[derive(Debug)]
 pub enum LoadError {
+    /// The file cannot be read.
     Io(io::Error),
     /// yoagent would refuse the file; the first error and how many there are.
     Invalid {
+        /// The first error.
         first: Finding,
+        /// How many errors there are.
         errors: usize,
     },
 }

@@ -5,9 +5,12 @@ use std::str::FromStr;
 
 use sha2::{Digest as _, Sha256};
 
+/// A digest of a file's first bytes: `sha256:<hex>:<bytes>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Digest {
+    /// The SHA-256 of the file's first `bytes` bytes.
     pub sha256: [u8; 32],
+    /// How many bytes it covers.
     pub bytes: u64,
 }
 
@@ -61,10 +64,12 @@ pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
 pub struct Hasher(Sha256);
 
 impl Hasher {
+    /// Takes the next bytes of the file.
     pub fn update(&mut self, bytes: &[u8]) {
         self.0.update(bytes);
     }
 
+    /// The digest of the `bytes` bytes taken.
     pub fn finish(self, bytes: u64) -> Digest {
         Digest {
             sha256: self.0.finalize().into(),

@@ -24,13 +24,17 @@ use digest::{Digest, Hasher};
 use line::{Place, link_finding};
 use warnings::{ToolFacts, warn};
 
+/// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
+    /// The file's own app would refuse the file (`fsck` exits 1).
     Error,
+    /// The app loads it, but it is likely a mistake.
     Warning,
 }
 
 impl Severity {
+    /// `error` or `warning`, as printed and in `--json`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -41,17 +45,22 @@ impl Severity {
 
 macro_rules! codes {
     ($($variant:ident = $name:literal, $severity:ident;)*) => {
-        /// A finding's stable code, as printed and in `--json`.
+        /// A finding's stable code, as printed and in `--json` (the
+        /// README's table of codes says what each means).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)] // each variant is its name: see the README's table
         pub enum Code { $($variant),* }
 
         impl Code {
+            /// Every code, in the order of the README's table.
             pub const ALL: &'static [Code] = &[$(Code::$variant),*];
 
+            /// Its stable name, as printed and in `--json`.
             pub fn as_str(self) -> &'static str {
                 match self { $(Code::$variant => $name),* }
             }
 
+            /// How bad a finding with this code is.
             pub fn severity(self) -> Severity {
                 match self { $(Code::$variant => Severity::$severity),* }
             }
@@ -102,14 +111,20 @@ impl fmt::Display for Code {
 /// must escape it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// What kind of problem it is.
     pub code: Code,
+    /// The line it is on, from 1; `None` for the file as a whole.
     pub line: Option<u64>,
+    /// The byte offset in the file where the problem is.
     pub offset: Option<u64>,
+    /// The entry it is about, raw.
     pub id: Option<String>,
+    /// What is wrong, for people.
     pub message: String,
 }
 
 impl Finding {
+    /// How bad it is (its code's severity).
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
@@ -118,15 +133,21 @@ impl Finding {
 /// Counts describing a file's tree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Bytes read.
     pub bytes: u64,
     /// Entries of the user's tree: ysess's records are counted apart.
     pub entries: u64,
     /// ysess's own records.
     pub records: u64,
+    /// Entries without a parent.
     pub roots: u64,
+    /// Entries without children.
     pub tips: u64,
+    /// Distinct labels.
     pub labels: u64,
+    /// HEAD's id; `None` for an empty file.
     pub head: Option<String>,
+    /// Entries on HEAD's root path, HEAD included.
     pub head_depth: u32,
 }
 
@@ -134,17 +155,24 @@ pub struct Summary {
 /// write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Torn {
+    /// Where the torn line starts: the file is sound up to here.
     pub offset: u64,
+    /// Its bytes.
     pub len: u64,
 }
 
+/// What checking a file found.
 #[derive(Debug, Default)]
 pub struct Report {
     /// The file's format, as detected or as the caller forced it.
     pub format: Format,
+    /// Every finding, by line (file-level ones first).
     pub findings: Vec<Finding>,
+    /// Counts describing the file's tree.
     pub summary: Summary,
+    /// The whole file's digest, when asked for.
     pub digest: Option<Digest>,
+    /// A torn last line, if the file ends with one.
     pub torn: Option<Torn>,
     /// The file version its header declares, as its app reads it (pi: 1, 2
     /// or 3); `None` for a format without one.
@@ -152,6 +180,7 @@ pub struct Report {
 }
 
 impl Report {
+    /// Findings that are errors.
     pub fn errors(&self) -> usize {
         self.findings
             .iter()
@@ -159,6 +188,7 @@ impl Report {
             .count()
     }
 
+    /// Findings that are warnings.
     pub fn warnings(&self) -> usize {
         self.findings.len() - self.errors()
     }
@@ -171,6 +201,7 @@ impl Report {
     }
 }
 
+/// What a check does besides finding errors.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Compute the whole file's digest.

@@ -32,6 +32,7 @@ pub struct GenerateArgs {
     pub out_dir: PathBuf,
 }
 
+/// What `ysess generate` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum What {
     /// Static completion scripts for bash, zsh, fish, PowerShell and elvish
@@ -49,6 +50,7 @@ pub const SHELLS: [Shell; 5] = [
     Shell::Elvish,
 ];
 
+/// Writes the files `args` asks for.
 pub fn run(args: &GenerateArgs, _ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     std::fs::create_dir_all(&args.out_dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.out_dir.display()))?;

@@ -5,12 +5,17 @@
 /// A titled section: a paragraph, a list of terms, and maybe a closing
 /// paragraph.
 pub struct Section {
+    /// Its heading.
     pub title: &'static str,
+    /// What comes before the items.
     pub intro: &'static str,
+    /// Each item and what it means.
     pub items: &'static [(&'static str, &'static str)],
+    /// What comes after the items.
     pub outro: &'static str,
 }
 
+/// How revisions are named.
 pub const REVISIONS: Section = Section {
     title: "Revisions",
     intro: "Every command that takes an entry (log REV, show REV, diff A B, checkout REV, \
@@ -58,6 +63,7 @@ pub const REVISIONS: Section = Section {
             id or label wins over suffix parsing, and over range parsing.",
 };
 
+/// The exit codes.
 pub const EXIT_STATUS: Section = Section {
     title: "Exit status",
     intro: "",
@@ -78,6 +84,7 @@ pub const EXIT_STATUS: Section = Section {
     outro: "A closed pipe (ysess fsck --json | head -1) ends quietly with 0.",
 };
 
+/// The environment variables ysess reads.
 pub const ENVIRONMENT: Section = Section {
     title: "Environment",
     intro: "",

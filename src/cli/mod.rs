@@ -54,8 +54,10 @@ use crate::ui::pager;
     after_long_help = manual::long_help()
 )]
 pub struct Cli {
+    /// The options every command takes.
     #[command(flatten)]
     pub global: Global,
+    /// The command.
     #[command(subcommand)]
     pub command: Command,
 }
@@ -120,7 +122,10 @@ pub enum FileFrom {
     CommandLine,
 }
 
+/// The commands. Each variant's help is its arguments' doc comment (a doc
+/// comment here would replace it in `--help`).
 #[derive(Debug, Subcommand)]
+#[allow(missing_docs)]
 pub enum Command {
     Log(log::LogArgs),
     Show(show::ShowArgs),
@@ -156,6 +161,7 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// The process's exit code.
     pub fn code(self) -> u8 {
         match self {
             Exit::Success => 0,
@@ -169,8 +175,11 @@ impl Exit {
 /// An error that ends a command, with the hints that help a person act.
 #[derive(Debug)]
 pub struct Failure {
+    /// How the command ends (its exit code).
     pub exit: Exit,
+    /// What went wrong.
     pub error: anyhow::Error,
+    /// What the person can do, one line each.
     pub hints: Vec<String>,
 }
 
@@ -196,6 +205,7 @@ impl Failure {
         }
     }
 
+    /// Adds a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Failure {
         self.hints.push(hint.into());
         self
@@ -215,7 +225,9 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 /// What a command needs from its surroundings, passed in so tests can run
 /// commands without a process.
 pub struct Context<'a> {
+    /// The global options.
     pub global: &'a Global,
+    /// Where output goes.
     pub streams: Streams<'a>,
     /// The zone times are shown in (the system's, or `$TZ`), read the
     /// first time a local time is shown.

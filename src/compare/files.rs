@@ -40,6 +40,7 @@ impl Status {
 /// One entry that differs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
+    /// Added, removed or changed.
     pub status: Status,
     /// The entry: in the new copy, or in the old one when removed.
     pub ix: Ix,

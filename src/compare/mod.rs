@@ -30,8 +30,11 @@ pub struct Side {
 pub struct Comparison {
     /// The last entry both paths share.
     pub fork: Option<Ix>,
+    /// The first path, after the fork point.
     pub a: Side,
+    /// The second path, after the fork point.
     pub b: Side,
+    /// The two paths' turns, aligned.
     pub steps: Vec<Step>,
 }
 

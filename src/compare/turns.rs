@@ -17,7 +17,14 @@ use crate::format::message::{Block, Entry, Message};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// Turns `a` and `b` played the same part; `same` when their text is too.
-    Pair { a: usize, b: usize, same: bool },
+    Pair {
+        /// The first side's turn.
+        a: usize,
+        /// The second side's turn.
+        b: usize,
+        /// Their texts are the same.
+        same: bool,
+    },
     /// Only on side A (removed, going from A to B).
     OnlyA(usize),
     /// Only on side B (added).
@@ -140,10 +147,13 @@ pub fn render(entry: &Entry) -> String {
 /// What one side did after the fork.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
+    /// Turns after the fork point.
     pub turns: usize,
     /// Turns by role.
     pub roles: BTreeMap<String, usize>,
+    /// Input tokens of its assistant turns.
     pub tokens_in: u64,
+    /// Output tokens of its assistant turns.
     pub tokens_out: u64,
     /// Tool calls by tool name.
     pub tool_calls: BTreeMap<String, usize>,

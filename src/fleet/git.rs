@@ -17,7 +17,12 @@ pub enum GitError {
     NotARepository(String),
     /// The revision is not in this repository; `shallow` when the clone
     /// is shallow, so the revision may be in history it did not fetch.
-    UnknownRevision { rev: String, shallow: bool },
+    UnknownRevision {
+        /// The revision as given.
+        rev: String,
+        /// The clone is shallow.
+        shallow: bool,
+    },
     /// git failed otherwise; its message.
     Failed(String),
 }
@@ -129,6 +134,7 @@ pub struct CatFile {
 }
 
 impl CatFile {
+    /// Starts `git cat-file --batch` in the current directory.
     pub fn start() -> Result<CatFile, GitError> {
         let mut child = Command::new("git")
             .args(["cat-file", "--batch"])

@@ -19,16 +19,22 @@ use crate::write::output::{Output, OutputError, OutputErrorKind};
 /// One line of a manifest.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Line {
+    /// The file, as the run named it.
     pub file: String,
+    /// Its length when the manifest was written.
     pub bytes: u64,
+    /// `sha256:<hex>:<bytes>` of its bytes then.
     pub digest: String,
 }
 
 /// A manifest that cannot be read: its path, the line, why.
 #[derive(Debug)]
 pub struct ManifestError {
+    /// The manifest.
     pub path: PathBuf,
+    /// The line at fault, from 1; `None` for the file as a whole.
     pub line: Option<u64>,
+    /// What is wrong.
     pub why: String,
 }
 

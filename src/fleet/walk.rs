@@ -15,13 +15,24 @@ pub const DEFAULT_GLOB: &str = "*.jsonl";
 #[derive(Debug)]
 pub enum Found {
     /// A file to check, with its size when the walk knows it.
-    File { path: PathBuf, size: u64 },
+    File {
+        /// Where it is.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
     /// A path that cannot be read: a directory the walk cannot enter, a
     /// path that does not exist, a symbolic link loop.
-    Unreadable { path: PathBuf, error: io::Error },
+    Unreadable {
+        /// Where it is.
+        path: PathBuf,
+        /// Why it cannot be read.
+        error: io::Error,
+    },
 }
 
 impl Found {
+    /// The path found.
     pub fn path(&self) -> &Path {
         match self {
             Found::File { path, .. } | Found::Unreadable { path, .. } => path,

@@ -5,14 +5,17 @@
 /// Why a line does not load, in a person's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineFault {
+    /// What kind of fault.
     pub kind: FaultKind,
     /// Byte position within the (trimmed) line, where known.
     pub at: Option<usize>,
+    /// What is wrong, for people.
     pub message: String,
     /// The entry's id, when the line names one.
     pub id: Option<String>,
 }
 
+/// What kind of fault a line has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FaultKind {
     /// Not JSON at all.

@@ -8,68 +8,109 @@ use serde_json::Value;
 /// An entry as stored, its message decoded for display.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// Its id (for a format numbered by line, the id ysess gives it).
     pub id: String,
+    /// Its parent's id, as stored; `None` for a root.
     pub parent_id: Option<String>,
+    /// Milliseconds since the epoch; 0 when the line has no time.
     pub timestamp: u64,
+    /// The label the line carries, if any.
     pub label: Option<String>,
+    /// Its message, decoded.
     pub message: Message,
     /// The message as stored, a model message's tags named as yoagent
     /// names them (see [`crate::format::yoagent::canonical::named_tags`]).
     pub message_value: Value,
 }
 
+/// A message, whatever the format: the one model every view reads.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
+    /// The person's words (or, for Claude Code, text the app sent as the
+    /// user).
     User {
+        /// Its blocks, in order.
         content: Vec<Block>,
     },
+    /// A model's reply.
     Assistant {
+        /// Its blocks, in order: text, thinking, tool calls.
         content: Vec<Block>,
+        /// Why the model stopped (`stop`, `toolUse`, `end_turn`…); empty
+        /// when the line does not say.
         stop_reason: String,
+        /// The model that wrote it.
         model: String,
+        /// Who served the model (`anthropic`…); empty when not recorded.
         provider: String,
+        /// The tokens it used.
         usage: Usage,
+        /// The provider's error, when the call failed.
         error_message: Option<String>,
     },
+    /// A tool's answer to a call.
     ToolResult {
+        /// The id of the call it answers.
         tool_call_id: String,
+        /// The tool (for Claude Code, the name on the call it answers).
         tool_name: String,
+        /// Its blocks, in order.
         content: Vec<Block>,
+        /// The tool reported an error.
         is_error: bool,
     },
     /// An app's own record: kept in history, never sent to a model.
     Custom {
+        /// The role string it carries.
         role: String,
+        /// What kind of record it is.
         kind: String,
+        /// Its data, as stored.
         data: Value,
     },
 }
 
+/// The tokens one model call used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
+    /// Input tokens (not read from the cache).
     pub input: u64,
+    /// Output tokens.
     pub output: u64,
+    /// Input tokens read from the prompt cache.
     pub cache_read: u64,
+    /// Input tokens written to the prompt cache.
     pub cache_write: u64,
+    /// The total as the message records it (0 when it does not).
     pub total_tokens: u64,
 }
 
+/// One content block of a message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {
+    /// Text.
     Text(String),
     /// An image: its type and the size of its decoded data.
     Image {
+        /// `image/png`, …
         mime_type: String,
+        /// Bytes of decoded image data.
         bytes: usize,
     },
+    /// The model's reasoning.
     Thinking {
+        /// Its text (empty when redacted).
         text: String,
         /// Encrypted reasoning the provider returned instead of text.
         redacted: bool,
     },
+    /// A call of a tool.
     ToolCall {
+        /// The call's id, which its result names.
         id: String,
+        /// The tool.
         name: String,
+        /// Its arguments, as given.
         arguments: Value,
     },
 }
@@ -94,6 +135,7 @@ impl Message {
         }
     }
 
+    /// Its content blocks (none for a custom message).
     pub fn content(&self) -> &[Block] {
         match self {
             Message::User { content }

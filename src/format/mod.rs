@@ -299,7 +299,12 @@ pub enum NoText {
     Blank,
     /// Not UTF-8 from byte `at`; `cut` when the bytes stop inside a
     /// character (a write cut short).
-    NotUtf8 { at: usize, cut: bool },
+    NotUtf8 {
+        /// The first byte that is not UTF-8, within the line.
+        at: usize,
+        /// The bytes stop inside a character.
+        cut: bool,
+    },
 }
 
 impl From<NoText> for Checked<'static> {
@@ -335,9 +340,12 @@ pub fn text_of(bytes: &[u8]) -> Result<(&str, usize), NoText> {
 /// What kind of message an entry carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MessageKind {
+    /// The person's message.
     #[default]
     User,
+    /// A model's reply.
     Assistant,
+    /// A tool's answer to a call.
     ToolResult,
     /// An app-specific record (`{role, kind, data}`), never sent to a model.
     Custom,
@@ -360,10 +368,15 @@ impl MessageKind {
 /// The facts of one valid line, borrowed from the line where possible.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct LineFacts<'a> {
+    /// The entry's id.
     pub id: Cow<'a, str>,
+    /// Its parent's id; `None` for a root.
     pub parent: Option<Cow<'a, str>>,
+    /// The label the line carries.
     pub label: Option<Cow<'a, str>>,
+    /// Milliseconds since the epoch; 0 when the line has none.
     pub timestamp: u64,
+    /// What kind of message it carries.
     pub kind: MessageKind,
     /// The model, for assistant messages.
     pub model: Option<Cow<'a, str>>,
@@ -446,18 +459,35 @@ pub enum Checked<'a> {
     /// A format's header line (pi's `{"type":"session",…}`), not an entry;
     /// `version` is the file version it declares (pi reads a header without
     /// one as version 1).
-    Header { version: u64 },
+    Header {
+        /// The file version the header declares.
+        version: u64,
+    },
     /// A line of the app's own that holds no entry (Claude Code's summaries
     /// and housekeeping); `unknown` names its type when the format does not
     /// know it (skipped, and counted by `fsck`).
-    Aside { unknown: Option<Box<str>> },
+    Aside {
+        /// The line's type, when the format does not know it.
+        unknown: Option<Box<str>>,
+    },
     /// A loadable entry. `indent` is where the trimmed text starts.
-    Entry { facts: LineFacts<'a>, indent: usize },
+    Entry {
+        /// What the line says.
+        facts: LineFacts<'a>,
+        /// Where the trimmed text starts.
+        indent: usize,
+    },
     /// Not loadable; `indent` as above.
-    Fault { fault: LineFault, indent: usize },
+    Fault {
+        /// Why.
+        fault: LineFault,
+        /// Where the trimmed text starts.
+        indent: usize,
+    },
     /// Not UTF-8: yoagent cannot read the file at all. `at` is the offset of
     /// the first bad byte within the line.
     NotUtf8 {
+        /// The first bad byte, within the line.
         at: usize,
         /// The bytes stop in the middle of a character: a write cut short.
         cut: bool,

@@ -22,6 +22,7 @@ pub struct Block {
 }
 
 impl Block {
+    /// Its bytes: whole lines.
     pub fn bytes(&self) -> &[u8] {
         &self.buf[..self.len]
     }
@@ -66,6 +67,7 @@ pub struct Blocks<R, F> {
 }
 
 impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
+    /// Blocks of about `size` bytes of `reader`, each byte shown to `tap`.
     pub fn new(reader: R, tap: F, size: usize) -> Self {
         Blocks {
             reader: Tap { reader, tap },

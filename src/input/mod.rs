@@ -42,17 +42,21 @@ pub struct RawLine<'a> {
     pub number: u64,
     /// Byte offset of the line's first byte in the file.
     pub offset: u64,
+    /// The line, without its newline.
     pub bytes: &'a [u8],
 }
 
 /// Where a session comes from: a file, or standard input for `-`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// A file.
     Path(PathBuf),
+    /// Standard input (`-f -`).
     Stdin,
 }
 
 impl Source {
+    /// The source `-f` names: `-` is standard input.
     pub fn new(path: &Path) -> Source {
         if path == Path::new("-") {
             Source::Stdin
@@ -69,6 +73,7 @@ impl Source {
         }
     }
 
+    /// Opens it for reading (a regular file, or standard input).
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
             Source::Path(p) => Ok(Box::new(open_session(p)?)),
@@ -125,11 +130,14 @@ pub struct LineTooLong {
     /// Newlines before the line's start that the caller has not counted
     /// yet (read, but not yet handed out).
     pub uncounted: u64,
+    /// Where the line starts in the file, in bytes.
     pub offset: u64,
+    /// The longest line read (`YSESS_MAX_LINE`).
     pub limit: u64,
 }
 
 impl LineTooLong {
+    /// As an `io::Error` of kind `InvalidData`.
     pub fn error(self) -> io::Error {
         io::Error::new(io::ErrorKind::InvalidData, self)
     }
@@ -189,6 +197,7 @@ pub struct LineReader<R> {
 }
 
 impl<R: Read> LineReader<R> {
+    /// A reader of `reader`'s lines.
     pub fn new(reader: R) -> Self {
         LineReader {
             reader,
@@ -275,7 +284,9 @@ impl<R: Read> LineReader<R> {
 
 /// A reader that shows every byte it reads to `tap`, in order (for digests).
 pub struct Tap<R, F> {
+    /// What is read.
     pub reader: R,
+    /// What sees every byte read.
     pub tap: F,
 }
 

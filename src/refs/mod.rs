@@ -20,11 +20,14 @@ use crate::format::message::Message;
 use crate::format::yoagent::records::Kind;
 use crate::tree::{Ix, Tree};
 
+/// A live branch: its name, the record that started it, and its tip.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Branch {
+    /// Its name.
     pub name: String,
     /// The `ysess.branch` record.
     pub record: Ix,
+    /// The entry new work on it last landed on.
     pub tip: Ix,
 }
 
@@ -37,6 +40,7 @@ pub struct Deleted {
     pub by: Ix,
 }
 
+/// Every branch of a session, live and deleted.
 #[derive(Debug, Clone, Default)]
 pub struct Refs {
     /// Live branches, sorted by name.
@@ -103,6 +107,7 @@ impl Refs {
             .collect()
     }
 
+    /// The live branch called `name`.
     pub fn get(&self, name: &str) -> Option<&Branch> {
         self.branches.iter().find(|b| b.name == name)
     }
@@ -125,12 +130,14 @@ impl Refs {
 /// it (the newest carrier of a name wins, as in yoagent; see
 /// [`crate::tree::label_target`]), sorted, and branch names.
 pub struct Names {
+    /// HEAD, if any (it is decorated `HEAD`).
     pub head: Option<Ix>,
     labels: HashMap<Ix, Vec<String>>,
     branches: HashMap<Ix, Vec<String>>,
 }
 
 impl Names {
+    /// The names of `tree`'s entries, with `head` and `branches` (name, tip).
     pub fn new(tree: &Tree, head: Option<Ix>, branches: &[(String, Ix)]) -> Names {
         let mut labels: HashMap<Ix, Vec<String>> = HashMap::new();
         for (name, ix) in tree.label_pairs() {
@@ -147,10 +154,12 @@ impl Names {
         }
     }
 
+    /// The labels that name entry `ix`, sorted.
     pub fn labels(&self, ix: Ix) -> &[String] {
         self.labels.get(&ix).map_or(&[], Vec::as_slice)
     }
 
+    /// The branches whose tip is entry `ix`, sorted.
     pub fn branches(&self, ix: Ix) -> &[String] {
         self.branches.get(&ix).map_or(&[], Vec::as_slice)
     }

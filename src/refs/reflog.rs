@@ -33,6 +33,7 @@ pub struct Move {
     /// The `ysess.branch` record that the new work landed below, before
     /// and after the move (`None`: no branch).
     pub from_branch: Option<Ix>,
+    /// The branch new work lands on after the move (its record).
     pub to_branch: Option<Ix>,
 }
 

@@ -33,11 +33,30 @@ const MAX_SUGGESTED_IDS: usize = 10_000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Candidate {
     /// An entry whose id starts with the name.
-    Entry { id: String, ix: Ix },
+    Entry {
+        /// Its id.
+        id: String,
+        /// Its index.
+        ix: Ix,
+    },
     /// A label that starts with the name, on the entry it picks.
-    Label { name: String, on: String, ix: Ix },
+    Label {
+        /// The label.
+        name: String,
+        /// The id of the entry it names.
+        on: String,
+        /// That entry's index.
+        ix: Ix,
+    },
     /// A branch that starts with the name, at its entry.
-    Branch { name: String, at: String, ix: Ix },
+    Branch {
+        /// The branch.
+        name: String,
+        /// The id of its tip.
+        at: String,
+        /// That entry's index.
+        ix: Ix,
+    },
 }
 
 impl fmt::Display for Candidate {
@@ -55,15 +74,25 @@ impl fmt::Display for Candidate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RevError {
     /// The session has no entries, so no revision names one.
-    EmptySession { text: String },
+    EmptySession {
+        /// The revision as typed.
+        text: String,
+    },
     /// `HEAD` or `@` was asked for but the caller has no head to give.
-    NoHead { text: String },
+    NoHead {
+        /// The revision as typed.
+        text: String,
+    },
     /// The revision is the empty string.
     Empty,
     /// Suffixes with no name before them, like `~1`.
-    NoBase { text: String },
+    NoBase {
+        /// The suffixes as typed.
+        text: String,
+    },
     /// No entry, label or branch has this name or starts with it.
     Unknown {
+        /// The name as typed.
         name: String,
         /// The suffixes typed after the name, kept to complete the suggestion.
         suffix: String,
@@ -72,13 +101,16 @@ pub enum RevError {
     },
     /// The name is a prefix of several things that name different entries.
     Ambiguous {
+        /// The name as typed.
         name: String,
+        /// What it could stand for (the first few).
         candidates: Vec<Candidate>,
         /// How many more candidates there are beyond those listed.
         more: usize,
     },
     /// A `~N` or `^` step went further back than the root.
     PastRoot {
+        /// The revision as typed.
         text: String,
         /// The entry the failing step started from.
         from: String,
@@ -88,14 +120,30 @@ pub enum RevError {
         root: String,
     },
     /// What follows the name is not a list of `~N` and `^N` suffixes.
-    BadSuffix { text: String, suffix: String },
+    BadSuffix {
+        /// The revision as typed.
+        text: String,
+        /// What follows the name.
+        suffix: String,
+    },
     /// `^N` with N ≥ 2: entries have a single parent.
-    NoSecondParent { text: String, n: u64 },
+    NoSecondParent {
+        /// The revision as typed.
+        text: String,
+        /// The parent asked for.
+        n: u64,
+    },
     /// The id is one of ysess's own records, which are not the user's to
     /// name; `entry` is the entry it hangs from.
-    Record { id: String, entry: Option<String> },
+    Record {
+        /// The record's id.
+        id: String,
+        /// The id of the entry it hangs from, if any.
+        entry: Option<String>,
+    },
     /// `HEAD@{N}` or `@-` asks for an earlier HEAD than ysess recorded.
     NoPrevious {
+        /// The revision as typed.
         text: String,
         /// Which previous HEAD was asked for.
         n: u64,
@@ -103,7 +151,10 @@ pub enum RevError {
         moves: usize,
     },
     /// `HEAD@{N}` with an N larger than any number ysess counts to.
-    HugeMove { text: String },
+    HugeMove {
+        /// The revision as typed.
+        text: String,
+    },
 }
 
 impl fmt::Display for RevError {

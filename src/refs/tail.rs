@@ -16,11 +16,17 @@ use crate::input::back::BackLines;
 /// One entry of the path, as `log` shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathEntry {
+    /// Its id.
     pub id: String,
+    /// Its parent's id.
     pub parent: Option<String>,
+    /// Milliseconds since the epoch.
     pub timestamp: u64,
+    /// What kind of message it carries.
     pub kind: MessageKind,
+    /// The model, the tool or the custom kind.
     pub tag: String,
+    /// The first line of its text.
     pub subject: String,
     /// The labels this entry carries that name it: a label names the newest
     /// entry carrying it, as yoagent's `seek_checkpoint` picks.

@@ -12,6 +12,7 @@ pub struct Filter {
     /// `--grep`: the message text matches one of them (all of them with
     /// `all_match`).
     pub grep: Vec<Pattern>,
+    /// `--grep`: patterns the entry's text matches.
     pub all_match: bool,
     /// `--role`: only these roles.
     pub roles: Vec<MessageKind>,
@@ -21,6 +22,7 @@ pub struct Filter {
     pub model: Option<String>,
     /// `--since`, `--until`: milliseconds since the epoch, both included.
     pub since: Option<i64>,
+    /// `--all-match`: every pattern must match (else any).
     pub until: Option<i64>,
     /// `--labelled`: entries a label names.
     pub labelled: bool,
@@ -32,10 +34,13 @@ pub struct Filter {
 /// What the tree tells of an entry, without reading it.
 #[derive(Debug, Clone, Copy)]
 pub struct Known<'a> {
+    /// Its kind.
     pub kind: MessageKind,
     /// The model of an assistant message, the tool of a tool result.
     pub tag: &'a str,
+    /// Milliseconds since the epoch.
     pub timestamp: u64,
+    /// A label names it.
     pub labelled: bool,
 }
 

@@ -55,10 +55,12 @@ impl BlockKind {
 pub struct TextBlock {
     /// Its content block's index in the message.
     pub index: usize,
+    /// What part of the message it is.
     pub kind: BlockKind,
     /// The tool of a tool call (for [`BlockKind::ToolName`] and
     /// [`BlockKind::ToolArguments`]).
     pub tool: Option<String>,
+    /// Its text.
     pub text: String,
 }
 
@@ -119,6 +121,7 @@ pub struct LineHit {
     /// Where the line starts and ends in the block's text (bytes, without
     /// its `\n`).
     pub start: usize,
+    /// Where the line ends (exclusive).
     pub end: usize,
     /// The matches, as byte ranges of the block's text.
     pub matches: Vec<(usize, usize)>,
@@ -181,7 +184,9 @@ impl Scope {
 /// A block's hits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlockHits {
+    /// The block.
     pub block: TextBlock,
+    /// Its lines that match.
     pub lines: Vec<LineHit>,
 }
 

@@ -22,9 +22,11 @@ pub struct Found {
     pub id: String,
     /// Its line in the file, from 1.
     pub line: u64,
+    /// What kind of message it carries.
     pub kind: MessageKind,
     /// The tool a tool result comes from.
     pub result_of: Option<String>,
+    /// The blocks that match.
     pub hits: Vec<BlockHits>,
 }
 
@@ -62,7 +64,9 @@ impl Found {
 /// explains it; the search goes on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
+    /// Its line in the file, from 1.
     pub line: u64,
+    /// Why it was skipped.
     pub why: String,
 }
 

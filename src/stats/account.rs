@@ -6,15 +6,20 @@ use super::*;
 /// many lines it takes).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Turns {
+    /// User messages.
     pub user: u64,
+    /// Assistant messages.
     pub assistant: u64,
+    /// Tool results.
     pub tool_result: u64,
+    /// Custom messages.
     pub custom: u64,
 }
 
 /// Calls of one tool.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ToolUse {
+    /// Calls made.
     pub calls: u64,
     /// Tool results that say `isError`.
     pub errors: u64,
@@ -25,6 +30,7 @@ pub struct ToolUse {
 pub struct Account {
     /// Entries of the user's tree in the set.
     pub entries: u64,
+    /// Turns by role.
     pub turns: Turns,
     /// Tokens, summed over the assistant turns (`total_tokens` is the sum of
     /// the four kinds, whatever the messages say).
@@ -38,6 +44,7 @@ pub struct Account {
     pub models: BTreeMap<String, u64>,
     /// The earliest and the latest timestamp (ms), zero ones left out.
     pub first: Option<u64>,
+    /// The latest timestamp.
     pub last: Option<u64>,
 }
 

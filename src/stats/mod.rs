@@ -46,11 +46,14 @@ use crate::tree::Ix;
 /// What one entry says about usage.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facts {
+    /// What kind of message the entry carries.
     pub kind: MessageKind,
+    /// Milliseconds since the epoch.
     pub timestamp: u64,
     /// An assistant message's model; for a tool result, the model of the
     /// call it answers (when that call is in the file).
     pub model: Option<String>,
+    /// Tokens, as the message records them.
     pub usage: Usage,
     /// Dollars, where the format records a cost.
     pub cost: Option<f64>,
@@ -116,7 +119,9 @@ fn calls(content: &[Block]) -> impl Iterator<Item = (&str, &str)> {
 /// What one entry used, on its own (`log --format {tokens_in}`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spent {
+    /// Input tokens.
     pub input: u64,
+    /// Output tokens.
     pub output: u64,
     /// Dollars, where the format records a cost.
     pub cost: Option<f64>,

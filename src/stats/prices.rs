@@ -24,9 +24,13 @@ use crate::format::message::Usage;
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Price {
+    /// Dollars per input token.
     pub input: f64,
+    /// Dollars per output token.
     pub output: f64,
+    /// Dollars per input token read from the cache.
     pub cache_read: f64,
+    /// Dollars per input token written to the cache.
     pub cache_write: f64,
     /// The prices of the tokens above 200,000 in one request, where the
     /// model is priced in tiers.

@@ -19,6 +19,7 @@ use crate::tree::Ix;
 pub struct Subagent {
     /// Its id, as its file's name and the session's lines give it.
     pub id: String,
+    /// Its file.
     pub file: PathBuf,
     /// What its turns used; `None` when its file cannot be read (`ysess
     /// fsck` on the file says why).

@@ -6,13 +6,21 @@ use super::*;
 /// One entry to add, as read from its line.
 #[derive(Debug, Clone, Copy)]
 pub struct NewEntry<'a> {
+    /// Its id.
     pub id: &'a str,
+    /// Its parent's id; `None` for a root.
     pub parent: Option<&'a str>,
+    /// The label the line carries.
     pub label: Option<&'a str>,
+    /// Milliseconds since the epoch.
     pub timestamp: u64,
+    /// What kind of message it carries.
     pub kind: MessageKind,
+    /// Its line in the file, from 1.
     pub line: u64,
+    /// Where the line starts in the file, in bytes.
     pub offset: u64,
+    /// The line's length in bytes.
     pub len: u64,
     /// The model (assistant), the tool (tool result) or the kind (custom
     /// record).
@@ -29,7 +37,10 @@ pub struct NewEntry<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
     /// The id was already defined on an earlier line.
-    DuplicateId { first_line: u64 },
+    DuplicateId {
+        /// The line that defined it first.
+        first_line: u64,
+    },
     /// The entry names itself as its parent.
     SelfParent,
     /// The parent is not defined on an earlier line (it may come later, or
@@ -37,6 +48,7 @@ pub enum Link {
     UnknownParent,
 }
 
+/// Builds a [`Tree`] one entry at a time, in file order.
 #[derive(Default)]
 pub struct TreeBuilder {
     nodes: Vec<Node>,
@@ -166,6 +178,7 @@ impl TreeBuilder {
             .map(|ix| self.nodes[ix as usize].line)
     }
 
+    /// The tree, with its children, depths and labels worked out.
     pub fn finish(self) -> Tree {
         let raw = Children::of(&self.nodes, |_, n| n.raw_parent);
         let user = Children::of(&self.nodes, |_, n| n.parent.filter(|_| !n.record));

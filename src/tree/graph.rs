@@ -193,6 +193,7 @@ impl<'t> Graph<'t> {
         self
     }
 
+    /// A graph of `tree`, drawn in `style`.
     pub fn new(tree: &'t Tree, style: Style) -> Graph<'t> {
         Graph {
             tree,

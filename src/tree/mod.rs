@@ -27,6 +27,7 @@ pub fn label_target<T>(carrier: T, record: bool, parent: Option<T>) -> Option<T>
 /// Index of an entry in file order.
 pub type Ix = u32;
 
+/// One line's entry in the index.
 #[derive(Debug, Clone)]
 pub struct Node {
     /// Where the id sits in the tree's id text; see [`Tree::id`].
@@ -40,6 +41,7 @@ pub struct Node {
     /// One of ysess's own records ([`crate::format::yoagent::records::is_record`]): folded
     /// out of the user's tree.
     pub record: bool,
+    /// The label the line carries.
     pub label: Option<Box<str>>,
     /// For a format's label change (pi's `label` entries): the entry its
     /// label is set on (an empty label clears it). `None` for a label the
@@ -48,12 +50,15 @@ pub struct Node {
     /// The line names another entry ([`crate::format::LineFacts::target`])
     /// that is not defined before it.
     pub unknown_target: bool,
+    /// Milliseconds since the epoch; 0 when the line has none.
     pub timestamp: u64,
+    /// What kind of message it carries.
     pub kind: MessageKind,
     /// 1-based line number.
     pub line: u64,
     /// Byte range of the line in the file.
     pub offset: u64,
+    /// The line's length in bytes (from `offset`).
     pub len: u64,
     /// Entries of the user's tree on the root→this path, this one included
     /// (ysess's records are not counted; a record has its parent's depth).
@@ -163,14 +168,17 @@ impl Tree {
         self.nodes.len()
     }
 
+    /// Whether the file holds no entry.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 
+    /// Entry `ix`.
     pub fn node(&self, ix: Ix) -> &Node {
         &self.nodes[ix as usize]
     }
 
+    /// Every entry, in file order.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
     }

@@ -10,9 +10,12 @@ use clap::ValueEnum;
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum ColorWhen {
+    /// Colour on a terminal, unless `NO_COLOR` is set
     #[default]
     Auto,
+    /// Colour even into a pipe or a file
     Always,
+    /// No colour
     Never,
 }
 
@@ -31,8 +34,11 @@ impl ColorWhen {
 /// Where a command writes. Tests pass buffers; `main` passes the real
 /// streams.
 pub struct Streams<'a> {
+    /// Standard output: the data.
     pub out: &'a mut dyn Write,
+    /// Standard error: status, warnings, errors.
     pub err: &'a mut dyn Write,
+    /// Colour stderr.
     pub color_err: bool,
     /// Colour stdout (a terminal, or `--color always`).
     pub color_out: bool,
@@ -59,10 +65,14 @@ impl Streams<'_> {
     }
 }
 
+/// How bad a line on stderr is: its prefix (`error:`, `warning:`, `hint:`).
 #[derive(Debug, Clone, Copy)]
 pub enum Level {
+    /// `error:`
     Error,
+    /// `warning:`
     Warning,
+    /// `hint:`
     Hint,
 }
 
@@ -185,6 +195,7 @@ pub fn json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Res
     out.write_all(b"\n")
 }
 
+/// Whether standard error is a terminal.
 pub fn stderr_is_terminal() -> bool {
     io::stderr().is_terminal()
 }

@@ -32,6 +32,7 @@ const SCRIPT: &str = include_str!("page.js");
 
 /// What to put on the page.
 pub struct Page<'a> {
+    /// The session.
     pub repo: &'a Repo,
     /// Only the path root→this entry; `None`: the whole tree.
     pub path_to: Option<Ix>,

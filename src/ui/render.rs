@@ -13,6 +13,7 @@ use crate::view::label_word;
 /// Colours, or none.
 #[derive(Debug, Clone, Copy)]
 pub struct Paint {
+    /// Colours are on.
     pub on: bool,
 }
 
@@ -24,24 +25,31 @@ impl Paint {
             text.to_string()
         }
     }
+    /// An id: yellow.
     pub fn id(self, text: &str) -> String {
         self.wrap("33", text)
     }
+    /// HEAD: bold cyan.
     pub fn head(self, text: &str) -> String {
         self.wrap("1;36", text)
     }
+    /// A label: bold green.
     pub fn label(self, text: &str) -> String {
         self.wrap("1;32", text)
     }
+    /// A branch: bold magenta.
     pub fn branch(self, text: &str) -> String {
         self.wrap("1;35", text)
     }
+    /// A role: blue.
     pub fn role(self, text: &str) -> String {
         self.wrap("34", text)
     }
+    /// Dimmed.
     pub fn dim(self, text: &str) -> String {
         self.wrap("2", text)
     }
+    /// An error: red.
     pub fn error(self, text: &str) -> String {
         self.wrap("31", text)
     }
@@ -49,6 +57,7 @@ impl Paint {
     pub fn matched(self, text: &str) -> String {
         self.wrap("1;31", text)
     }
+    /// A header: bold.
     pub fn header(self, text: &str) -> String {
         self.wrap("1", text)
     }

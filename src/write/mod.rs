@@ -24,6 +24,7 @@ pub enum WriteError {
     /// The last line is torn (an interrupted write): appending after it
     /// would bury it mid-file.
     Torn {
+        /// The torn line's number.
         line: u64,
         /// The file's length when read.
         len: u64,
@@ -44,7 +45,9 @@ pub enum WriteError {
     /// file meanwhile: they may be lost, or may land after lines ysess did
     /// not plan on. `taken_back` says whether ysess removed them again.
     Lost {
+        /// What happened.
         why: &'static str,
+        /// ysess took its lines back out.
         taken_back: bool,
     },
     /// Not a regular file (a device, a directory, a pipe).
@@ -53,6 +56,7 @@ pub enum WriteError {
     Format(crate::format::Format),
     /// A pi version-1 file, whose entries pi renumbers when it opens it.
     Unnumbered,
+    /// Another error, from the system.
     Io(io::Error),
 }
 

@@ -25,15 +25,18 @@ use super::{FileId, file_id};
 pub struct OutputError {
     /// The target, as named.
     pub path: PathBuf,
+    /// The output's path.
     pub kind: OutputErrorKind,
 }
 
+/// Why an output file cannot be written.
 #[derive(Debug)]
 pub enum OutputErrorKind {
     /// The target is a file the command reads.
     IsInput(PathBuf),
     /// The path names no file (`-o dir/`, `-o ..`).
     NoName,
+    /// Another error, from the system.
     Io(io::Error),
 }
 

@@ -17,6 +17,7 @@ pub enum RepairError {
     BackupExists(PathBuf),
     /// A format ysess leaves to the app that owns it.
     Format(crate::format::Format),
+    /// Another error, from the system.
     Io(io::Error),
 }
 

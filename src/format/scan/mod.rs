@@ -71,6 +71,7 @@ impl<'a> Scanner<'a> {
 pub struct SearchBlock<'a> {
     /// Its content block's index in the message.
     pub index: usize,
+    /// What the block holds.
     pub piece: Piece<'a>,
 }
 
@@ -79,12 +80,24 @@ pub struct SearchBlock<'a> {
 pub enum Piece<'a> {
     /// A text block's string, quotes included; `escaped` when its body holds
     /// an escape (else the body is the text itself).
-    Text { quoted: &'a str, escaped: bool },
+    Text {
+        /// The string as the line spells it, quotes included.
+        quoted: &'a str,
+        /// It holds an escape.
+        escaped: bool,
+    },
     /// A thinking block's string (not redacted), as [`Piece::Text`].
-    Thinking { quoted: &'a str, escaped: bool },
+    Thinking {
+        /// The string as the line spells it, quotes included.
+        quoted: &'a str,
+        /// It holds an escape.
+        escaped: bool,
+    },
     /// A tool call: its name, and its arguments as the line spells them.
     ToolCall {
+        /// The tool.
         name: Cow<'a, str>,
+        /// Its arguments as the line spells them.
         arguments: &'a str,
     },
 }

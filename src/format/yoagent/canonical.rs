@@ -110,6 +110,7 @@ fn content(map: &Map<String, Value>) -> Value {
 /// yoagent's enums: serde reads a variant's index in place of its name
 /// (`"role":1` is an assistant message, a block's `"type":3` a tool call).
 pub const ROLES: [&str; 3] = ["user", "assistant", "toolResult"];
+/// The content block types of yoagent's messages.
 pub const BLOCK_TYPES: [&str; 4] = ["text", "image", "thinking", "toolCall"];
 
 /// A model message with its tags as yoagent names them. serde reads a

@@ -53,21 +53,50 @@ pub fn is_record_entry(facts: &crate::format::LineFacts<'_>) -> bool {
 /// One record as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
+    /// What it records.
     pub kind: Kind,
     /// The entry it hangs from.
     pub parent: String,
 }
 
+/// What one of ysess's records says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {
-    Checkout { target: String },
-    Tag { name: String, target: String },
-    Branch { name: String, target: String },
-    BranchDelete { name: String },
-    BranchRename { from: String, to: String },
+    /// HEAD moves to `target` (`ysess.checkout`).
+    Checkout {
+        /// The id of the entry HEAD moves to.
+        target: String,
+    },
+    /// The label `name` names `target` (`ysess.tag`).
+    Tag {
+        /// The label.
+        name: String,
+        /// The id of the entry it names.
+        target: String,
+    },
+    /// The branch `name` starts at `target` (`ysess.branch`).
+    Branch {
+        /// The branch.
+        name: String,
+        /// The id of the entry it starts at.
+        target: String,
+    },
+    /// The branch `name` is deleted (`ysess.branch-delete`).
+    BranchDelete {
+        /// The branch.
+        name: String,
+    },
+    /// The branch `from` is now called `to` (`ysess.branch-rename`).
+    BranchRename {
+        /// Its old name.
+        from: String,
+        /// Its new name.
+        to: String,
+    },
 }
 
 impl Kind {
+    /// The record's kind as stored (`ysess.checkout`, …).
     pub fn name(&self) -> &'static str {
         match self {
             Kind::Checkout { .. } => KINDS[0],
