@@ -93,81 +93,118 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             on: ctx.streams.color_out,
         },
     };
-    let mut matched = false;
-    let found_any = AtomicBool::new(false);
-    let mut skipped: Vec<Skipped> = Vec::new();
     // Claude Code's and Codex's tool results name only the call they
     // answer: their files are searched through the tree, which pairs them.
-    let paired = args.revs.is_empty()
-        && match crate::input::Source::new(&ctx.global.file) {
-            crate::input::Source::Path(path) => ctx
-                .global
-                .format_of
-                .or_else(|| {
-                    let file = std::fs::File::open(&path).ok()?;
-                    crate::format::Format::detect_file(&file).ok()
-                })
-                .is_some_and(crate::format::Format::names_results_by_call),
-            _ => false,
-        };
-    if args.revs.is_empty() && !paired {
-        let source = crate::input::Source::new(&ctx.global.file);
-        let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
-        let format = ctx.global.format_of;
-        paged(&mut ctx.streams, args.json, |out| {
-            // A pager that fails has the output written again, from the start.
-            let reader = match reader.take() {
-                Some(reader) => reader,
-                None => source.open()?,
-            };
-            skipped.clear();
-            // Each part's output is made on its thread, then written in order.
-            let keep = |f: Found, part: &mut Vec<u8>| {
-                found_any.store(true, Ordering::Relaxed);
-                render.entry(part, &f)
-            };
-            scan(reader, format, &pattern, &scope, keep, |part, s| {
-                skipped.extend(s);
-                out.write_all(&part)
-            })
-        })
-        .map_err(|e| {
-            let file = ctx.global.file.display().to_string();
-            Failure::from(anyhow::Error::new(e).context(file))
-        })?;
+    let paired = args.revs.is_empty() && names_results_by_call(ctx);
+    let matched = if args.revs.is_empty() && !paired {
+        let (matched, skipped) = stream(args, ctx, &pattern, &scope, &render)?;
+        warn_skipped(ctx, &skipped)?;
+        matched
     } else {
-        let repo = open_repo(ctx)?;
-        let tree = &repo.tree;
-        // The entries the revisions name together, as `log` takes them
-        // (paths, and ranges such as `A..B`), searched in file order.
-        let texts: Vec<&str> = args.revs.iter().map(String::as_str).collect();
-        let mut ixs = if paired {
-            tree.entries().collect()
-        } else {
-            select(&repo, &texts, false)?
+        through_tree(args, ctx, &pattern, &scope, &render, paired)?
+    };
+    Ok(if matched { Exit::Success } else { Exit::No })
+}
+
+/// Whether the session's format names a tool result by its call only
+/// (Claude Code, Codex).
+fn names_results_by_call(ctx: &Context<'_>) -> bool {
+    let Some(path) = ctx.session_file() else {
+        return false;
+    };
+    ctx.global
+        .format_of
+        .or_else(|| {
+            let file = std::fs::File::open(&path).ok()?;
+            crate::format::Format::detect_file(&file).ok()
+        })
+        .is_some_and(crate::format::Format::names_results_by_call)
+}
+
+/// Searches the file as it streams, on every core: whether anything
+/// matched, and the lines that are no entry.
+fn stream(
+    args: &GrepArgs,
+    ctx: &mut Context<'_>,
+    pattern: &Pattern,
+    scope: &Scope,
+    render: &Render<'_>,
+) -> Result<(bool, Vec<Skipped>), Failure> {
+    let found_any = AtomicBool::new(false);
+    let mut skipped: Vec<Skipped> = Vec::new();
+    let source = crate::input::Source::new(&ctx.global.file);
+    let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
+    let format = ctx.global.format_of;
+    paged(&mut ctx.streams, args.json, |out| {
+        // A pager that fails has the output written again, from the start.
+        let reader = match reader.take() {
+            Some(reader) => reader,
+            None => source.open()?,
         };
-        ixs.sort_by_key(|&ix| tree.node(ix).line);
-        ixs.dedup();
-        paged(&mut ctx.streams, args.json, |out| {
-            for &ix in &ixs {
-                if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
-                    continue;
-                }
-                let bytes = repo.line(ix)?;
-                if !pattern.may_match_line(&bytes) {
-                    continue;
-                }
-                let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
-                let entry = repo.entry_from(ix, &bytes)?;
-                if let Some(f) = Found::in_entry(id, line, &entry, &pattern, &scope) {
-                    matched = true;
-                    render.entry(out, &f)?;
-                }
+        skipped.clear();
+        // Each part's output is made on its thread, then written in order.
+        let keep = |f: Found, part: &mut Vec<u8>| {
+            found_any.store(true, Ordering::Relaxed);
+            render.entry(part, &f)
+        };
+        scan(reader, format, pattern, scope, keep, |part, s| {
+            skipped.extend(s);
+            out.write_all(&part)
+        })
+    })
+    .map_err(|e| {
+        let file = ctx.global.file.display().to_string();
+        Failure::from(anyhow::Error::new(e).context(file))
+    })?;
+    Ok((found_any.into_inner(), skipped))
+}
+
+/// Searches the entries the revisions name (or, `paired`, every entry)
+/// through the tree: whether anything matched.
+fn through_tree(
+    args: &GrepArgs,
+    ctx: &mut Context<'_>,
+    pattern: &Pattern,
+    scope: &Scope,
+    render: &Render<'_>,
+    paired: bool,
+) -> Result<bool, Failure> {
+    let repo = open_repo(ctx)?;
+    let tree = &repo.tree;
+    // The entries the revisions name together, as `log` takes them
+    // (paths, and ranges such as `A..B`), searched in file order.
+    let texts: Vec<&str> = args.revs.iter().map(String::as_str).collect();
+    let mut ixs = if paired {
+        tree.entries().collect()
+    } else {
+        select(&repo, &texts, false)?
+    };
+    ixs.sort_by_key(|&ix| tree.node(ix).line);
+    ixs.dedup();
+    let mut matched = false;
+    paged(&mut ctx.streams, args.json, |out| {
+        for &ix in &ixs {
+            if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
+                continue;
             }
-            Ok(())
-        })?;
-    }
-    matched |= found_any.into_inner();
+            let bytes = repo.line(ix)?;
+            if !pattern.may_match_line(&bytes) {
+                continue;
+            }
+            let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
+            let entry = repo.entry_from(ix, &bytes)?;
+            if let Some(f) = Found::in_entry(id, line, &entry, pattern, scope) {
+                matched = true;
+                render.entry(out, &f)?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(matched)
+}
+
+/// Warns of the lines not searched (the first five, then how many more).
+fn warn_skipped(ctx: &mut Context<'_>, skipped: &[Skipped]) -> Result<(), Failure> {
     let file = ctx.global.file.display().to_string();
     for s in skipped.iter().take(5) {
         ctx.streams.diag(
@@ -184,7 +221,7 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             &format!("{} more lines not searched", skipped.len() - 5),
         )?;
     }
-    Ok(if matched { Exit::Success } else { Exit::No })
+    Ok(())
 }
 
 /// How matches are written.
