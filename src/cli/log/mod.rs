@@ -7,8 +7,8 @@ mod template;
 use super::{Context, Exit, Failure, open_repo, resolve, select};
 use crate::refs::Names;
 use crate::refs::range::Spec;
-use crate::tree::Ix;
 use crate::tree::graph::{Graph, Style, display_order};
+use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
@@ -81,21 +81,7 @@ pub struct LogArgs {
 }
 
 pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    // `-3` is `-n 3`: clap hands the negative number over as a REV.
-    let (counts, revs): (Vec<&String>, Vec<&String>) =
-        args.revs.iter().partition(|r| count_flag(r).is_some());
-    let revs: Vec<&str> = revs.into_iter().map(String::as_str).collect();
-    let max_count = counts.last().and_then(|c| count_flag(c)).or(args.max_count);
-    if args.all && !revs.is_empty() {
-        return Err(Failure::usage(
-            "--all cannot be used with a REV: it lists every entry of every branch",
-        ));
-    }
-    let args = &LogArgs {
-        revs: revs.iter().map(|r| r.to_string()).collect(),
-        max_count,
-        ..args.clone()
-    };
+    let args = &counted(args)?;
     let filter = args
         .filters
         // Now in ysess's zone, never jiff's own reading of the system's.
@@ -106,27 +92,17 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         .map(Template::parse)
         .transpose()
         .map_err(Failure::usage)?;
-    let paint = Paint {
-        on: ctx.streams.color_out,
-    };
-    // The zone is read the first time a local time is shown, if ever.
-    let tz = &ctx.tz;
-    let end = if args.nul { "\0" } else { "\n" };
-    let style = if args.ascii {
-        Style::Ascii
-    } else {
-        Style::Curved
-    };
-
     let render = Render {
-        paint,
-        tz,
+        paint: Paint {
+            on: ctx.streams.color_out,
+        },
+        // The zone is read the first time a local time is shown, if ever.
+        tz: &ctx.tz,
         template: template.as_ref(),
         args,
-        end,
+        end: if args.nul { "\0" } else { "\n" },
         width: ctx.streams.width,
     };
-
     // `log -n N` of HEAD reads only the end of the file it needs.
     if let Some(items) = from_the_end(args, ctx, template.as_ref(), &filter) {
         paged(&mut ctx.streams, args.json, |out| {
@@ -137,33 +113,11 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         })?;
         return Ok(Exit::Success);
     }
-
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    let head = tree.head();
-    let branches = repo.refs.pairs();
+    let names = Names::new(tree, tree.head(), &repo.refs.pairs());
     let whole_tree = args.all || (args.graph && args.revs.is_empty());
-    let mut order = entries(args, &repo, whole_tree)?;
-    // A graph of some entries draws only the lines between them.
-    let shown: hashbrown::HashSet<Ix> = if args.graph && !whole_tree {
-        order.iter().copied().collect()
-    } else {
-        hashbrown::HashSet::new()
-    };
-    if !args.markers {
-        order.retain(|&ix| !tree.is_record(ix));
-    }
-    let names = Names::new(tree, head, &branches);
-    super::filters::retain(&filter, &repo, &names, &mut order)?;
-    if let Some(n) = args.max_count {
-        order.truncate(n);
-    }
-    if args.reverse {
-        order.reverse();
-    }
-    // With `--markers`, a Claude Code session's subagents in files of their
-    // own: each under the tool result that carries its answer, or after
-    // the list when no result names it.
+    let (order, shown) = listed(args, &repo, &names, &filter, whole_tree)?;
     let (subagents, folder) = match ctx.session_file() {
         Some(path) if args.markers && !args.json && template.is_none() => (
             crate::stats::subagents::of_session(&repo, &path)?,
@@ -178,30 +132,15 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         )
     };
     paged(&mut ctx.streams, args.json, |out| {
-        let mut graph = args.graph.then(|| {
-            let graph = Graph::new(tree, style);
-            let up = move |ix: Ix| {
-                if args.markers {
-                    tree.raw_parent(ix)
-                } else {
-                    tree.parent(ix)
-                }
-            };
-            if whole_tree {
-                graph.with_parents(up)
-            } else {
-                let shown = &shown;
-                graph.with_parents(move |ix| up(ix).filter(|p| shown.contains(p)))
-            }
-        });
+        let mut graph = args.graph.then(|| graph(args, tree, shown.as_ref()));
         for (k, &ix) in order.iter().enumerate() {
-            let raw = if args.json {
-                repo.line(ix)?
-            } else {
-                Vec::new()
-            };
             let mut item = Row::of(tree, &names, ix, args.markers);
-            item.raw = raw;
+            if args.json {
+                item.raw = repo.line(ix)?;
+            }
+            // With `--markers`, a Claude Code session's subagents in files
+            // of their own: each under the tool result that carries its
+            // answer, or after the list when no result names it.
             item.notes = subagents
                 .iter()
                 .filter(|s| s.answer == Some(ix))
@@ -218,6 +157,78 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Ok(())
     })?;
     Ok(Exit::Success)
+}
+
+/// The arguments with `-3` read as `-n 3` (clap hands a negative number
+/// over as a REV).
+fn counted(args: &LogArgs) -> Result<LogArgs, Failure> {
+    let (counts, revs): (Vec<&String>, Vec<&String>) =
+        args.revs.iter().partition(|r| count_flag(r).is_some());
+    let max_count = counts.last().and_then(|c| count_flag(c)).or(args.max_count);
+    if args.all && !revs.is_empty() {
+        return Err(Failure::usage(
+            "--all cannot be used with a REV: it lists every entry of every branch",
+        ));
+    }
+    Ok(LogArgs {
+        revs: revs.into_iter().cloned().collect(),
+        max_count,
+        ..args.clone()
+    })
+}
+
+/// The entries listed, in order: those selected, records left out unless
+/// `--markers`, then the filters, `-n` and `--reverse`; and, for a graph
+/// of some entries, the entries selected, whose lines it draws (`None`:
+/// the whole tree's).
+fn listed(
+    args: &LogArgs,
+    repo: &crate::repo::Repo,
+    names: &Names,
+    filter: &crate::search::filter::Filter,
+    whole_tree: bool,
+) -> Result<(Vec<Ix>, Option<hashbrown::HashSet<Ix>>), Failure> {
+    let tree = &repo.tree;
+    let mut order = entries(args, repo, whole_tree)?;
+    let shown = (args.graph && !whole_tree).then(|| order.iter().copied().collect());
+    if !args.markers {
+        order.retain(|&ix| !tree.is_record(ix));
+    }
+    super::filters::retain(filter, repo, names, &mut order)?;
+    if let Some(n) = args.max_count {
+        order.truncate(n);
+    }
+    if args.reverse {
+        order.reverse();
+    }
+    Ok((order, shown))
+}
+
+/// The graph the entries are drawn in: the whole tree's, or, for some
+/// entries (`shown`), only the lines between them.
+fn graph<'t>(
+    args: &LogArgs,
+    tree: &'t Tree,
+    shown: Option<&'t hashbrown::HashSet<Ix>>,
+) -> Graph<'t> {
+    let style = if args.ascii {
+        Style::Ascii
+    } else {
+        Style::Curved
+    };
+    let markers = args.markers;
+    let up = move |ix: Ix| {
+        if markers {
+            tree.raw_parent(ix)
+        } else {
+            tree.parent(ix)
+        }
+    };
+    let graph = Graph::new(tree, style);
+    match shown {
+        None => graph.with_parents(up),
+        Some(shown) => graph.with_parents(move |ix| up(ix).filter(|p| shown.contains(p))),
+    }
 }
 
 /// The entries to list, newest first: the whole tree (`--all`, or
