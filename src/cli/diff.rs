@@ -94,7 +94,6 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
     };
     let cmp = Comparison::of(&repo, a, b)?;
-    let (side_a, side_b, steps, fork) = (&cmp.a, &cmp.b, &cmp.steps, cmp.fork);
     let differ = cmp.differ();
     let exit = if (args.exit_code || quiet) && differ {
         Exit::No
@@ -104,76 +103,102 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if quiet {
         return Ok(exit);
     }
-    let (stats_a, stats_b) = (Stats::of(&side_a.entries), Stats::of(&side_b.entries));
     if args.json {
-        let view = json::Diff {
-            a: tree.id(a),
-            b: tree.id(b),
-            fork_point: fork.map(|f| json::Fork {
-                id: tree.id(f),
-                subject: tree.subject(f),
-            }),
-            pairs: steps.iter().map(|s| json_step(tree, &cmp, *s)).collect(),
-            stats: json::Stats {
-                a: &stats_a,
-                b: &stats_b,
-            },
-        };
-        json_line(ctx.streams.out, &view)?;
+        json_line(ctx.streams.out, &json_view(tree, &cmp))?;
         return Ok(exit);
     }
     let p = Paint {
         on: ctx.streams.color_out,
     };
     paged(&mut ctx.streams, false, |out| {
-        match fork {
-            Some(f) => writeln!(
-                out,
-                "{} {} {}: {}",
-                p.header("fork point"),
-                p.id(&escape(tree.short_id(f))),
-                role(tree, f),
-                escape(tree.subject(f))
-            )?,
-            None => writeln!(
-                out,
-                "{} none: the two paths share no entry",
-                p.header("fork point")
-            )?,
-        }
-        writeln!(
-            out,
-            "{} {} ({} after the fork)\n{} {} ({} after the fork)",
-            p.error("---"),
-            p.id(&escape(tree.short_id(side_a.tip))),
-            turns(side_a.turns.len()),
-            p.label("+++"),
-            p.id(&escape(tree.short_id(side_b.tip))),
-            turns(side_b.turns.len())
-        )?;
-        if args.stat {
-            write_stats(out, "a", tree.short_id(side_a.tip), &stats_a)?;
-            write_stats(out, "b", tree.short_id(side_b.tip), &stats_b)?;
-            let (same, changed, removed, added) = cmp.counts();
-            writeln!(
-                out,
-                " {changed} changed, {added} added, {removed} removed, {same} the same"
-            )?;
-            // `--stat --summary` prints both, as in git.
-            if !args.summary {
-                return Ok(());
-            }
-        }
-        for &step in steps {
-            if args.summary {
-                summary_step(out, tree, &cmp, step, p)?;
-            } else {
-                full_step(out, args, tree, &cmp, step, p)?;
-            }
-        }
-        Ok(())
+        human(out, args, tree, &cmp, p)
     })?;
     Ok(exit)
+}
+
+/// `--json`: the comparison as one object.
+fn json_view<'a>(tree: &'a Tree, cmp: &'a Comparison) -> json::Diff<'a> {
+    json::Diff {
+        a: tree.id(cmp.a.tip),
+        b: tree.id(cmp.b.tip),
+        fork_point: cmp.fork.map(|f| json::Fork {
+            id: tree.id(f),
+            subject: tree.subject(f),
+        }),
+        pairs: cmp.steps.iter().map(|s| json_step(tree, cmp, *s)).collect(),
+        stats: json::Stats {
+            a: Stats::of(&cmp.a.entries),
+            b: Stats::of(&cmp.b.entries),
+        },
+    }
+}
+
+/// The comparison for people: the fork point, the two sides, then the
+/// `--stat` table, the `--summary` lines or every step in full.
+fn human(
+    out: &mut dyn Write,
+    args: &DiffArgs,
+    tree: &Tree,
+    cmp: &Comparison,
+    p: Paint,
+) -> std::io::Result<()> {
+    let (side_a, side_b) = (&cmp.a, &cmp.b);
+    match cmp.fork {
+        Some(f) => writeln!(
+            out,
+            "{} {} {}: {}",
+            p.header("fork point"),
+            p.id(&escape(tree.short_id(f))),
+            role(tree, f),
+            escape(tree.subject(f))
+        )?,
+        None => writeln!(
+            out,
+            "{} none: the two paths share no entry",
+            p.header("fork point")
+        )?,
+    }
+    writeln!(
+        out,
+        "{} {} ({} after the fork)\n{} {} ({} after the fork)",
+        p.error("---"),
+        p.id(&escape(tree.short_id(side_a.tip))),
+        turns(side_a.turns.len()),
+        p.label("+++"),
+        p.id(&escape(tree.short_id(side_b.tip))),
+        turns(side_b.turns.len())
+    )?;
+    if args.stat {
+        write_stats(
+            out,
+            "a",
+            tree.short_id(side_a.tip),
+            &Stats::of(&side_a.entries),
+        )?;
+        write_stats(
+            out,
+            "b",
+            tree.short_id(side_b.tip),
+            &Stats::of(&side_b.entries),
+        )?;
+        let (same, changed, removed, added) = cmp.counts();
+        writeln!(
+            out,
+            " {changed} changed, {added} added, {removed} removed, {same} the same"
+        )?;
+        // `--stat --summary` prints both, as in git.
+        if !args.summary {
+            return Ok(());
+        }
+    }
+    for &step in &cmp.steps {
+        if args.summary {
+            summary_step(out, tree, cmp, step, p)?;
+        } else {
+            full_step(out, args, tree, cmp, step, p)?;
+        }
+    }
+    Ok(())
 }
 
 /// `id role: subject` of a side's `k`th turn, escaped.

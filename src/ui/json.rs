@@ -120,7 +120,7 @@ pub struct Diff<'a> {
     /// The turns after the fork point, aligned.
     pub pairs: Vec<Step<'a>>,
     /// Each side's totals.
-    pub stats: Stats<'a>,
+    pub stats: Stats,
 }
 
 /// The fork point in [`Diff`].
@@ -134,11 +134,11 @@ pub struct Fork<'a> {
 
 /// Per-side totals in [`Diff`].
 #[derive(Serialize)]
-pub struct Stats<'a> {
+pub struct Stats {
     /// The first side's totals.
-    pub a: &'a turns::Stats,
+    pub a: turns::Stats,
     /// The second side's totals.
-    pub b: &'a turns::Stats,
+    pub b: turns::Stats,
 }
 
 /// One aligned step in [`Diff`]: a pair of turns, or a turn on one side.
