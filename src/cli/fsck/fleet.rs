@@ -56,32 +56,60 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
     } else {
         args.glob.clone()
     };
-    let globs_shown = globs.clone();
-    let globs = Globs::new(&globs).map_err(|e| Failure::usage(format!("--glob: {e}")))?;
+    let plan = plan(args, roots.clone(), &globs)?;
+    let mut manifest_out = manifest_writer(args)?;
+    let (tally, mut worst) = check_all(args, ctx, &plan, manifest_out.as_mut())?;
+    // No session file at all: a wrong path, or a glob that matches none,
+    // must not pass as a clean fleet.
+    let empty = tally.files + tally.unreadable + tally.missing == 0;
+    if empty && !args.allow_empty {
+        nothing_found(ctx, &roots, &globs)?;
+        worst = worse(worst, Exit::No);
+        manifest_out = None;
+    }
+    if let Some(out) = manifest_out {
+        out.finish()
+            .map_err(|e| Failure::refuse(format!("--manifest {e}")))?;
+    }
+    total(args, ctx, &tally, start.elapsed().as_secs_f64(), worst)?;
+    Ok(worst)
+}
 
-    let plan = Plan::new(roots.clone(), globs);
-    let plan = match (&args.since_rev, &args.since_manifest) {
+/// What the run checks: the files under `roots` that `globs` match, against
+/// a git revision's or a manifest's old versions when asked.
+fn plan(args: &FsckArgs, roots: Vec<PathBuf>, globs: &[String]) -> Result<Plan, Failure> {
+    let globs = Globs::new(globs).map_err(|e| Failure::usage(format!("--glob: {e}")))?;
+    let plan = Plan::new(roots, globs);
+    Ok(match (&args.since_rev, &args.since_manifest) {
         (Some(rev), _) => plan.since_rev(rev).map_err(|e| git_failure(rev, e))?,
         (None, Some(old)) => plan.since_manifest(old).map_err(|e| {
             Failure::refuse(format!("--since-manifest {e}"))
                 .with_hint("--since-manifest takes a file that `ysess fsck --manifest OUT` wrote")
         })?,
         (None, None) => plan,
+    })
+}
+
+/// `--manifest OUT`: the writer, refused before anything is checked when
+/// OUT cannot be written.
+fn manifest_writer(args: &FsckArgs) -> Result<Option<manifest::Writer>, Failure> {
+    let Some(out) = &args.manifest else {
+        return Ok(None);
     };
-    let mut manifest_out = match &args.manifest {
-        Some(out) => Some(
-            manifest::Writer::create(
-                out,
-                &args
-                    .since_manifest
-                    .as_deref()
-                    .into_iter()
-                    .collect::<Vec<_>>(),
-            )
-            .map_err(|e| Failure::refuse(format!("--manifest {e}; nothing was written")))?,
-        ),
-        None => None,
-    };
+    let inputs: Vec<&Path> = args.since_manifest.as_deref().into_iter().collect();
+    manifest::Writer::create(out, &inputs)
+        .map(Some)
+        .map_err(|e| Failure::refuse(format!("--manifest {e}; nothing was written")))
+}
+
+/// Checks every item of the plan on every core, printing each as it comes
+/// back in walk order: the counts, and what they mean for the exit status.
+fn check_all(
+    args: &FsckArgs,
+    ctx: &mut Context<'_>,
+    plan: &Plan,
+    mut manifest_out: Option<&mut manifest::Writer>,
+) -> Result<(Tally, Exit), Failure> {
     let items = plan.items();
     let options = Options {
         subjects: false,
@@ -113,8 +141,16 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
             Done::Gone { .. } => None,
         };
         // The bar is locked while the findings print: it moves after.
-        let printed =
-            bar.suspend(|| print_done(args, ctx, done, &mut tally, manifest_out.as_mut(), naming));
+        let printed = bar.suspend(|| {
+            print_done(
+                args,
+                ctx,
+                done,
+                &mut tally,
+                manifest_out.as_deref_mut(),
+                naming,
+            )
+        });
         if let Some(bytes) = read {
             bar.done(bytes);
         }
@@ -130,23 +166,10 @@ pub(super) fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failur
         }
     });
     bar.finish();
-    if let Some(failure) = failed {
-        return Err(failure);
+    match failed {
+        Some(failure) => Err(failure),
+        None => Ok((tally, worst)),
     }
-    // No session file at all: a wrong path, or a glob that matches none,
-    // must not pass as a clean fleet.
-    let empty = tally.files + tally.unreadable + tally.missing == 0;
-    if empty && !args.allow_empty {
-        nothing_found(ctx, &roots, &globs_shown)?;
-        worst = worse(worst, Exit::No);
-        manifest_out = None;
-    }
-    if let Some(out) = manifest_out {
-        out.finish()
-            .map_err(|e| Failure::refuse(format!("--manifest {e}")))?;
-    }
-    total(args, ctx, &tally, start.elapsed().as_secs_f64(), worst)?;
-    Ok(worst)
 }
 
 /// Prints what checking one item gave, and counts it.
