@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::{Context, Exit, Failure};
 use crate::check::Options;
+use crate::check::digest::Digest;
 use crate::fleet::check::{OldCopy, check_file};
 use crate::input::Source;
 use report::{Naming, print, worse};
@@ -115,40 +116,10 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "--repair cannot cut standard input; name the file",
         ));
     }
-    let mut digest = None;
-    let old = match &args.since {
-        None => None,
-        Some(_) if files.len() > 1 => {
-            return Err(Failure::usage("--since compares one file; name just one"));
-        }
-        Some(text) if text.starts_with("sha256:") => {
-            digest = Some(
-                text.parse()
-                    .map_err(|e| Failure::usage(format!("--since {e}")))?,
-            );
-            None
-        }
-        // Opened now, so that a wrong argument is blamed on `--since`, not
-        // on the file checked.
-        Some(path) => {
-            let refuse = |why: String| {
-                Failure::refuse(format!(
-                    "--since {}: neither a digest nor an old copy of the file: {why}",
-                    super::hint::quote(path)
-                ))
-                .with_hint(
-                    "--since takes a digest that `ysess fsck --digest` printed \
-                     (sha256:<hex>:<bytes>) or the path of an old copy of the session file",
-                )
-            };
-            let old = crate::input::open_regular(std::path::Path::new(path))
-                .map_err(|e| refuse(e.to_string()))?;
-            Some(OldCopy {
-                file: old,
-                name: path.clone(),
-            })
-        }
-    };
+    if args.since.is_some() && files.len() > 1 {
+        return Err(Failure::usage("--since compares one file; name just one"));
+    }
+    let (digest, old) = since(args)?;
     let options = Options {
         subjects: false,
         warnings: true,
@@ -188,5 +159,41 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     match failed {
         Some(failure) => Err(failure),
         None => Ok(worst),
+    }
+}
+
+/// `--since`: a digest the file must start with, or an old copy of it
+/// (opened now, so that a wrong argument is blamed on `--since`, not on
+/// the file checked).
+fn since(args: &FsckArgs) -> Result<(Option<Digest>, Option<OldCopy>), Failure> {
+    match &args.since {
+        None => Ok((None, None)),
+        Some(text) if text.starts_with("sha256:") => {
+            let digest = text
+                .parse()
+                .map_err(|e| Failure::usage(format!("--since {e}")))?;
+            Ok((Some(digest), None))
+        }
+        Some(path) => {
+            let refuse = |why: String| {
+                Failure::refuse(format!(
+                    "--since {}: neither a digest nor an old copy of the file: {why}",
+                    super::hint::quote(path)
+                ))
+                .with_hint(
+                    "--since takes a digest that `ysess fsck --digest` printed \
+                     (sha256:<hex>:<bytes>) or the path of an old copy of the session file",
+                )
+            };
+            let old = crate::input::open_regular(std::path::Path::new(path))
+                .map_err(|e| refuse(e.to_string()))?;
+            Ok((
+                None,
+                Some(OldCopy {
+                    file: old,
+                    name: path.clone(),
+                }),
+            ))
+        }
     }
 }
