@@ -9,6 +9,7 @@
 pub mod listing;
 pub mod range;
 pub mod reflog;
+pub mod rev_error;
 pub mod revision;
 pub mod tail;
 
