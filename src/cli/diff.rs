@@ -285,29 +285,29 @@ fn full_step(
                 )
             }
         }
-        Step::OnlyA(a) => {
-            writeln!(
-                out,
-                "{}",
-                p.error(&format!("- {}", turn_line(tree, side_a, a)))
-            )?;
-            for l in escape_lines(texts_a[a].trim_end()) {
-                writeln!(out, "{}", p.error(&format!("-{l}")))?;
-            }
-            Ok(())
-        }
-        Step::OnlyB(b) => {
-            writeln!(
-                out,
-                "{}",
-                p.label(&format!("+ {}", turn_line(tree, side_b, b)))
-            )?;
-            for l in escape_lines(texts_b[b].trim_end()) {
-                writeln!(out, "{}", p.label(&format!("+{l}")))?;
-            }
-            Ok(())
-        }
+        Step::OnlyA(a) => one_side(out, '-', &turn_line(tree, side_a, a), &texts_a[a], |t| {
+            p.error(t)
+        }),
+        Step::OnlyB(b) => one_side(out, '+', &turn_line(tree, side_b, b), &texts_b[b], |t| {
+            p.label(t)
+        }),
     }
+}
+
+/// A turn on one side only: `- id role: subject`, then its text, each line
+/// marked and painted.
+fn one_side(
+    out: &mut dyn Write,
+    sign: char,
+    turn: &str,
+    text: &str,
+    paint: impl Fn(&str) -> String,
+) -> std::io::Result<()> {
+    writeln!(out, "{}", paint(&format!("{sign} {turn}")))?;
+    for l in escape_lines(text.trim_end()) {
+        writeln!(out, "{}", paint(&format!("{sign}{l}")))?;
+    }
+    Ok(())
 }
 
 fn turns(n: usize) -> String {

@@ -1,11 +1,11 @@
 use std::io::{self, Write};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::repo::Repo;
 use crate::stats::Account;
-use crate::stats::report::{self, Group, Kind, Report};
+use crate::stats::report::{self, By, Group, Kind, Report};
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 use crate::ui::pager::paged;
@@ -42,31 +42,6 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
-/// How `stats` groups entries (the library's [`report::By`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum By {
-    /// Each branch, or each revision's path
-    #[default]
-    Branch,
-    /// Each model: its assistant turns and the tool results answering them
-    Model,
-    /// Each tool: calls and errors
-    Tool,
-    /// Each local day
-    Day,
-}
-
-impl From<By> for report::By {
-    fn from(by: By) -> report::By {
-        match by {
-            By::Branch => report::By::Branch,
-            By::Model => report::By::Model,
-            By::Tool => report::By::Tool,
-            By::Day => report::By::Day,
-        }
-    }
-}
-
 pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
@@ -78,7 +53,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let session = ctx.session_file();
     let tz = ctx.tz.clone();
     let Report { groups, total } =
-        report::report(&repo, session.as_deref(), &revisions, args.by.into(), &tz)?;
+        report::report(&repo, session.as_deref(), &revisions, args.by, &tz)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };

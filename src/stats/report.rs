@@ -11,18 +11,18 @@ use crate::refs::listing::Listing;
 use crate::repo::Repo;
 use crate::tree::Ix;
 
-/// How the entries are grouped.
+/// How the entries are grouped (the doc comments are `stats --by`'s help).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum By {
-    /// Each branch (as `ysess branch` lists them), or each revision's path;
-    /// a Claude Code session's subagents with files of their own after them.
+    /// Each branch, or each revision's path
     #[default]
     Branch,
-    /// Each model: its assistant turns and the tool results answering them.
+    /// Each model: its assistant turns and the tool results answering them
     Model,
-    /// No groups: the total's tools are the report.
+    /// Each tool: calls and errors
     Tool,
-    /// Each day, in the zone given.
+    /// Each local day
     Day,
 }
 
