@@ -213,6 +213,27 @@ impl Repo {
         resolve_at(&self.tree, self.head(), &previous, &self.refs.pairs(), text)
     }
 
+    /// Each revision's entry, or a range's entries newest first, one after
+    /// the other in the order given (`ysess show`); all resolved before
+    /// any is returned.
+    pub fn each(&self, texts: &[&str]) -> Result<Vec<Ix>, RevError> {
+        let mut entries = Vec::new();
+        for &text in texts {
+            if self.is_range(text) {
+                entries.extend(self.select(&[text], false)?);
+            } else {
+                entries.push(self.resolve(text)?);
+            }
+        }
+        Ok(entries)
+    }
+
+    /// Whether `text` is a range (`A..B`, `A...B`, `^A`) rather than one
+    /// revision (a name that exists is a revision, whatever it looks like).
+    pub fn is_range(&self, text: &str) -> bool {
+        crate::refs::range::Spec::parse(text, |t| self.resolve(t).is_ok()).is_range()
+    }
+
     /// The entries that revisions and ranges (`A..B`, `A...B`, `^A`) name
     /// together, newest first; with `records`, ysess's records on their
     /// paths too.

@@ -2,10 +2,9 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_repo, resolve, select};
+use super::{Context, Exit, Failure, open_repo};
 use crate::format::message::{Block, Message, human_size};
 use crate::refs::Names;
-use crate::refs::range::Spec;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
@@ -45,14 +44,7 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         revs => revs.iter().map(String::as_str).collect(),
     };
     // Every revision is resolved before anything is printed.
-    let mut entries = Vec::new();
-    for text in texts {
-        if Spec::parse(text, |t| repo.resolve(t).is_ok()).is_range() {
-            entries.extend(select(&repo, &[text], false)?);
-        } else {
-            entries.push(resolve(&repo, text)?);
-        }
-    }
+    let entries = repo.each(&texts).map_err(super::rev_failure)?;
     if args.json {
         for ix in entries {
             let line = repo.line(ix)?;

@@ -6,7 +6,6 @@ mod template;
 
 use super::{Context, Exit, Failure, open_repo, resolve, select};
 use crate::refs::Names;
-use crate::refs::range::Spec;
 use crate::tree::graph::{Graph, Style, display_order};
 use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
@@ -245,7 +244,7 @@ fn entries(args: &LogArgs, repo: &crate::repo::Repo, whole_tree: bool) -> Result
     } else if args.revs.is_empty() && tree.head().is_none() {
         Vec::new() // an empty session: nothing to show
     } else if let [rev] = args.revs.as_slice()
-        && !Spec::parse(rev, |t| repo.resolve(t).is_ok()).is_range()
+        && !repo.is_range(rev)
     {
         let target = resolve(repo, rev)?;
         let mut path = if args.markers {
