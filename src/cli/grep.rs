@@ -95,7 +95,10 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     // Claude Code's and Codex's tool results name only the call they
     // answer: their files are searched through the tree, which pairs them.
-    let paired = args.revs.is_empty() && names_results_by_call(ctx);
+    let paired = args.revs.is_empty()
+        && ctx
+            .session_file()
+            .is_some_and(|path| crate::search::through_tree(&path, ctx.global.format_of));
     let matched = if args.revs.is_empty() && !paired {
         let (matched, skipped) = stream(args, ctx, &pattern, &scope, &render)?;
         warn_skipped(ctx, &skipped)?;
@@ -104,21 +107,6 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         through_tree(args, ctx, &pattern, &scope, &render, paired)?
     };
     Ok(if matched { Exit::Success } else { Exit::No })
-}
-
-/// Whether the session's format names a tool result by its call only
-/// (Claude Code, Codex).
-fn names_results_by_call(ctx: &Context<'_>) -> bool {
-    let Some(path) = ctx.session_file() else {
-        return false;
-    };
-    ctx.global
-        .format_of
-        .or_else(|| {
-            let file = std::fs::File::open(&path).ok()?;
-            crate::format::Format::detect_file(&file).ok()
-        })
-        .is_some_and(crate::format::Format::names_results_by_call)
 }
 
 /// Searches the file as it streams, on every core: whether anything

@@ -64,6 +64,18 @@ pub struct TextBlock {
     pub text: String,
 }
 
+/// Whether the session file at `path` (read as `forced` when given) is
+/// searched through its tree rather than streamed: its tool results name
+/// only the call they answer (Claude Code, Codex), which the tree pairs.
+pub fn through_tree(path: &std::path::Path, forced: Option<crate::format::Format>) -> bool {
+    forced
+        .or_else(|| {
+            let file = std::fs::File::open(path).ok()?;
+            crate::format::Format::detect_file(&file).ok()
+        })
+        .is_some_and(crate::format::Format::names_results_by_call)
+}
+
 /// The searchable text of a message, in order; none for a custom record.
 pub fn text_blocks(message: &Message) -> Vec<TextBlock> {
     let mut out = Vec::new();
