@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
-use crate::format::message::Message;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::ui::output::{escape, json_line};
@@ -98,24 +97,14 @@ The session is empty.",
 
 /// The messages on the path as one JSON array (none for an empty session).
 fn messages(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
-    let mut messages = Vec::new();
-    for ix in target.map(|t| repo.tree.path(t)).unwrap_or_default() {
-        let entry = repo.entry(ix)?;
-        if !matches!(entry.message, Message::Custom { .. }) {
-            messages.push(entry.message_value);
-        }
-    }
-    json_line(out, &messages)?;
+    json_line(out, &crate::write::export::path_messages(repo, target)?)?;
     Ok(())
 }
 
 /// The path as a linear yoagent session (nothing for an empty session).
 fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
-    if repo.format != crate::format::Format::Yoagent {
-        return Err(Failure::refuse(format!(
-            "export --session writes a yoagent session; this is a {} session",
-            repo.format.name()
-        )));
+    if let Some(why) = crate::write::export::session_refusal(repo) {
+        return Err(Failure::refuse(why));
     }
     let Some(target) = target else {
         return Ok(());

@@ -10,6 +10,34 @@ use crate::format::yoagent::records::{Kind, Record};
 use crate::repo::Repo;
 use crate::tree::Ix;
 
+/// `export` (the default): the messages on the path root→`target`, as
+/// stored, custom messages left out (a model never sees them); none for an
+/// empty session.
+pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> {
+    let mut messages = Vec::new();
+    for ix in target.map(|t| repo.tree.path(t)).unwrap_or_default() {
+        let entry = repo.entry(ix)?;
+        if !matches!(
+            entry.message,
+            crate::format::message::Message::Custom { .. }
+        ) {
+            messages.push(entry.message_value);
+        }
+    }
+    Ok(messages)
+}
+
+/// Why `export --session` cannot write the session: `None` when it can
+/// (a yoagent session); else what it is.
+pub fn session_refusal(repo: &Repo) -> Option<String> {
+    (repo.format != crate::format::Format::Yoagent).then(|| {
+        format!(
+            "export --session writes a yoagent session; this is a {} session",
+            repo.format.name()
+        )
+    })
+}
+
 /// One line of the exported session.
 pub enum Line {
     /// An entry of the path, as yoagent writes it, re-parented onto the one
