@@ -133,8 +133,8 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         'ysess;tag' {
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Delete a label (refused: see the message)')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a label (refused: see the message)')
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character)')
-            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')

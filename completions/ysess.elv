@@ -126,8 +126,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;tag'= {
             cand -d 'Delete a label (refused: see the message)'
             cand --delete 'Delete a label (refused: see the message)'
-            cand -l 'Only labels matching PATTERN (`*` any text, `?` one character)'
-            cand --list 'Only labels matching PATTERN (`*` any text, `?` one character)'
+            cand -l 'Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)'
+            cand --list 'Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

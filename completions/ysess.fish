@@ -122,7 +122,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -l no-pager -d 'Neve
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s d -l delete -d 'Delete a label (refused: see the message)' -r
-complete -c ysess -n "__fish_ysess_using_subcommand tag" -s l -l list -d 'Only labels matching PATTERN (`*` any text, `?` one character)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s l -l list -d 'Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'

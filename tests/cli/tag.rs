@@ -89,6 +89,13 @@ fn tag_l_keeps_the_labels_matching_a_pattern() {
         .status(0)
         .stderr("")
         .stdout("");
+    // A shell's classes, too; a pattern that does not parse is a usage error.
+    dir.run(&["tag", "-l", "[rf]*"])
+        .status(0)
+        .stdout("first-draft  e2\nreview       e9\n");
+    let run = dir.run(&["tag", "-l", "draft-["]);
+    run.status(2).stdout("");
+    assert!(run.stderr.starts_with("error: --list: "), "{run}");
 }
 
 #[test]

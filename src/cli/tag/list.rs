@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::{TagArgs, glob};
+use super::{TagArgs, pattern};
 use crate::cli::{Context, Exit, Failure, open_repo};
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
@@ -12,12 +12,13 @@ use unicode_width::UnicodeWidthStr as _;
 
 /// Lists the labels (those `--pattern` matches), padded into columns.
 pub(super) fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let pattern = args.pattern.as_deref().map(pattern).transpose()?;
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
     let names: Vec<(&str, _)> = tree
         .label_pairs()
         .into_iter()
-        .filter(|(n, _)| args.pattern.as_deref().is_none_or(|p| glob(p, n)))
+        .filter(|(n, _)| pattern.as_ref().is_none_or(|p| p.is_match(n)))
         .collect();
     let p = Paint {
         on: ctx.streams.color_out,

@@ -36,7 +36,7 @@ pub struct TagArgs {
     /// Also show the first line of each label's entry
     #[arg(short = 'n')]
     pub lines: bool,
-    /// Only labels matching PATTERN (`*` any text, `?` one character)
+    /// Only labels matching PATTERN (`*` any text, `?` one character, `[abc]` one of those)
     #[arg(short = 'l', long = "list", value_name = "PATTERN")]
     pub pattern: Option<String>,
     /// One JSON object per label
@@ -44,28 +44,15 @@ pub struct TagArgs {
     pub json: bool,
 }
 
-/// `*` matches any text, `?` one character; everything else itself.
-pub fn glob(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
-    // Classic two-pointer match with backtracking to the last `*`.
-    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
-    while j < t.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some(i);
-            mark = j;
-            i += 1;
-        } else if let Some(s) = star {
-            i = s + 1;
-            mark += 1;
-            j = mark;
-        } else {
-            return false;
-        }
-    }
-    p[i..].iter().all(|&c| c == '*')
+/// A `--list` pattern, as a shell reads one (`*` any text, `?` one
+/// character, `[abc]` one of those), matched against whole labels.
+pub fn pattern(text: &str) -> Result<globset::GlobMatcher, Failure> {
+    globset::GlobBuilder::new(text)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| Failure::usage(format!("--list: {e}")))
 }
 
 pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -80,7 +67,9 @@ pub fn run(args: &TagArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
 #[cfg(test)]
 mod tests {
-    use super::glob;
+    fn glob(pattern: &str, text: &str) -> bool {
+        super::pattern(pattern).expect("a pattern").is_match(text)
+    }
 
     #[test]
     fn glob_matches_like_a_shell() {
@@ -91,5 +80,8 @@ mod tests {
         assert!(!glob("draft-*", "first-draft"));
         assert!(!glob("d?", "draft"));
         assert!(glob("naïve*", "naïve-approach"));
+        assert!(glob("draft-[12]", "draft-2"));
+        assert!(!glob("draft-[12]", "draft-3"));
+        assert!(super::pattern("draft-[").is_err());
     }
 }
