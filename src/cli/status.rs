@@ -54,14 +54,34 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         _ => None,
     };
-    let tree = &repo.tree;
-    let standing = Standing::of(&repo);
-    let head = standing.head;
     let file = source.display();
-    let status = Status {
-        file: &file,
+    let standing = Standing::of(&repo);
+    let status = shape(&repo, &file, &standing, since);
+    let out = &mut ctx.streams.out;
+    if args.json {
+        json_line(out, &status)?;
+        return Ok(Exit::Success);
+    }
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    let role = standing.head.map(|h| role(&repo.tree, h));
+    human(out, &status, role, p)?;
+    Ok(Exit::Success)
+}
+
+/// What `status` says, in the shape of its `--json`.
+fn shape<'a>(
+    repo: &'a Repo,
+    file: &'a str,
+    standing: &'a Standing,
+    since: Option<(Digest, Change)>,
+) -> Status<'a> {
+    let tree = &repo.tree;
+    Status {
+        file,
         format: repo.format.name(),
-        head: head.map(|h| StatusHead {
+        head: standing.head.map(|h| StatusHead {
             id: tree.id(h),
             short: tree.short_id(h),
             role: tree.node(h).kind.role_name(),
@@ -98,17 +118,7 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 _ => 0,
             },
         }),
-    };
-    let out = &mut ctx.streams.out;
-    if args.json {
-        json_line(out, &status)?;
-        return Ok(Exit::Success);
     }
-    let p = Paint {
-        on: ctx.streams.color_out,
-    };
-    human(out, &status, head.map(|h| role(tree, h)), p)?;
-    Ok(Exit::Success)
 }
 
 /// A digest as given, or read from the file it names.
