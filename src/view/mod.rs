@@ -3,6 +3,7 @@
 //! headings and the page's outline all read a [`Row`]; how a row is drawn
 //! (escaped, painted, padded) is the views' own.
 
+pub mod log;
 pub mod reflog;
 pub mod status;
 

@@ -4,14 +4,14 @@ use clap::Args;
 
 mod template;
 
-use super::{Context, Exit, Failure, open_repo, resolve, select};
+use super::{Context, Exit, Failure, open_repo};
 use crate::refs::Names;
-use crate::tree::graph::{Graph, Style, display_order};
+use crate::tree::graph::{Graph, Style};
 use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
-use crate::view::Row;
+use crate::view::{Row, log};
 use template::Template;
 
 /// Show the conversation that led to an entry, newest first
@@ -115,8 +115,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
     let names = Names::new(tree, tree.head(), &repo.refs.pairs());
-    let whole_tree = args.all || (args.graph && args.revs.is_empty());
-    let (order, shown) = listed(args, &repo, &names, &filter, whole_tree)?;
+    let (order, shown) = listed(args, &repo, &names, &filter)?;
     let (subagents, folder) = match ctx.session_file() {
         Some(path) if args.markers && !args.json && template.is_none() => (
             crate::stats::subagents::of_session(&repo, &path)?,
@@ -185,10 +184,10 @@ fn listed(
     repo: &crate::repo::Repo,
     names: &Names,
     filter: &crate::search::filter::Filter,
-    whole_tree: bool,
 ) -> Result<(Vec<Ix>, Option<hashbrown::HashSet<Ix>>), Failure> {
+    let whole_tree = selection(args).whole_tree();
     let tree = &repo.tree;
-    let mut order = entries(args, repo, whole_tree)?;
+    let mut order = log::entries(repo, selection(args)).map_err(super::rev_failure)?;
     let shown = (args.graph && !whole_tree).then(|| order.iter().copied().collect());
     if !args.markers {
         order.retain(|&ix| !tree.is_record(ix));
@@ -230,37 +229,14 @@ fn graph<'t>(
     }
 }
 
-/// The entries to list, newest first: the whole tree (`--all`, or
-/// `--graph` of no REV, in the graph's order), the path to one REV, or what
-/// several REVs or a range select.
-fn entries(args: &LogArgs, repo: &crate::repo::Repo, whole_tree: bool) -> Result<Vec<Ix>, Failure> {
-    let tree = &repo.tree;
-    Ok(if whole_tree {
-        if args.graph {
-            display_order(tree, args.markers)
-        } else {
-            (0..tree.len() as Ix).rev().collect()
-        }
-    } else if args.revs.is_empty() && tree.head().is_none() {
-        Vec::new() // an empty session: nothing to show
-    } else if let [rev] = args.revs.as_slice()
-        && !repo.is_range(rev)
-    {
-        let target = resolve(repo, rev)?;
-        let mut path = if args.markers {
-            tree.raw_path(target)
-        } else {
-            tree.path(target)
-        };
-        path.reverse();
-        path
-    } else {
-        let texts: Vec<&str> = match args.revs.as_slice() {
-            [] => vec!["HEAD"],
-            revs => revs.iter().map(String::as_str).collect(),
-        };
-        select(repo, &texts, args.markers)?
-    })
+/// What the arguments select.
+fn selection(args: &LogArgs) -> log::Selection<'_> {
+    log::Selection {
+        revs: &args.revs,
+        all: args.all,
+        graph: args.graph,
+        markers: args.markers,
+    }
 }
 
 /// The fast way for the common case: no REV (or HEAD), a count, one path.
@@ -296,36 +272,7 @@ fn from_the_end(
     // Branch names show in the default forms and in `{decorations}`; only
     // then is the whole file searched for them.
     let branches = !args.json && template.is_none_or(Template::shows_decorations);
-    let entries = crate::refs::tail::head_path(&path, n, branches).ok()??;
-    // A long id is shortened to the prefix no other id shares, which only
-    // the whole file tells.
-    if entries
-        .iter()
-        .any(|e| e.id.len() > crate::tree::SHORT_ID_LEN)
-    {
-        return None;
-    }
-    let mut items: Vec<Row> = entries
-        .into_iter()
-        .enumerate()
-        .map(|(k, e)| Row {
-            short: e.id.clone(),
-            id: e.id,
-            parent: e.parent,
-            kind: e.kind,
-            tag: e.tag,
-            subject: e.subject,
-            timestamp: e.timestamp,
-            head: k == 0,
-            branches: Vec::new(),
-            labels: e.labels,
-            depth: None,
-            line: None,
-            raw: e.raw,
-            spent: None,
-            notes: Vec::new(),
-        })
-        .collect();
+    let mut items = log::tail_rows(&path, n, branches)?;
     if args.reverse {
         items.reverse();
     }
