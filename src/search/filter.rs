@@ -45,6 +45,48 @@ pub struct Known<'a> {
 }
 
 impl Filter {
+    /// Keeps the entries of `order` that pass: what the tree knows first,
+    /// then (for `--grep`, `--tool`, `--min-tokens`) the entry read whole,
+    /// its raw line first looked at by the patterns' raw forms. `names`
+    /// says which entries a label names.
+    pub fn retain(
+        &self,
+        repo: &crate::repo::Repo,
+        names: &crate::refs::Names,
+        order: &mut Vec<crate::tree::Ix>,
+    ) -> std::io::Result<()> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let tree = &repo.tree;
+        let mut kept = Vec::with_capacity(order.len());
+        for &ix in order.iter() {
+            let node = tree.node(ix);
+            let known = Known {
+                kind: node.kind,
+                tag: tree.tag(ix),
+                timestamp: node.timestamp,
+                labelled: !names.labels(ix).is_empty(),
+            };
+            if !self.keeps_known(known) {
+                continue;
+            }
+            if self.reads_entries() {
+                // ysess's records (shown with --markers) hold no message text.
+                if tree.is_record(ix) {
+                    continue;
+                }
+                let line = repo.line(ix)?;
+                if !self.may_match_line(&line) || !self.keeps_entry(&repo.entry_from(ix, &line)?) {
+                    continue;
+                }
+            }
+            kept.push(ix);
+        }
+        *order = kept;
+        Ok(())
+    }
+
     /// Whether no filter is given.
     pub fn is_empty(&self) -> bool {
         self.grep.is_empty()

@@ -192,7 +192,7 @@ fn listed(
     if !args.markers {
         order.retain(|&ix| !tree.is_record(ix));
     }
-    super::filters::retain(filter, repo, names, &mut order)?;
+    filter.retain(repo, names, &mut order)?;
     if let Some(n) = args.max_count {
         order.truncate(n);
     }
