@@ -265,8 +265,8 @@ impl Serialize for Msg<'_> {
                         usage.cache_write,
                     ],
                 )?;
-                let priced = || crate::stats::cost(&entry.message_value, format, model, usage);
-                if let Some(cost) = cost(&entry.message_value).or_else(priced) {
+                // The one account: what `stats` and `log --format {cost}` say.
+                if let Some(cost) = crate::stats::cost(&entry.message_value, format, model, usage) {
                     map.serialize_entry("cost", &cost)?;
                 }
                 if let Some(error) = error_message {
@@ -350,14 +350,6 @@ impl Serialize for Shown<'_> {
         }
         map.end()
     }
-}
-
-/// The cost a message's usage records (pi's `usage.cost.total`), if any.
-fn cost(message: &Value) -> Option<f64> {
-    let cost = message.get("usage")?.get("cost")?;
-    cost.get("total")
-        .and_then(Value::as_f64)
-        .or_else(|| cost.as_f64())
 }
 
 /// The base64 data of each image block of a message, in block order:
