@@ -60,26 +60,23 @@ pub fn run(args: &ShowArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let names = Names::new(tree, tree.head(), &branches);
     let tz = ctx.tz.clone();
-    // A Claude Code session's subagents in files of their own, each shown
-    // with the tool result that carries its answer.
-    let (subagents, folder) = match ctx.session_file() {
-        Some(path) => (
-            crate::stats::subagents::of_session(&repo, &path)?,
-            path.parent().map(std::path::Path::to_path_buf),
-        ),
-        _ => (Vec::new(), None),
-    };
+    // A Claude Code tool result that carries a subagent's answer, its
+    // subagent (from the subagent's own file).
+    let mut launched = Vec::with_capacity(entries.len());
+    for &ix in &entries {
+        let subagent = match ctx.session_file() {
+            Some(path) => crate::stats::subagents::answered_by(&repo, &path, ix)?
+                .map(|s| crate::ui::render::subagent_line(&s, path.parent())),
+            None => None,
+        };
+        launched.push(subagent);
+    }
     paged(&mut ctx.streams, false, |out| {
-        for (k, &ix) in entries.iter().enumerate() {
+        for (k, (&ix, subagent)) in entries.iter().zip(&launched).enumerate() {
             if k > 0 {
                 writeln!(out)?;
             }
-            let launched: Vec<String> = subagents
-                .iter()
-                .filter(|s| s.answer == Some(ix))
-                .map(|s| crate::ui::render::subagent_line(s, folder.as_deref()))
-                .collect();
-            one(out, &repo, &names, ix, p, &tz, &launched)?;
+            one(out, &repo, &names, ix, p, &tz, subagent.as_deref())?;
         }
         Ok(())
     })?;
@@ -94,7 +91,7 @@ fn one(
     ix: crate::tree::Ix,
     p: Paint,
     tz: &jiff::tz::TimeZone,
-    subagents: &[String],
+    subagent: Option<&str>,
 ) -> std::io::Result<()> {
     let tree = &repo.tree;
     let entry = repo.entry(ix)?;
@@ -160,9 +157,8 @@ fn one(
                 if *is_error {
                     field(out, "Result:", &p.error("error"))?;
                 }
-                for line in subagents {
-                    let line = line.strip_prefix("subagent ").unwrap_or(line);
-                    field(out, "Subagent:", line)?;
+                if let Some(subagent) = subagent {
+                    field(out, "Subagent:", subagent)?;
                 }
             }
             Message::Custom { kind, .. } => field(out, "Kind:", &escape(kind))?,

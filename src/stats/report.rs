@@ -157,11 +157,11 @@ pub fn report(
         // accounted for by name, and the session's total includes them.
         if let (Format::Claude, Some(path)) = (repo.format, session) {
             for (id, file) in crate::format::claude::subagent_files(path) {
-                let Ok(sub) = Repo::open(&file) else {
+                let Some(sub) = super::subagents::facts_of(&file) else {
                     continue; // `ysess fsck` on the file says why
                 };
                 let start = facts.len();
-                facts.extend(read(&sub)?);
+                facts.extend(sub);
                 all.resize(facts.len(), true);
                 if by == By::Branch {
                     groups.push(Group {

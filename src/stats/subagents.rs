@@ -42,19 +42,66 @@ pub fn of_session(repo: &Repo, path: &Path) -> io::Result<Vec<Subagent>> {
     let answers = answers(repo)?;
     Ok(files
         .into_iter()
-        .map(|(id, file)| {
-            let account = Repo::open(&file)
-                .ok()
-                .and_then(|sub| read(&sub).ok())
-                .map(|facts| Account::of(&facts, 0..facts.len() as Ix));
-            Subagent {
-                answer: answers.get(&id).copied(),
-                id,
-                file,
-                account,
-            }
+        .map(|(id, file)| Subagent {
+            answer: answers.get(&id).copied(),
+            account: account_of(&file),
+            id,
+            file,
         })
         .collect())
+}
+
+/// The subagent whose answer the tool result `ix` carries, as
+/// [`of_session`] pairs them (the first result that names a subagent
+/// carries it); only that subagent's file is read.
+pub fn answered_by(repo: &Repo, path: &Path, ix: Ix) -> io::Result<Option<Subagent>> {
+    let tree = &repo.tree;
+    if repo.format != Format::Claude
+        || tree.is_record(ix)
+        || tree.node(ix).kind != MessageKind::ToolResult
+    {
+        return Ok(None);
+    }
+    let Some(id) = agent_of(&repo.line(ix)?) else {
+        return Ok(None);
+    };
+    let Some((id, file)) = crate::format::claude::subagent_files(path)
+        .into_iter()
+        .find(|(named, _)| *named == id)
+    else {
+        return Ok(None);
+    };
+    if answers(repo)?.get(&id) != Some(&ix) {
+        return Ok(None);
+    }
+    Ok(Some(Subagent {
+        account: account_of(&file),
+        answer: Some(ix),
+        id,
+        file,
+    }))
+}
+
+/// The facts of every entry of a subagent's file (as [`read`] gives them);
+/// `None` when it cannot be read (`ysess fsck` on the file says why).
+pub fn facts_of(file: &Path) -> Option<Vec<Option<super::Facts>>> {
+    Repo::open(file).ok().and_then(|sub| read(&sub).ok())
+}
+
+/// What a subagent's file used, all of it.
+fn account_of(file: &Path) -> Option<Account> {
+    facts_of(file).map(|facts| Account::of(&facts, 0..facts.len() as Ix))
+}
+
+/// The subagent id a tool result's line names (`toolUseResult.agentId`).
+fn agent_of(line: &[u8]) -> Option<String> {
+    memchr::memmem::find(line, b"\"agentId\"")?;
+    let value = serde_json::from_slice::<serde_json::Value>(line).ok()?;
+    value
+        .get("toolUseResult")?
+        .get("agentId")?
+        .as_str()
+        .map(str::to_string)
 }
 
 /// Each subagent id the session's tool results name, with the result that
@@ -66,19 +113,8 @@ fn answers(repo: &Repo) -> io::Result<HashMap<String, Ix>> {
         if tree.is_record(ix) || tree.node(ix).kind != MessageKind::ToolResult {
             continue;
         }
-        let line = repo.line(ix)?;
-        if memchr::memmem::find(&line, b"\"agentId\"").is_none() {
-            continue;
-        }
-        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) else {
-            continue;
-        };
-        if let Some(id) = value
-            .get("toolUseResult")
-            .and_then(|r| r.get("agentId"))
-            .and_then(serde_json::Value::as_str)
-        {
-            found.entry(id.to_string()).or_insert(ix);
+        if let Some(id) = agent_of(&repo.line(ix)?) {
+            found.entry(id).or_insert(ix);
         }
     }
     Ok(found)

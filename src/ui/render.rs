@@ -210,7 +210,7 @@ pub fn account_line(account: &crate::stats::Account) -> String {
     parts.join(", ")
 }
 
-/// `subagent a3f9c2e1: 4 entries, 2 replies, 1,853 tokens, $0.0042
+/// `a3f9c2e1: 4 entries, 2 replies, 1,853 tokens, $0.0042
 /// (S/subagents/agent-a3f9c2e1.jsonl)`: a subagent, its account and its
 /// file (from `folder`, the session's), escaped.
 pub fn subagent_line(
@@ -225,7 +225,7 @@ pub fn subagent_line(
         .and_then(|f| s.file.strip_prefix(f).ok())
         .unwrap_or(&s.file);
     format!(
-        "subagent {}: {what} ({})",
+        "{}: {what} ({})",
         escape(&s.id),
         escape(&file.display().to_string())
     )

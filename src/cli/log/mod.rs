@@ -125,7 +125,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let note = |s| {
         format!(
-            "↳ {}",
+            "↳ subagent {}",
             crate::ui::render::subagent_line(s, folder.as_deref())
         )
     };
