@@ -151,11 +151,6 @@ impl TreeBuilder {
         &self.nodes[ix as usize]
     }
 
-    /// An entry's parent in the user's tree, once it has joined.
-    pub fn user_parent(&self, ix: Ix) -> Option<Ix> {
-        self.nodes.get(ix as usize)?.parent
-    }
-
     /// Entries joined so far.
     pub fn len(&self) -> usize {
         self.nodes.len()
