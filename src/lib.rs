@@ -87,3 +87,10 @@ pub mod tree;
 pub mod ui;
 pub mod view;
 pub mod write;
+
+// The nouns every operation speaks in: a session's source, its format, its
+// tree and the indexes into it, the names on its entries.
+pub use format::{Format, MessageKind};
+pub use input::Source;
+pub use refs::Names;
+pub use tree::{Ix, Tree};

@@ -62,6 +62,7 @@ impl At {
             offset: Some(self.offset + self.indent as u64),
             id: Some(id.to_string()),
             message,
+            remedy: None,
         }
     }
 }

@@ -307,6 +307,7 @@ pub(super) fn link_finding(
         offset: Some(offset + indent as u64),
         id: Some(id.to_string()),
         message,
+        remedy: None,
     }
 }
 
@@ -331,6 +332,7 @@ impl Place {
             offset: Some(self.offset + within as u64),
             id,
             message,
+            remedy: None,
         }
     }
 }

@@ -121,6 +121,22 @@ pub struct Finding {
     pub id: Option<String>,
     /// What is wrong, for people.
     pub message: String,
+    /// What a person can do about it, when ysess can do it: the front end
+    /// words it in its own terms (a command line names the command).
+    pub remedy: Option<Remedy>,
+}
+
+/// What ysess itself can do about a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Remedy {
+    /// Cutting the torn last line (`fsck --repair`), these many bytes.
+    CutTorn(u64),
+    /// Cutting the torn last line once no program writes the file: it may
+    /// still be being written.
+    CutTornWhenQuiet,
+    /// Comparing with an old copy of the file, which names the line that
+    /// changed (`fsck --since OLDFILE`).
+    CompareOldCopy,
 }
 
 impl Finding {
@@ -251,10 +267,10 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
             .find(|f| f.code == Code::TruncatedLastLine)
         {
             f.message = format!(
-                "the last line is cut short, as by an interrupted write; the file is sound up to byte {}, \
-                 and `ysess fsck --repair` cuts the {} torn bytes after it",
-                torn.offset, torn.len
+                "the last line is cut short, as by an interrupted write; the file is sound up to byte {}",
+                torn.offset
             );
+            f.remedy = Some(Remedy::CutTorn(torn.len));
         }
     }
     report.digest = full.map(|h| h.finish(bytes));
@@ -339,6 +355,7 @@ impl State {
                 message: format!(
                     "{count} {lines} of type `{kind}`, which ysess does not know (first here): skipped, as the app's own bookkeeping"
                 ),
+                remedy: None,
             });
         }
         let State {
@@ -365,6 +382,7 @@ impl State {
                 id: None,
                 message: "the first line is not a session header: pi would start this file afresh, dropping every entry"
                     .to_string(),
+                remedy: None,
             });
         }
         // A parent defined after its child is a forward reference.
@@ -427,8 +445,7 @@ fn compare_prefix(expected: &Digest, hasher: Hasher, bytes: u64) -> Option<Findi
         )
     } else if hasher.finish(expected.bytes) != *expected {
         format!(
-            "the first {} bytes no longer match the digest: an earlier line was rewritten \
-             (compare with an old copy, `ysess fsck --since OLDFILE`, to name the line)",
+            "the first {} bytes no longer match the digest: an earlier line was rewritten",
             expected.bytes
         )
     } else {
@@ -440,6 +457,7 @@ fn compare_prefix(expected: &Digest, hasher: Hasher, bytes: u64) -> Option<Findi
         offset: None,
         id: None,
         message,
+        remedy: (bytes >= expected.bytes).then_some(Remedy::CompareOldCopy),
     })
 }
 

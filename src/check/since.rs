@@ -89,6 +89,7 @@ fn compare_inner<R1: Read, R2: Read>(
                     old.number
                 ),
                 id,
+                remedy: None,
             });
             return Ok(findings);
         };
@@ -102,6 +103,7 @@ fn compare_inner<R1: Read, R2: Read>(
             offset: Some(line.offset),
             id,
             message,
+            remedy: None,
         };
         match judge(&old.bytes, new_bytes) {
             Change::Same => {}

@@ -84,6 +84,7 @@ fn finding(tree: &Tree, ix: Ix, code: Code, message: String) -> Finding {
         offset: Some(node.offset),
         id: Some(tree.id(ix).to_string()),
         message,
+        remedy: None,
     }
 }
 

@@ -5,12 +5,12 @@ use clap::Args;
 use similar::{ChangeTag, TextDiff};
 
 use super::{Context, Exit, Failure, open_repo, resolve};
+use crate::Source;
+use crate::Tree;
 use crate::compare::files::{self, Status};
 use crate::compare::turns::{Stats, Step};
 use crate::compare::{Comparison, Side};
-use crate::input::Source;
 use crate::repo::Repo;
-use crate::tree::Tree;
 use crate::ui::json;
 use crate::ui::output::{escape, escape_lines, json_line};
 use crate::ui::pager::paged;

@@ -4,11 +4,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
+use crate::Ix;
+use crate::ops::export::{Line, Output, OutputError, path_messages, path_session, session_refusal};
 use crate::repo::Repo;
-use crate::tree::Ix;
 use crate::ui::output::{escape, json_line};
-use crate::write::export::Line;
-use crate::write::output::Output;
 
 /// Print a path's messages, ready for an agent to resume with
 ///
@@ -97,19 +96,19 @@ The session is empty.",
 
 /// The messages on the path as one JSON array (none for an empty session).
 fn messages(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
-    json_line(out, &crate::write::export::path_messages(repo, target)?)?;
+    json_line(out, &path_messages(repo, target)?)?;
     Ok(())
 }
 
 /// The path as a linear yoagent session (nothing for an empty session).
 fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
-    if let Some(why) = crate::write::export::session_refusal(repo) {
+    if let Some(why) = session_refusal(repo) {
         return Err(Failure::refuse(why));
     }
     let Some(target) = target else {
         return Ok(());
     };
-    crate::write::export::path_session(repo, target, crate::ops::now_ms(), |line| match line {
+    path_session(repo, target, crate::ops::now_ms(), |line| match line {
         Line::Entry(raw) => json_line(out, &raw),
         Line::Record(line) => writeln!(out, "{line}"),
     })?;
@@ -127,7 +126,7 @@ fn title(file: &Path) -> String {
     )
 }
 
-/// Writes FILE whole or not at all (see [`crate::write::output`]): never
+/// Writes FILE whole or not at all (see [`Output`]): never
 /// over the session file it reads.
 fn to_file(
     path: &Path,
@@ -136,8 +135,7 @@ fn to_file(
 ) -> Result<(), Failure> {
     let session = Some(session).filter(|s| *s != Path::new("-"));
     let inputs: Vec<&Path> = session.into_iter().collect();
-    let refuse =
-        |e: crate::write::output::OutputError| Failure::refuse(format!("{e}; nothing was written"));
+    let refuse = |e: OutputError| Failure::refuse(format!("{e}; nothing was written"));
     let output = Output::create(path, &inputs, session).map_err(refuse)?;
     let mut out = BufWriter::new(output);
     write(&mut out)?;

@@ -4,7 +4,7 @@
 use clap::Args;
 
 use super::Failure;
-use crate::format::MessageKind;
+use crate::MessageKind;
 use crate::search::filter::Filter;
 use crate::search::{Pattern, PatternOptions};
 

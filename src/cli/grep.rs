@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::filters::Role;
 use super::{Context, Exit, Failure, open_repo, select, unreadable};
-use crate::format::MessageKind;
+use crate::MessageKind;
 use crate::search::scan::{Found, Skipped, scan};
 use crate::search::{BlockHits, BlockKind, Pattern, PatternOptions, Scope};
 use crate::ui::json::GrepMatch;
@@ -120,7 +120,7 @@ fn stream(
 ) -> Result<(bool, Vec<Skipped>), Failure> {
     let found_any = AtomicBool::new(false);
     let mut skipped: Vec<Skipped> = Vec::new();
-    let source = crate::input::Source::new(&ctx.global.file);
+    let source = crate::Source::new(&ctx.global.file);
     let mut reader = Some(source.open().map_err(|e| unreadable(ctx.global, &e, ""))?);
     let format = ctx.global.format_of;
     paged(&mut ctx.streams, args.json, |out| {

@@ -4,7 +4,9 @@
 use std::io;
 
 use super::{FileFrom, Global};
-use crate::refs::revision::RevError;
+use crate::fleet::check::{Finding, Remedy};
+use crate::ops::RevError;
+use crate::repo::LoadError;
 
 /// A word as a POSIX shell reads it back: as it is when that is safe, else
 /// in single quotes.
@@ -84,6 +86,41 @@ pub fn missing_file(global: &Global, error: &io::Error) -> Vec<String> {
     hints
 }
 
+/// A finding's message, with what ysess can do about it (its [`Remedy`])
+/// in the command line's words.
+pub fn finding(f: &Finding) -> String {
+    let message = &f.message;
+    match f.remedy {
+        None => message.clone(),
+        Some(Remedy::CutTorn(bytes)) => {
+            format!("{message}, and `ysess fsck --repair` cuts the {bytes} torn bytes after it")
+        }
+        Some(Remedy::CutTornWhenQuiet) => format!(
+            "{message}. Run fsck again once no program writes the file: \
+             a line still torn then is an interrupted write, which `ysess fsck --repair` cuts"
+        ),
+        Some(Remedy::CompareOldCopy) => format!(
+            "{message} (compare with an old copy, `ysess fsck --since OLDFILE`, to name the line)"
+        ),
+    }
+}
+
+/// Why a session would not load, its first finding worded by [`finding`].
+pub fn load_error(e: &LoadError) -> String {
+    match e {
+        LoadError::Invalid { first, errors } => LoadError::Invalid {
+            first: Finding {
+                message: finding(first),
+                remedy: None,
+                ..first.clone()
+            },
+            errors: *errors,
+        }
+        .to_string(),
+        LoadError::Io(_) => e.to_string(),
+    }
+}
+
 /// Advice to print after a revision that names nothing, one line each.
 pub fn revision(e: &RevError) -> Vec<String> {
     match e {
@@ -141,7 +178,7 @@ fn suffix_hint() -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::refs::revision::RevError;
+    use crate::ops::RevError;
 
     #[test]
     fn a_revision_error_advises_what_to_type() {

@@ -92,17 +92,17 @@ pub struct Global {
     /// (by default: pi's or Claude Code's when its first line is theirs,
     /// else yoagent's)
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
-    pub format_of: Option<crate::format::Format>,
+    pub format_of: Option<crate::Format>,
     /// Where `file` came from, so that hints can repeat the command line.
     #[arg(skip)]
     pub file_from: FileFrom,
 }
 
 /// `--format-of` takes the name of any format ysess reads: the list, their
-/// names and their help come from [`crate::format::Format`] itself.
-impl clap::ValueEnum for crate::format::Format {
+/// names and their help come from [`crate::Format`] itself.
+impl clap::ValueEnum for crate::Format {
     fn value_variants<'a>() -> &'a [Self] {
-        &crate::format::Format::ALL
+        &crate::Format::ALL
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
@@ -231,81 +231,18 @@ pub struct Context<'a> {
     pub streams: Streams<'a>,
     /// The zone times are shown in (the system's, or `$TZ`), read the
     /// first time a local time is shown.
-    pub tz: Zone,
+    pub tz: crate::ui::zone::Zone,
 }
 
 impl Context<'_> {
     /// The session file `-f` names (or `./session.jsonl`); `None` for
     /// standard input (`-f -`).
     pub fn session_file(&self) -> Option<std::path::PathBuf> {
-        match crate::input::Source::new(&self.global.file) {
-            crate::input::Source::Path(path) => Some(path),
-            crate::input::Source::Stdin => None,
+        match crate::Source::new(&self.global.file) {
+            crate::Source::Path(path) => Some(path),
+            crate::Source::Stdin => None,
         }
     }
-}
-
-/// The local time zone, read when first used: a command that shows no
-/// local time (`fsck`, `status`) never reads it. Derefs to the zone.
-#[derive(Default)]
-pub struct Zone(std::sync::OnceLock<jiff::tz::TimeZone>);
-
-impl std::ops::Deref for Zone {
-    type Target = jiff::tz::TimeZone;
-
-    fn deref(&self) -> &jiff::tz::TimeZone {
-        self.0.get_or_init(|| {
-            local_zone(std::env::var_os("TZ").as_deref()).unwrap_or(jiff::tz::TimeZone::UTC)
-        })
-    }
-}
-
-/// The largest zone file read: real ones are a few kilobytes.
-const MAX_ZONE_FILE: u64 = 256 << 10;
-
-/// The zone `TZ` names (as the C library reads it: empty or unset is
-/// `/etc/localtime`, a leading `:` is dropped, an absolute path is a zone
-/// file, else a name in the zone database, else a POSIX rule such as
-/// `EST5EDT`), or `None` when it names none. Zone files are read as ysess
-/// reads anything small: only a regular file, and only so far
-/// (`TZ=/dev/zero` or a FIFO is no zone, and costs nothing).
-fn local_zone(tz: Option<&std::ffi::OsStr>) -> Option<jiff::tz::TimeZone> {
-    use std::path::{Component, Path, PathBuf};
-    let text = tz.map(|t| t.to_str()).unwrap_or(Some(""))?;
-    let name = text.strip_prefix(':').unwrap_or(text);
-    let read = |path: &Path| {
-        let bytes = crate::input::read_small(path, MAX_ZONE_FILE).ok()?;
-        jiff::tz::TimeZone::tzif("Local", &bytes).ok()
-    };
-    if name.is_empty() {
-        return read(Path::new("/etc/localtime"));
-    }
-    let path = Path::new(name);
-    if path.is_absolute() {
-        return read(path);
-    }
-    // A database name: plain components only, never out of the database.
-    if path.components().all(|c| matches!(c, Component::Normal(_))) {
-        let dirs = std::env::var_os("TZDIR")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(
-                [
-                    "/usr/share/zoneinfo",
-                    "/usr/lib/zoneinfo",
-                    "/usr/share/lib/zoneinfo",
-                    "/etc/zoneinfo",
-                ]
-                .map(PathBuf::from),
-            );
-        for dir in dirs {
-            let file = dir.join(path);
-            if file.exists() {
-                return read(&file);
-            }
-        }
-    }
-    jiff::tz::TimeZone::posix(name).ok()
 }
 
 /// Loads the session file for a command that shows it.
@@ -317,18 +254,17 @@ fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
 fn open_with(
     ctx: &Context<'_>,
     load: impl FnOnce(
-        &crate::input::Source,
-        Option<crate::format::Format>,
+        &crate::Source,
+        Option<crate::Format>,
     ) -> Result<crate::repo::Repo, crate::repo::LoadError>,
 ) -> Result<crate::repo::Repo, Failure> {
-    let source = crate::input::Source::new(&ctx.global.file);
+    let source = crate::Source::new(&ctx.global.file);
     let format = ctx.global.format_of;
     load(&source, format).map_err(|e| match e {
         crate::repo::LoadError::Invalid { .. } => {
-            Failure::refuse(format!("{}: {e}", source.display())).with_hint(format!(
-                "{} lists every problem",
-                hint::fsck(ctx.global, &[])
-            ))
+            Failure::refuse(format!("{}: {}", source.display(), hint::load_error(&e))).with_hint(
+                format!("{} lists every problem", hint::fsck(ctx.global, &[])),
+            )
         }
         crate::repo::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
     })
@@ -354,7 +290,7 @@ fn empty(what: &str) -> Failure {
 }
 
 /// Resolves a revision, or fails with the resolver's hints.
-fn resolve(repo: &crate::repo::Repo, text: &str) -> Result<crate::tree::Ix, Failure> {
+fn resolve(repo: &crate::repo::Repo, text: &str) -> Result<crate::Ix, Failure> {
     repo.resolve(text).map_err(rev_failure)
 }
 
@@ -363,11 +299,11 @@ fn select(
     repo: &crate::repo::Repo,
     texts: &[&str],
     records: bool,
-) -> Result<Vec<crate::tree::Ix>, Failure> {
+) -> Result<Vec<crate::Ix>, Failure> {
     repo.select(texts, records).map_err(rev_failure)
 }
 
-fn rev_failure(e: crate::refs::revision::RevError) -> Failure {
+fn rev_failure(e: crate::ops::RevError) -> Failure {
     let hints = hint::revision(&e);
     let mut failure = Failure::from(anyhow::Error::new(e));
     failure.hints = hints;
@@ -379,7 +315,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
     let mut ctx = Context {
         global: &cli.global,
         streams,
-        tz: Zone::default(),
+        tz: crate::ui::zone::Zone::default(),
     };
     if let Some(path) = std::env::var_os("YSESS_PRICES") {
         crate::stats::prices::install(read_prices(std::path::Path::new(&path))?);
@@ -590,41 +526,6 @@ pub fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::local_zone;
-    use jiff::Timestamp;
-
-    fn offset(tz: &jiff::tz::TimeZone) -> i32 {
-        tz.to_offset(Timestamp::from_second(1_767_225_600).unwrap())
-            .seconds()
-    }
-
-    #[test]
-    fn a_zone_named_by_tz_is_read_from_a_regular_file_only() {
-        // UTC and a POSIX rule need no file.
-        assert_eq!(
-            local_zone(Some("UTC0".as_ref())).map(|z| offset(&z)),
-            Some(0)
-        );
-        assert_eq!(
-            local_zone(Some("EST5EDT".as_ref())).map(|z| offset(&z)),
-            Some(-5 * 3600)
-        );
-        // Devices and FIFOs are no zone, and are not read.
-        assert!(local_zone(Some("/dev/zero".as_ref())).is_none());
-        assert!(local_zone(Some(":/dev/urandom".as_ref())).is_none());
-        assert!(local_zone(Some("../../../../dev/zero".as_ref())).is_none());
-        let dir = tempfile::tempdir().expect("temp dir");
-        let fifo = dir.path().join("fifo");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .arg(&fifo)
-                .status()
-                .expect("mkfifo")
-                .success()
-        );
-        assert!(local_zone(Some(fifo.as_os_str())).is_none());
-    }
-
     #[test]
     fn the_command_line_is_well_formed() {
         use clap::CommandFactory;

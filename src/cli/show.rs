@@ -3,11 +3,11 @@ use std::io::Write;
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo};
-use crate::format::message::{Block, Message, human_size};
-use crate::refs::Names;
+use crate::Names;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
+use crate::view::{Block, Entry, Message, human_size};
 
 /// Show one entry in full
 ///
@@ -88,7 +88,7 @@ fn one(
     out: &mut dyn Write,
     repo: &crate::repo::Repo,
     names: &Names,
-    ix: crate::tree::Ix,
+    ix: crate::Ix,
     p: Paint,
     tz: &jiff::tz::TimeZone,
     subagent: Option<&str>,
@@ -193,11 +193,7 @@ fn one(
 /// An entry's content, block by block, indented under its header: a
 /// custom record's data, text, thinking (dimmed), tool calls with their
 /// arguments, images by type and size.
-fn blocks(
-    out: &mut dyn Write,
-    entry: &crate::format::message::Entry,
-    p: Paint,
-) -> std::io::Result<()> {
+fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
     let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
         for line in escape_lines(text) {
             let line = if dim { p.dim(&line) } else { line };

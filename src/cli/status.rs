@@ -3,13 +3,12 @@ use std::io::Write;
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_with};
-use crate::check::digest::{Change, Digest, compare};
-use crate::input::Source;
+use crate::Source;
 use crate::repo::Repo;
 use crate::ui::json::{Status, StatusHead, StatusLabel, StatusSince, StatusTorn};
 use crate::ui::output::{escape, json_line};
 use crate::ui::render::{Paint, role};
-use crate::view::status::Standing;
+use crate::view::status::{Change, Digest, Standing, open_for_digest, read_digest_file, since};
 
 /// Say where HEAD is, and how the file stands
 ///
@@ -48,9 +47,8 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let repo = open_with(ctx, Repo::load_torn)?;
     let since = match (&digest, &source) {
         (Some(d), Source::Path(path)) => {
-            let file = crate::input::open_regular(path)
-                .map_err(|e| super::unreadable(ctx.global, &e, ""))?;
-            Some((*d, compare(std::io::BufReader::new(file), d)?))
+            let file = open_for_digest(path).map_err(|e| super::unreadable(ctx.global, &e, ""))?;
+            Some((*d, since(file, d)?))
         }
         _ => None,
     };
@@ -135,8 +133,7 @@ fn read_digest(text: &str) -> Result<Digest, Failure> {
         ))
         .with_hint("`ysess fsck --digest` prints a digest (sha256:<hex>:<bytes>) to keep")
     };
-    let head = crate::check::digest::read_file(std::path::Path::new(text))
-        .map_err(|e| refuse(e.to_string()))?;
+    let head = read_digest_file(std::path::Path::new(text)).map_err(|e| refuse(e.to_string()))?;
     String::from_utf8_lossy(&head)
         .parse()
         .map_err(|e: String| refuse(e))

@@ -3,9 +3,9 @@
 //! person reads (the one place for them), and the status line.
 
 use super::{Context, Failure};
+use crate::ops::WriteError;
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
-use crate::write::WriteError;
 
 /// Why the session at `path` cannot be opened for writing, with what to do.
 fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Failure {
@@ -16,26 +16,23 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
     match e {
         // The file grows: a line another program is still finishing,
         // which no one should cut.
-        WriteError::Torn { len, .. } if crate::write::repair::still_written(path, len) => {
-            failure(&e)
-                .with_hint(
-                    "another program may still be writing that line (the file changed \
+        WriteError::Torn { len, .. } if crate::ops::still_written(path, len) => failure(&e)
+            .with_hint(
+                "another program may still be writing that line (the file changed \
                      while ysess read it): run the command again once it is done",
-                )
-                .with_hint(format!(
-                    "a line still torn when no program writes the file is an interrupted write: \
+            )
+            .with_hint(format!(
+                "a line still torn when no program writes the file is an interrupted write: \
                      {} cuts it (keeping its bytes)",
-                    super::hint::fsck(ctx.global, &["--repair"])
-                ))
-        }
+                super::hint::fsck(ctx.global, &["--repair"])
+            )),
         WriteError::Torn { .. } => failure(&e).with_hint(format!(
             "{} cuts the torn line (keeping its bytes)",
             super::hint::fsck(ctx.global, &["--repair"])
         )),
-        WriteError::Invalid(_) => failure(&e).with_hint(format!(
-            "{} lists every problem",
-            super::hint::fsck(ctx.global, &[])
-        )),
+        WriteError::Invalid(ref load) => failure(&super::hint::load_error(load)).with_hint(
+            format!("{} lists every problem", super::hint::fsck(ctx.global, &[])),
+        ),
         WriteError::Empty => failure(&e)
             .with_hint("an app may be saving it right now: run the command again")
             .with_hint("`ysess append --create` starts a new session in an empty file"),

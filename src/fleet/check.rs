@@ -4,9 +4,13 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::check::{Code, Options, Report, check};
+use crate::check::check;
+pub use crate::check::digest::Digest;
+pub use crate::check::{Code, Finding, Options, Remedy, Report, Severity};
+pub use crate::input::LineTooLong;
 use crate::input::Source;
-use crate::write::{RepairError, cut_torn};
+use crate::write::cut_torn;
+pub use crate::write::{RepairError, backup_path};
 
 /// An old copy of the file, opened by the caller (so that a wrong one is
 /// blamed on the argument that named it), with its name as given.
@@ -17,6 +21,16 @@ pub struct OldCopy {
     pub name: String,
 }
 
+impl OldCopy {
+    /// Opens the old copy at `path` (a regular file, read boundedly).
+    pub fn open(path: &str) -> io::Result<OldCopy> {
+        Ok(OldCopy {
+            file: crate::input::open_regular(std::path::Path::new(path))?,
+            name: path.to_owned(),
+        })
+    }
+}
+
 /// What checking one file gave.
 pub struct Outcome {
     /// The findings and the summary.
@@ -24,6 +38,29 @@ pub struct Outcome {
     /// With `repair`: the backup of the bytes cut, or why nothing was cut;
     /// `None` when there was nothing to repair or no repair was asked.
     pub repaired: Option<Result<PathBuf, RepairError>>,
+}
+
+/// Checks every file of `files` as [`check_file`] does, on every core, and
+/// hands each outcome to `each` in the files' order as soon as it and those
+/// before it are done.
+pub fn check_files<'a>(
+    files: &'a [Source],
+    options: &Options,
+    old: Option<&OldCopy>,
+    repair: bool,
+    mut each: impl FnMut(&'a Source, io::Result<Outcome>),
+) {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    let mut next = files.iter();
+    crate::input::par::ordered_map(
+        workers,
+        || Ok::<_, std::convert::Infallible>(next.next()),
+        |source| (source, check_file(source, options, old, repair)),
+        |(source, result)| each(source, result),
+    )
+    .unwrap_or_else(|never| match never {});
 }
 
 /// Checks the file `source` names as `options` say; compares it with
@@ -53,10 +90,10 @@ pub fn check_file(
         f.message = format!(
             "the last line is cut short, and another program may still be writing it \
              (the file changed while ysess read it); \
-             the file is sound up to byte {}. Run fsck again once no program writes the file: \
-             a line still torn then is an interrupted write, which `ysess fsck --repair` cuts",
+             the file is sound up to byte {}",
             torn.offset
         );
+        f.remedy = Some(Remedy::CutTornWhenQuiet);
     }
     if let (Some(old), Source::Path(path)) = (old, source) {
         // The file is read a second time: a pipe cannot be.

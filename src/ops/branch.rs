@@ -6,6 +6,7 @@ use std::path::Path;
 use super::{Error, Refused, append_records, open, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
+pub use crate::refs::listing::{Listed, Listing};
 use crate::tree::Tree;
 use crate::view::Row;
 use crate::write::Create;

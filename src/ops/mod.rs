@@ -11,17 +11,20 @@
 pub mod append;
 pub mod branch;
 pub mod checkout;
+pub mod export;
 pub mod tag;
 
 use std::fmt;
 
 use crate::format::yoagent::records::Record;
 use crate::refs::Names;
-use crate::refs::revision::RevError;
+pub use crate::refs::revision::RevError;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::view::Row;
-use crate::write::{Create, Locked, WriteError};
+pub use crate::write::WriteError;
+pub use crate::write::repair::still_written;
+use crate::write::{Create, Locked};
 
 /// Why an operation wrote nothing (or, for [`Error::Append`] with
 /// [`WriteError::Lost`], what became of what it wrote).

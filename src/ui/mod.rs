@@ -9,3 +9,4 @@ pub mod page;
 pub mod pager;
 pub mod render;
 pub mod template;
+pub mod zone;

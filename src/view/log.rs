@@ -9,6 +9,7 @@ use crate::refs::revision::RevError;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::tree::graph::display_order;
+pub use crate::tree::graph::{Graph, Style};
 
 /// Which entries to list.
 #[derive(Debug, Clone, Copy, Default)]

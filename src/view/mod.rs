@@ -7,6 +7,10 @@ pub mod log;
 pub mod reflog;
 pub mod status;
 
+// The chat of an entry, as every view draws it: the message and its
+// content blocks, as stored.
+pub use crate::format::message::{Block, Entry, Message, human_size};
+
 use crate::format::MessageKind;
 use crate::refs::Names;
 use crate::tree::{Ix, Tree};

@@ -1,8 +1,30 @@
 //! Where HEAD is and how the file stands, as `ysess status` shows it
 //! ([`Standing::of`]).
 
+use std::io;
+use std::path::Path;
+
+pub use crate::check::digest::{Change, Digest};
 use crate::repo::Repo;
 use crate::tree::{Ix, Tree};
+
+/// Opens the session file at `path` to compare with a digest ([`since`]):
+/// a regular file, for it is read whole.
+pub fn open_for_digest(path: &Path) -> io::Result<std::fs::File> {
+    crate::input::open_regular(path)
+}
+
+/// Whether `file` is unchanged since `digest` was taken, only grew, or was
+/// rewritten.
+pub fn since(file: std::fs::File, digest: &Digest) -> io::Result<Change> {
+    crate::check::digest::compare(io::BufReader::new(file), digest)
+}
+
+/// The head of a file that holds a digest (read boundedly: a digest is one
+/// short line).
+pub fn read_digest_file(path: &Path) -> io::Result<Vec<u8>> {
+    crate::check::digest::read_file(path)
+}
 
 /// How a session stands.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,10 +5,10 @@ use std::io::Write;
 
 use super::BranchArgs;
 use super::template::{Row, Template};
+use crate::Tree;
 use crate::cli::{Context, Exit, Failure, open_repo, resolve};
-use crate::refs::listing::{Listed, Listing};
+use crate::ops::branch::{Listed, Listing};
 use crate::repo::Repo;
-use crate::tree::Tree;
 use crate::ui::json;
 use crate::ui::output::{escape, json_line};
 use crate::ui::render::{Paint, role};

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::FsckArgs;
 use super::report::{Naming, human, json_finding, print, worse};
-use crate::check::{Code, Finding, Options};
 use crate::cli::{Context, Exit, Failure};
+use crate::fleet::check::{Code, Finding, Options};
 use crate::fleet::git::GitError;
 use crate::fleet::manifest;
 use crate::fleet::plan::{Done, Item, Plan};
@@ -216,6 +216,7 @@ fn print_done(
                 offset: None,
                 id: None,
                 message: why,
+                remedy: None,
             };
             if args.json {
                 json_line(ctx.streams.out, &json_finding(&name, &finding))?;

@@ -9,10 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{Context, Exit, Failure};
-use crate::check::Options;
-use crate::check::digest::Digest;
-use crate::fleet::check::{OldCopy, check_file};
-use crate::input::Source;
+use crate::Source;
+use crate::fleet::check::{Digest, OldCopy, Options, check_files};
 use report::{Naming, print, worse};
 
 /// Check that session files load in yoagent, and more
@@ -132,21 +130,16 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         digest: files.len() > 1,
         file_hints: args.files.is_empty(),
     };
-    let check_one = |source: &Source| check_file(source, &options, old.as_ref(), args.repair);
-
     // Check in parallel, print in argument order as results arrive. After a
     // failure to print (a closed pipe), the rest is checked but not printed.
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len());
     let mut worst = Exit::Success;
     let mut failed = None;
-    let mut next = files.iter();
-    crate::input::par::ordered_map(
-        workers,
-        || Ok::<_, std::convert::Infallible>(next.next()),
-        |source| (source, check_one(source)),
-        |(source, result)| {
+    check_files(
+        &files,
+        &options,
+        old.as_ref(),
+        args.repair,
+        |source, result| {
             if failed.is_none() {
                 match print(args, ctx, source, result, naming) {
                     Ok(exit) => worst = worse(worst, exit),
@@ -154,8 +147,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 }
             }
         },
-    )
-    .unwrap_or_else(|never| match never {});
+    );
     match failed {
         Some(failure) => Err(failure),
         None => Ok(worst),
@@ -185,15 +177,8 @@ fn since(args: &FsckArgs) -> Result<(Option<Digest>, Option<OldCopy>), Failure> 
                      (sha256:<hex>:<bytes>) or the path of an old copy of the session file",
                 )
             };
-            let old = crate::input::open_regular(std::path::Path::new(path))
-                .map_err(|e| refuse(e.to_string()))?;
-            Ok((
-                None,
-                Some(OldCopy {
-                    file: old,
-                    name: path.clone(),
-                }),
-            ))
+            let old = OldCopy::open(path).map_err(|e| refuse(e.to_string()))?;
+            Ok((None, Some(old)))
         }
     }
 }

@@ -3,13 +3,13 @@
 use std::io;
 
 use super::FsckArgs;
-use crate::check::{Code, Finding, Severity};
+use crate::Source;
 use crate::cli::{Context, Exit, Failure};
-use crate::fleet::check::Outcome;
-use crate::input::Source;
+use crate::fleet::check::{
+    Code, Finding, LineTooLong, Outcome, RepairError, Report, Severity, backup_path,
+};
 use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
-use crate::write::{RepairError, backup_path};
 
 /// How [`print`] names what it prints.
 #[derive(Clone, Copy)]
@@ -107,13 +107,14 @@ fn unreadable(
     e: &io::Error,
     naming: Naming,
 ) -> Result<Exit, Failure> {
-    let long = crate::input::LineTooLong::of(e);
+    let long = LineTooLong::of(e);
     let finding = Finding {
         code: Code::Unreadable,
         line: long.and_then(|l| l.line),
         offset: long.map(|l| l.offset),
         id: None,
         message: format!("cannot read: {e}"),
+        remedy: None,
     };
     if args.json {
         json_line(ctx.streams.out, &json_finding(file, &finding))?;
@@ -186,11 +187,7 @@ fn print_repair(
 }
 
 /// `FILE: ok; yoagent session, 12 entries, …`: the `-v` line.
-fn verbose(
-    ctx: &mut Context<'_>,
-    file: &str,
-    report: &crate::check::Report,
-) -> Result<(), Failure> {
+fn verbose(ctx: &mut Context<'_>, file: &str, report: &Report) -> Result<(), Failure> {
     let (errors, warnings) = (report.errors(), report.warnings());
     let s = &report.summary;
     let verdict = match (errors, warnings) {
@@ -240,7 +237,7 @@ pub(super) fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'
         severity: f.severity().as_str(),
         code: f.code.as_str(),
         id: f.id.as_deref(),
-        message: escape(&f.message),
+        message: escape(&crate::cli::hint::finding(f)).into_owned().into(),
     }
 }
 
@@ -251,8 +248,13 @@ pub(super) fn human(file: &str, f: &Finding) -> String {
             "{}:{line}: {}: {}",
             escape(file),
             f.code,
-            escape(&f.message)
+            escape(&crate::cli::hint::finding(f))
         ),
-        None => format!("{}: {}: {}", escape(file), f.code, escape(&f.message)),
+        None => format!(
+            "{}: {}: {}",
+            escape(file),
+            f.code,
+            escape(&crate::cli::hint::finding(f))
+        ),
     }
 }

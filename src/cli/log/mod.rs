@@ -5,13 +5,12 @@ use clap::Args;
 mod template;
 
 use super::{Context, Exit, Failure, open_repo};
-use crate::refs::Names;
-use crate::tree::graph::{Graph, Style};
-use crate::tree::{Ix, Tree};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
+use crate::view::log::{Graph, Style};
 use crate::view::{Row, log};
+use crate::{Format, Ix, Names, Tree};
 use template::Template;
 
 /// Show the conversation that led to an entry, newest first
@@ -255,10 +254,7 @@ fn from_the_end(
         );
     let needs_whole = template.is_some_and(Template::needs_whole_file);
     // The read from the end knows yoagent's lines only.
-    let yoagent = ctx
-        .global
-        .format_of
-        .is_none_or(|f| f == crate::format::Format::Yoagent);
+    let yoagent = ctx.global.format_of.is_none_or(|f| f == Format::Yoagent);
     let n = args.max_count.filter(|_| {
         yoagent
             && head_only
@@ -300,7 +296,7 @@ fn row_role(row: &Row) -> String {
 /// How entries are written: the options and the surroundings.
 struct Render<'a> {
     paint: Paint,
-    tz: &'a super::Zone,
+    tz: &'a crate::ui::zone::Zone,
     template: Option<&'a Template>,
     args: &'a LogArgs,
     end: &'a str,

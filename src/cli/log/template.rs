@@ -124,7 +124,7 @@ impl Template {
     }
 
     /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, item: &Row, tz: &crate::cli::Zone) -> String {
+    pub fn render(&self, item: &Row, tz: &crate::ui::zone::Zone) -> String {
         self.0.render(|field| match field {
             Field::Id => escape(&item.id).into_owned(),
             Field::ShortId => escape(&item.short).into_owned(),
