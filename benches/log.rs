@@ -34,10 +34,13 @@ use support::{
 
 const TABLE: Table = Table { what: 44 };
 
-/// `log -n 20` against yoagent's `from_jsonl` + `path_messages`.
-const SPEEDUP_TARGET: f64 = 20.0;
+/// `log -n 20` against yoagent's open (`read_to_string` + `from_jsonl`) +
+/// `path_messages`.
+const SPEEDUP_TARGET: f64 = 1000.0;
+/// Bytes `log -n 20` reads once an earlier run left its memo.
+const BYTES_TARGET: u64 = 2 << 20;
 /// `log --graph` against `fsck` on the same file.
-const GRAPH_FSCK_TARGET: f64 = 3.0;
+const GRAPH_FSCK_TARGET: f64 = 1.5;
 /// Peak RSS as a fraction of the file size.
 const RSS_TARGET: f64 = 0.5;
 /// Entries asked of `log -n`.
@@ -177,8 +180,20 @@ fn main() -> ExitCode {
         fail("ysess fsck", e);
     }
 
+    // Bytes read by `log -n 20`: the first run on a file searches it whole
+    // for branch records and leaves a memo (in a folder of the bench's own);
+    // a later run reads the end of the file and what was appended.
+    let memos = file.with_file_name("memos");
+    let _ = std::fs::remove_dir_all(&memos);
+    let memo_env = [("YSESS_CACHE_DIR", memos.to_str().unwrap_or(""))];
+    let first_bytes = support::bytes_read(ysess, &log_n, &memo_env);
+    let memo_bytes = support::bytes_read(ysess, &log_n, &memo_env);
+    if let Err(e) = &memo_bytes {
+        fail("ysess log -n 20 (bytes read)", e);
+    }
+
     // Timed runs, stdout and stderr on /dev/null.
-    let t_log_n = time_child(ysess, &log_n, runs, Out::Null);
+    let t_log_n = support::time_child_env(ysess, &log_n, runs, &memo_env);
     let t_graph = time_child(ysess, &graph, runs, Out::Null);
     let t_graph_pipe = time_child(ysess, &graph, runs, Out::Drained);
     let t_fsck = time_child(ysess, &fsck, runs, Out::Null);
@@ -228,16 +243,28 @@ fn main() -> ExitCode {
         let s_read = secs(read_load_path) / secs(t.best);
         TABLE.row(
             "speedup: yoagent load+path / log -n 20",
-            &format!("{s:.1}x"),
-            &format!(">= {SPEEDUP_TARGET:.0}x"),
-            pass(s >= SPEEDUP_TARGET),
+            &format!("{s:.0}x"),
+            "",
+            "",
         );
         TABLE.row(
             "speedup: yoagent read+load+path / log -n 20",
-            &format!("{s_read:.1}x"),
+            &format!("{s_read:.0}x"),
             &format!(">= {SPEEDUP_TARGET:.0}x"),
             pass(s_read >= SPEEDUP_TARGET),
         );
+    }
+    match &memo_bytes {
+        Ok(b) => TABLE.row(
+            "log -n 20 bytes read (memo of a run before)",
+            &kib(*b),
+            &format!("<= {}", kib(BYTES_TARGET)),
+            pass(*b <= BYTES_TARGET),
+        ),
+        Err(_) => TABLE.row("log -n 20 bytes read", "failed", "", "MISS"),
+    }
+    if let Ok(b) = &first_bytes {
+        TABLE.row("log -n 20 bytes read (first run, no memo)", &mb(*b), "", "");
     }
     rss_result_rows("ysess log -n 20", &r_log_n, bytes);
 
@@ -249,8 +276,8 @@ fn main() -> ExitCode {
         TABLE.row(
             "log --graph / fsck",
             &format!("{r:.2}x"),
-            &format!("< {GRAPH_FSCK_TARGET:.0}x"),
-            pass(r < GRAPH_FSCK_TARGET),
+            &format!("<= {GRAPH_FSCK_TARGET:.1}x"),
+            pass(r <= GRAPH_FSCK_TARGET),
         );
     }
     rss_result_rows("ysess log --graph", &r_graph, bytes);

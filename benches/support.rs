@@ -164,6 +164,71 @@ pub struct Timed {
     pub all: Vec<Duration>,
 }
 
+#[allow(dead_code)] // benches/log.rs counts bytes read
+/// Bytes the child `bin args` read (the `rchar` of `/proc/self/io`, which
+/// counts the children this process has waited for), run with `env`.
+pub fn bytes_read(bin: &Path, args: &[OsString], env: &[(&str, &str)]) -> Result<u64, String> {
+    let rchar = || -> Result<u64, String> {
+        let io =
+            std::fs::read_to_string("/proc/self/io").map_err(|e| format!("/proc/self/io: {e}"))?;
+        io.lines()
+            .find_map(|l| l.strip_prefix("rchar: "))
+            .and_then(|n| n.trim().parse().ok())
+            .ok_or_else(|| "/proc/self/io has no rchar".to_string())
+    };
+    let before = rchar()?;
+    let status = Command::new(bin)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
+    if !status.success() {
+        return Err(format!(
+            "`ysess {}`: exit {:?}",
+            show_args(args),
+            status.code()
+        ));
+    }
+    Ok(rchar()? - before)
+}
+
+#[allow(dead_code)] // benches/log.rs sets a memo folder
+/// [`time_child`] with stdout on /dev/null and `env` set.
+pub fn time_child_env(
+    bin: &Path,
+    args: &[OsString],
+    runs: usize,
+    env: &[(&str, &str)],
+) -> Result<Timed, String> {
+    let mut all = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        let status = Command::new(bin)
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
+        all.push(t.elapsed());
+        if !status.success() {
+            return Err(format!(
+                "`ysess {}`: exit {:?} on a timed run",
+                show_args(args),
+                status.code()
+            ));
+        }
+    }
+    Ok(Timed {
+        best: *all.iter().min().expect("runs >= 1"),
+        all,
+    })
+}
+
 /// Time `runs` runs of `bin args` (stderr on /dev/null, stdout as `out`
 /// says); each must exit 0.
 pub fn time_child(bin: &Path, args: &[OsString], runs: usize, out: Out) -> Result<Timed, String> {

@@ -7,6 +7,7 @@
 //! tip is the base itself.
 
 pub mod listing;
+pub mod memo;
 pub mod range;
 pub mod reflog;
 pub mod rev_error;

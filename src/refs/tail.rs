@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::path::Path;
 
 use crate::format::{Checked, yoagent::check_line};
@@ -41,8 +41,15 @@ pub struct PathEntry {
 ///
 /// With `branches`, a file that holds branch records is left to the caller
 /// too: branch names decorate the entries their work grew to, which only
-/// the whole tree tells.
-pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec<PathEntry>>> {
+/// the whole tree tells. Whether it holds any is searched once and then
+/// only in what was appended, when `memos` names a folder to remember the
+/// search in ([`super::memo`]).
+pub fn head_path(
+    path: &Path,
+    n: usize,
+    branches: bool,
+    memos: Option<&Path>,
+) -> io::Result<Option<Vec<PathEntry>>> {
     if n == 0 {
         return Ok(Some(Vec::new()));
     }
@@ -68,7 +75,8 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
     // Branch names decorate the entries their work grew to, which only the
     // whole tree tells: a file that names branches is read whole, so that
     // `log -n` decorates exactly as `log` does.
-    if branches && mentions_branches(&file)? {
+    let memo = memos.map(|dir| super::memo::Memo::new(dir, path));
+    if branches && super::memo::mentions_branches(&file, meta.len(), memo.as_ref())? {
         return Ok(None);
     }
     let mut walk = Walk {
@@ -95,31 +103,6 @@ pub fn head_path(path: &Path, n: usize, branches: bool) -> io::Result<Option<Vec
     // unless a parent was never found.
     let complete = walk.wanted.is_none();
     Ok(complete.then(|| walk.finish()))
-}
-
-/// Whether any line may hold a `ysess.branch` record: one pass over the
-/// bytes, at the speed of reading them.
-fn mentions_branches(mut file: &File) -> io::Result<bool> {
-    const KIND: &[u8] = b"ysess.branch";
-    let finder = memchr::memmem::Finder::new(KIND);
-    let mut buf = vec![0; 1 << 20];
-    // The end of the block before, in case the kind straddles two reads.
-    let mut kept = 0;
-    file.seek(SeekFrom::Start(0))?;
-    loop {
-        let n = match file.read(&mut buf[kept..]) {
-            Ok(0) => return Ok(false),
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        let filled = kept + n;
-        if finder.find(&buf[..filled]).is_some() {
-            return Ok(true);
-        }
-        kept = (KIND.len() - 1).min(filled);
-        buf.copy_within(filled - kept..filled, 0);
-    }
 }
 
 impl Walk {
@@ -295,7 +278,9 @@ mod tests {
         lines.push(line("e5", Some("e2"), Some("old")).replace("text of e5", &pad));
         lines.push(line("e6", Some("e5"), None));
         std::fs::write(&path, lines.join("\n")).expect("write");
-        let got = head_path(&path, 10, true).expect("reads").expect("sure");
+        let got = head_path(&path, 10, true, None)
+            .expect("reads")
+            .expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e6", "e5", "e2", "e1"]);
         assert_eq!(
@@ -305,7 +290,9 @@ mod tests {
         );
         assert_eq!(got[1].labels, ["old"]);
         assert_eq!(got[0].subject, "text of e6");
-        let two = head_path(&path, 2, true).expect("reads").expect("sure");
+        let two = head_path(&path, 2, true, None)
+            .expect("reads")
+            .expect("sure");
         assert_eq!(two.len(), 2);
     }
 
@@ -318,7 +305,9 @@ mod tests {
         .to_string();
         let lines = [line("e1", None, None), line("e2", Some("e1"), None), record];
         std::fs::write(&path, lines.join("\n")).expect("write");
-        let got = head_path(&path, 5, true).expect("reads").expect("sure");
+        let got = head_path(&path, 5, true, None)
+            .expect("reads")
+            .expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e2", "e1"]);
     }
@@ -353,7 +342,9 @@ mod tests {
             "read {} bytes of a {len}-byte file",
             lines.bytes_read()
         );
-        let got = head_path(&path, 3, true).expect("reads").expect("sure");
+        let got = head_path(&path, 3, true, None)
+            .expect("reads")
+            .expect("sure");
         let ids: Vec<&str> = got.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["e3", "e2", "e1"]);
         assert_eq!(got[0].raw, want[0].as_bytes());
@@ -372,8 +363,11 @@ mod tests {
             ),
         )
         .expect("write");
-        assert_eq!(head_path(&path, 10, true).expect("reads"), None);
+        assert_eq!(head_path(&path, 10, true, None).expect("reads"), None);
         std::fs::write(&path, "").expect("write");
-        assert_eq!(head_path(&path, 10, true).expect("reads"), Some(vec![]));
+        assert_eq!(
+            head_path(&path, 10, true, None).expect("reads"),
+            Some(vec![])
+        );
     }
 }

@@ -69,12 +69,13 @@ pub fn entries(repo: &Repo, selection: Selection<'_>) -> Result<Vec<Ix>, RevErro
 
 /// The last `n` entries of HEAD's path in the yoagent session at `path`,
 /// newest first, read from the end of the file (`branches`: with the
-/// branch names that decorate them). `None` when the end of the file
+/// branch names that decorate them; `memos`: the folder where the search
+/// for branch records is remembered, see [`crate::refs::memo`]). `None` when the end of the file
 /// raises doubts, or an id is long enough to need the whole file to
 /// shorten: then the caller reads the whole file, and explains its
 /// problems.
-pub fn tail_rows(path: &Path, n: usize, branches: bool) -> Option<Vec<Row>> {
-    let entries = crate::refs::tail::head_path(path, n, branches).ok()??;
+pub fn tail_rows(path: &Path, n: usize, branches: bool, memos: Option<&Path>) -> Option<Vec<Row>> {
+    let entries = crate::refs::tail::head_path(path, n, branches, memos).ok()??;
     // A long id is shortened to the prefix no other id shares, which only
     // the whole file tells.
     if entries

@@ -357,6 +357,42 @@ fn log_n_of_head_read_from_the_end_is_the_same_as_from_the_whole_file() {
     }
 }
 
+/// `log -n` remembers how far it searched the file for branch records, so
+/// that the next run reads only what was appended; a branch made after the
+/// memo still decorates, and a memo folder that cannot be made changes
+/// nothing.
+#[test]
+fn log_n_remembers_its_branch_search_and_still_sees_a_branch_made_after() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let memos = dir.join("memos");
+    let memos = memos.to_str().expect("utf-8 path");
+    let memo_env = [("YSESS_CACHE_DIR", memos)];
+    let log = |env: &[(&str, &str)]| {
+        let run = dir.run_with(&["log", "-n", "3"], None, env);
+        run.status(0);
+        run.stdout
+    };
+    let whole = || dir.run(&["log", "-n", "3", "HEAD~0"]).stdout;
+
+    assert_eq!(log(&memo_env), whole());
+    let memo_files = || std::fs::read_dir(memos).map_or(0, |d| d.count());
+    assert_eq!(memo_files(), 1, "one memo for one session");
+    assert_eq!(log(&memo_env), whole(), "read with the memo");
+
+    dir.run(&["branch", "feature"]).status(0);
+    let decorated = log(&memo_env);
+    assert!(decorated.contains("feature"), "{decorated}");
+    assert_eq!(decorated, whole());
+    assert_eq!(memo_files(), 1);
+
+    // A memo folder under a file: no memo, the same log.
+    dir.write("blocker", "");
+    let blocked = dir.join("blocker/memos");
+    let blocked = [("YSESS_CACHE_DIR", blocked.to_str().expect("utf-8 path"))];
+    assert_eq!(log(&blocked), whole());
+}
+
 /// Files yoagent loads but does not write: CRLF, blank and white-space
 /// lines (Unicode white space too), other key orders, escaped text, unknown
 /// fields, explicit nulls. Reading from the end must see them as yoagent

@@ -61,6 +61,8 @@ impl Dir {
             .env_remove("YSESS_FILE")
             .env_remove("NO_COLOR")
             .env("TZ", "UTC")
+            // No memo of `log -n`'s branch search outside the test.
+            .env("YSESS_CACHE_DIR", "")
             .env_remove("YSESS_PAGER")
             .stdin(if stdin.is_some() {
                 Stdio::piped()
@@ -194,6 +196,7 @@ pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: 
         .env_remove("COLUMNS")
         .env("NO_COLOR", "1")
         .env("TZ", "UTC")
+        .env("YSESS_CACHE_DIR", "")
         .stdin(Stdio::null())
         .stdout(Stdio::from(terminal))
         .stderr(Stdio::piped());

@@ -268,11 +268,31 @@ fn from_the_end(
     // Branch names show in the default forms and in `{decorations}`; only
     // then is the whole file searched for them.
     let branches = !args.json && template.is_none_or(Template::shows_decorations);
-    let mut items = log::tail_rows(&path, n, branches)?;
+    let memos = memo_folder();
+    let mut items = log::tail_rows(&path, n, branches, memos.as_deref())?;
     if args.reverse {
         items.reverse();
     }
     Some(items)
+}
+
+/// Where `log -n` remembers how far each session was searched for branch
+/// records: `$YSESS_CACHE_DIR` (empty: nowhere), else `ysess` in
+/// `$XDG_CACHE_HOME`, else in `~/.cache`.
+fn memo_folder() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = std::env::var_os("YSESS_CACHE_DIR") {
+        return (!dir.is_empty()).then(|| PathBuf::from(dir));
+    }
+    set("XDG_CACHE_HOME")
+        .or_else(|| set("HOME").map(|home| home.join(".cache")))
+        .map(|cache| cache.join("ysess"))
+        .filter(|dir| dir.is_absolute())
 }
 
 /// N for a `-N` argument.
