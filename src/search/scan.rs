@@ -126,67 +126,122 @@ where
         scope,
         decode,
     };
-    let mut first = true;
     // The number of the next block's first line.
     let mut line = 1u64;
-    while let Some(block) = blocks.next_block()? {
-        let bytes = block.bytes();
-        if first {
-            first = false;
-            let first_line = bytes
-                .split(|&b| b == b'\n')
-                .find(|l| !l.iter().all(u8::is_ascii_whitespace));
-            if let Some(first_line) = first_line {
-                let lines = || bytes.split(|&b| b == b'\n');
-                read.format = match format {
-                    Some(format) => format,
-                    None if Format::unrecognized(lines()) => {
-                        return Err(crate::format::UnknownFormat.into());
-                    }
-                    None => Format::detect(lines()),
-                };
-                if let Checked::Header { version } = read.format.check_line(first_line, false) {
-                    read.version = Some(version);
-                }
-                // A subagent's own file starts with one of its lines.
-                read.subagent = bytes.split(|&b| b == b'\n').find_map(|l| {
-                    match read.format.check_line(l, false) {
-                        Checked::Entry { facts, .. } => Some(facts.sidechain),
-                        _ => None,
-                    }
-                }) == Some(true);
+    let Some(block) = blocks.next_block()? else {
+        return Ok(read.format);
+    };
+    read.learn(block.bytes(), format)?;
+    line = read.in_halves(block.bytes(), line, &keep, &mut take)?;
+    drop(block);
+    // The rest: blocks are read (and their lines counted) on one thread
+    // while those read before are searched on the others, each whole, and
+    // taken in order. Reading is a copy the kernel makes on one core; it
+    // is no longer waited for between searches.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut failed: Option<io::Error> = None;
+    // Once taking fails (or stops: `-l` has its answer), nothing more is read.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let read = &read;
+    crate::input::par::ordered_map(
+        workers,
+        || {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Ok(None);
             }
+            Ok::<_, io::Error>(blocks.next_block()?.map(|block| {
+                let first = line;
+                line += memchr::memchr_iter(b'\n', block.bytes()).count() as u64;
+                (block, first)
+            }))
+        },
+        |(block, first)| read.half(block.bytes(), first, &keep),
+        |part| {
+            if failed.is_none() {
+                let done = part.and_then(|(kept, skipped, _)| take(kept, skipped));
+                failed = done.err();
+                stop.store(failed.is_some(), std::sync::atomic::Ordering::Relaxed);
+            }
+        },
+    )?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(read.format),
+    }
+}
+
+impl Reading<'_> {
+    /// What the first block tells: the format (unless given), a header's
+    /// version, whether the file is a subagent's own.
+    fn learn(&mut self, bytes: &[u8], format: Option<Format>) -> io::Result<()> {
+        let first_line = bytes
+            .split(|&b| b == b'\n')
+            .find(|l| !l.iter().all(u8::is_ascii_whitespace));
+        let Some(first_line) = first_line else {
+            return Ok(());
+        };
+        let lines = || bytes.split(|&b| b == b'\n');
+        self.format = match format {
+            Some(format) => format,
+            None if Format::unrecognized(lines()) => {
+                return Err(crate::format::UnknownFormat.into());
+            }
+            None => Format::detect(lines()),
+        };
+        if let Checked::Header { version } = self.format.check_line(first_line, false) {
+            self.version = Some(version);
         }
-        // Two halves, split at a line's end, searched on two threads.
+        // A subagent's own file starts with one of its lines.
+        self.subagent =
+            bytes
+                .split(|&b| b == b'\n')
+                .find_map(|l| match self.format.check_line(l, false) {
+                    Checked::Entry { facts, .. } => Some(facts.sidechain),
+                    _ => None,
+                })
+                == Some(true);
+        Ok(())
+    }
+
+    /// One block searched in two halves on two threads (the first block,
+    /// before any other is read); the number of the line after it.
+    fn in_halves<T: Default + Send>(
+        &self,
+        bytes: &[u8],
+        line: u64,
+        keep: &(impl Fn(Found, &mut T) -> io::Result<()> + Sync),
+        take: &mut impl FnMut(T, Vec<Skipped>) -> io::Result<()>,
+    ) -> io::Result<u64> {
         let middle = match memchr::memchr(b'\n', &bytes[bytes.len() / 2..]) {
             Some(at) => bytes.len() / 2 + at + 1,
             None => bytes.len(),
         };
         let (front, back) = bytes.split_at(middle);
         let (front_part, back_part) = if back.is_empty() {
-            (read.half(front, line, &keep), None)
+            (self.half(front, line, keep), None)
         } else {
             std::thread::scope(|s| {
                 let worker = s.spawn(|| {
                     // The back half's first line, counted while the front
                     // half is searched.
                     let back_line = line + memchr::memchr_iter(b'\n', front).count() as u64;
-                    read.half(back, back_line, &keep)
+                    self.half(back, back_line, keep)
                 });
-                let front = read.half(front, line, &keep);
+                let front = self.half(front, line, keep);
                 let back = worker
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("a search thread failed")));
                 (front, Some(back))
             })
         };
+        let mut line = line;
         for part in std::iter::once(front_part).chain(back_part) {
             let (kept, skipped, next) = part?;
             take(kept, skipped)?;
             line = next;
         }
+        Ok(line)
     }
-    Ok(read.format)
 }
 
 /// What every half needs to read its lines.
