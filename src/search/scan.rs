@@ -12,7 +12,7 @@ use crate::input::Blocks;
 use super::{BlockHits, Pattern, Scope, search_blocks, search_message};
 
 /// Bytes read at a time.
-const BLOCK: usize = 8 << 20;
+const BLOCK: usize = 2 << 20;
 
 /// An entry that matches, with its hits.
 #[derive(Debug, Clone, PartialEq)]
