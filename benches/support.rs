@@ -164,6 +164,34 @@ pub struct Timed {
     pub all: Vec<Duration>,
 }
 
+#[allow(dead_code)] // benches/log.rs
+/// Runs `bin args` once with `env` set, every stream on /dev/null; what
+/// `suffix` says after the arguments when it fails.
+fn run_quiet(
+    bin: &Path,
+    args: &[OsString],
+    env: &[(&str, &str)],
+    suffix: &str,
+) -> Result<(), String> {
+    let status = Command::new(bin)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`ysess {}`: exit {:?}{suffix}",
+            show_args(args),
+            status.code()
+        ))
+    }
+}
+
 #[allow(dead_code)] // benches/log.rs counts bytes read
 /// Bytes the child `bin args` read (the `rchar` of `/proc/self/io`, which
 /// counts the children this process has waited for), run with `env`.
@@ -177,21 +205,7 @@ pub fn bytes_read(bin: &Path, args: &[OsString], env: &[(&str, &str)]) -> Result
             .ok_or_else(|| "/proc/self/io has no rchar".to_string())
     };
     let before = rchar()?;
-    let status = Command::new(bin)
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
-    if !status.success() {
-        return Err(format!(
-            "`ysess {}`: exit {:?}",
-            show_args(args),
-            status.code()
-        ));
-    }
+    run_quiet(bin, args, env, "")?;
     Ok(rchar()? - before)
 }
 
@@ -206,22 +220,8 @@ pub fn time_child_env(
     let mut all = Vec::with_capacity(runs);
     for _ in 0..runs {
         let t = Instant::now();
-        let status = Command::new(bin)
-            .args(args)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("spawning {}: {e}", bin.display()))?;
+        run_quiet(bin, args, env, " on a timed run")?;
         all.push(t.elapsed());
-        if !status.success() {
-            return Err(format!(
-                "`ysess {}`: exit {:?} on a timed run",
-                show_args(args),
-                status.code()
-            ));
-        }
     }
     Ok(Timed {
         best: *all.iter().min().expect("runs >= 1"),
