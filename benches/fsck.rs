@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use support::{
     BenchSession, Captured, Out, Table, Timed, bench_runs, bench_session, check_run, kib, list_ms,
-    mb, ms, pass, peak_rss, secs, time_child,
+    mb, ms, pass, peak_rss, profile, secs, time_child,
 };
 
 const TABLE: Table = Table { what: 40 };
@@ -213,6 +213,8 @@ fn main() -> ExitCode {
         "ysess fsck findings (stderr): {}",
         findings(&fsck_out.stderr)
     );
+    println!("ysess fsck {}", profile(ysess, &fsck_args));
+    println!("ysess log --graph {}", profile(ysess, &graph_args));
     println!(
         "throughput: yoagent load {:.0} MB/s, ysess fsck {:.0} MB/s",
         bytes as f64 / 1e6 / secs(load),

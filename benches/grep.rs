@@ -24,7 +24,7 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
-use support::{Out, Table, bench_file, env_usize, mb, ms, pass, peak_rss, time_child};
+use support::{Out, Table, bench_file, env_usize, mb, ms, pass, peak_rss, profile, time_child};
 
 const TABLE: Table = Table { what: 52 };
 
@@ -34,8 +34,13 @@ const RATIO_TARGET: f64 = 1.2;
 /// A pattern, with the options both programs take for it.
 struct Case {
     what: &'static str,
-    /// Options, the same for `ysess grep` and `rg`.
+    /// Options for `ysess grep`.
     options: &'static [&'static str],
+    /// Options for `rg`, when not the same: `ysess grep -l` lists the
+    /// matching entries of the file, which takes reading all of it, as
+    /// `rg -c` does (`rg -l` stops at the first match: its peer is `-l`
+    /// across sessions, where ysess names files too).
+    rg_options: Option<&'static [&'static str]>,
     pattern: &'static str,
 }
 
@@ -43,26 +48,37 @@ const CASES: &[Case] = &[
     Case {
         what: "literal `checkpoint`",
         options: &[],
+        rg_options: None,
+        pattern: "checkpoint",
+    },
+    Case {
+        what: "entries `-l checkpoint` (rg -c)",
+        options: &["-l"],
+        rg_options: Some(&["-c"]),
         pattern: "checkpoint",
     },
     Case {
         what: "case-insensitive `-i SERDE`",
         options: &["-i"],
+        rg_options: None,
         pattern: "SERDE",
     },
     Case {
         what: r"regex `fn \w+\(`",
         options: &[],
+        rg_options: None,
         pattern: r"fn \w+\(",
     },
     Case {
         what: "rare `-F 'memory remove we should'`",
         options: &["-F"],
+        rg_options: None,
         pattern: "memory remove we should",
     },
     Case {
         what: "common `the`",
         options: &[],
+        rg_options: None,
         pattern: "the",
     },
 ];
@@ -97,6 +113,7 @@ fn main() -> ExitCode {
     println!("runs: {runs} (best shown); both write into a drained pipe\n");
     TABLE.header();
     let mut failed = false;
+    let mut profiles = Vec::new();
     for case in CASES {
         let mut ysess_args: Vec<OsString> = vec!["-f".into(), file.clone().into(), "grep".into()];
         ysess_args.extend(case.options.iter().map(OsString::from));
@@ -118,6 +135,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
+        profiles.push(format!("{}: {}", case.what, profile(ysess, &ysess_args)));
         TABLE.row(
             &format!("{}: ysess ({matches} lines)", case.what),
             &ms(ours),
@@ -127,7 +145,12 @@ fn main() -> ExitCode {
         if !have_rg {
             continue;
         }
-        let mut rg_args: Vec<OsString> = case.options.iter().map(OsString::from).collect();
+        let mut rg_args: Vec<OsString> = case
+            .rg_options
+            .unwrap_or(case.options)
+            .iter()
+            .map(OsString::from)
+            .collect();
         rg_args.push(case.pattern.into());
         rg_args.push(file.clone().into());
         let rg_lines = count_lines(rg, &rg_args).unwrap_or(0);
@@ -152,6 +175,10 @@ fn main() -> ExitCode {
             &format!("<= {RATIO_TARGET:.1}x"),
             pass(ratio <= RATIO_TARGET),
         );
+    }
+    println!();
+    for p in &profiles {
+        println!("{p}");
     }
     // Memory: the common pattern decodes the most.
     let mut args: Vec<OsString> = vec!["-f".into(), file.clone().into(), "grep".into()];

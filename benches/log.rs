@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use support::{
     BenchSession, Out, Rss, Table, Timed, bench_runs, bench_session, kib, list_ms, mb, ms, pass,
-    peak_rss, secs, time_child, vm_hwm_kib,
+    peak_rss, profile, secs, time_child, vm_hwm_kib,
 };
 
 const TABLE: Table = Table { what: 44 };
@@ -328,6 +328,10 @@ fn main() -> ExitCode {
             Ok(t) => println!("  {what:<20} {}", list_ms(&t.all)),
             Err(e) => println!("  {what:<20} failed: {e}"),
         }
+    }
+    println!("where the time goes (YSESS_PROFILE=1, one run each):");
+    for (what, args) in [("log --graph", &graph), ("fsck", &fsck), ("log", &log_all)] {
+        println!("  {what:<20} {}", profile(ysess, args));
     }
     println!("peak RSS detail:");
     for (what, r) in [

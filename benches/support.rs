@@ -192,6 +192,28 @@ fn run_quiet(
     }
 }
 
+/// Where the time of `bin args` goes, phase by phase: the line ysess
+/// prints on stderr with `YSESS_PROFILE=1` (read, work on every core, work
+/// in order, outside the parallel pipeline), from one more run.
+#[allow(dead_code)] // not every bench profiles
+pub fn profile(bin: &Path, args: &[OsString]) -> String {
+    let run = Command::new(bin)
+        .args(args)
+        .env("YSESS_PROFILE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    match run {
+        Ok(out) => String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("profile: "))
+            .map_or_else(|| "no profile printed".to_string(), str::to_string),
+        Err(e) => format!("not profiled: {e}"),
+    }
+}
+
 #[allow(dead_code)] // benches/log.rs counts bytes read
 /// Bytes the child `bin args` read (the `rchar` of `/proc/self/io`, which
 /// counts the children this process has waited for), run with `env`.

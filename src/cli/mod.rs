@@ -439,6 +439,15 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// The process entry point.
 pub fn main() -> ExitCode {
+    let started = std::time::Instant::now();
+    let exit = run_main();
+    if let Some(profile) = crate::input::profile::report(started.elapsed()) {
+        eprintln!("{profile}");
+    }
+    exit
+}
+
+fn run_main() -> ExitCode {
     // `COMPLETE=<shell> ysess …`: print the shell's registration script, or
     // the candidates for the line being completed, and exit.
     clap_complete::CompleteEnv::with_factory(command).complete();

@@ -32,6 +32,7 @@ pub fn ordered<T: Send, U: Send>(
     }
     let (item_tx, item_rx) = mpsc::sync_channel::<(usize, T)>(workers);
     let item_rx = Mutex::new(item_rx);
+    let count = crate::input::profile::counting();
     std::thread::scope(|scope| {
         scope.spawn(move || {
             for (seq, item) in items.enumerate() {
@@ -42,16 +43,24 @@ pub fn ordered<T: Send, U: Send>(
             }
         });
         let mut token_tx = Some(token_tx);
-        crate::input::par::map_in_order(scope, workers, window, &item_rx, &map, |result| {
-            let go_on = consume(result);
-            match (&token_tx, go_on) {
-                (Some(tx), true) => {
-                    let _ = tx.try_send(());
+        crate::input::par::map_in_order(
+            scope,
+            workers,
+            window,
+            &item_rx,
+            &map,
+            |result| {
+                let go_on = consume(result);
+                match (&token_tx, go_on) {
+                    (Some(tx), true) => {
+                        let _ = tx.try_send(());
+                    }
+                    // Dropping the tokens ends the producer at its next item.
+                    _ => token_tx = None,
                 }
-                // Dropping the tokens ends the producer at its next item.
-                _ => token_tx = None,
-            }
-        });
+            },
+            count,
+        );
     });
 }
 

@@ -9,6 +9,7 @@ pub mod back;
 mod blocks;
 pub mod open;
 pub(crate) mod par;
+pub mod profile;
 
 pub use blocks::{Block, Blocks};
 pub use open::{open_regular, open_session, read_small};

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, mpsc};
 
+use super::profile::{self, IN_ORDER, PIPELINE, READ, WORK};
+
 /// Maps every item `produce` yields with `map` on `workers` threads and hands
 /// the results to `consume` in production order. `produce` runs on its own
 /// thread; its error, if any, is returned after the items before it.
@@ -22,26 +24,29 @@ where
     let workers = workers.max(1);
     let (item_tx, item_rx) = mpsc::sync_channel::<(usize, T)>(workers);
     let item_rx = Mutex::new(item_rx);
-    std::thread::scope(|scope| {
-        let producer = scope.spawn(move || {
-            let mut seq = 0;
-            loop {
-                match produce() {
-                    Ok(Some(item)) => {
-                        if item_tx.send((seq, item)).is_err() {
-                            return Ok(());
+    let count = profile::counting();
+    PIPELINE.time(count, || {
+        std::thread::scope(|scope| {
+            let producer = scope.spawn(move || {
+                let mut seq = 0;
+                loop {
+                    match READ.time(count, &mut produce) {
+                        Ok(Some(item)) => {
+                            if item_tx.send((seq, item)).is_err() {
+                                return Ok(());
+                            }
+                            seq += 1;
                         }
-                        seq += 1;
+                        Ok(None) => return Ok(()),
+                        Err(e) => return Err(e),
                     }
-                    Ok(None) => return Ok(()),
-                    Err(e) => return Err(e),
                 }
-            }
-        });
-        map_in_order(scope, workers, workers * 2, &item_rx, &map, consume);
-        producer
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            map_in_order(scope, workers, workers * 2, &item_rx, &map, consume, count);
+            producer
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
     })
 }
 
@@ -50,6 +55,7 @@ where
 /// with `map`, and the results go to `consume` in `seq` order on this
 /// thread. `depth` results fit in the channel back to this thread. Returns
 /// once every sender of `items` is gone and every result is consumed.
+/// `count`: the time goes into the run's profile ([`profile`]).
 pub(crate) fn map_in_order<'scope, T: Send + 'scope, U: Send + 'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     workers: usize,
@@ -57,15 +63,17 @@ pub(crate) fn map_in_order<'scope, T: Send + 'scope, U: Send + 'scope>(
     items: &'scope Mutex<mpsc::Receiver<(usize, T)>>,
     map: &'scope (impl Fn(T) -> U + Sync),
     mut consume: impl FnMut(U),
+    count: bool,
 ) {
     let (done_tx, done_rx) = mpsc::sync_channel::<(usize, U)>(depth);
     for _ in 0..workers {
         let done_tx = done_tx.clone();
         scope.spawn(move || {
+            profile::enter_worker();
             loop {
                 let next = items.lock().map(|rx| rx.recv());
                 let Ok(Ok((seq, item))) = next else { break };
-                if done_tx.send((seq, map(item))).is_err() {
+                if done_tx.send((seq, WORK.time(count, || map(item)))).is_err() {
                     break;
                 }
             }
@@ -78,7 +86,7 @@ pub(crate) fn map_in_order<'scope, T: Send + 'scope, U: Send + 'scope>(
         pending.insert(seq, result);
         while let Some(result) = pending.remove(&next) {
             next += 1;
-            consume(result);
+            IN_ORDER.time(count, || consume(result));
         }
     }
 }

@@ -103,3 +103,85 @@ pub fn label_word(label: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(label)
     }
 }
+
+/// Rows made per piece of work when a listing is made on every core.
+const ROWS_PER_PIECE: usize = 2048;
+
+/// Makes `make(ix)` for every entry of `order`, on every core when the
+/// listing is long, and hands each result to `each` in `order`'s order as
+/// soon as it and those before it are made. Memory stays bounded: a few
+/// pieces of [`ROWS_PER_PIECE`] rows are under way at a time. The first
+/// error `each` returns stops the making and is returned.
+pub fn rows_in_order<T: Send, E>(
+    order: &[crate::Ix],
+    make: impl Fn(crate::Ix) -> T + Sync,
+    mut each: impl FnMut(crate::Ix, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if workers == 1 || order.len() <= ROWS_PER_PIECE {
+        return order.iter().try_for_each(|&ix| each(ix, make(ix)));
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut pieces = order.chunks(ROWS_PER_PIECE);
+    let mut failed = None;
+    crate::input::par::ordered_map(
+        workers,
+        || {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Ok::<_, std::convert::Infallible>(None);
+            }
+            Ok(pieces.next())
+        },
+        |piece: &[crate::Ix]| {
+            let made: Vec<T> = piece.iter().map(|&ix| make(ix)).collect();
+            (piece, made)
+        },
+        |(piece, made)| {
+            if failed.is_some() {
+                return;
+            }
+            for (&ix, t) in piece.iter().zip(made) {
+                if let Err(e) = each(ix, t) {
+                    failed = Some(e);
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return;
+                }
+            }
+        },
+    )
+    .unwrap_or_else(|never| match never {});
+    failed.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_come_in_order_and_the_first_error_stops_them() {
+        let order: Vec<crate::Ix> = (0..10_000).rev().collect();
+        let mut seen = Vec::new();
+        rows_in_order(
+            &order,
+            |ix| ix * 2,
+            |ix, v| {
+                assert_eq!(v, ix * 2);
+                seen.push(ix);
+                Ok::<_, ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, order);
+        let mut taken = 0;
+        let stopped = rows_in_order(
+            &order,
+            |ix| ix,
+            |ix, _| {
+                taken += 1;
+                if ix == 5000 { Err(ix) } else { Ok(()) }
+            },
+        );
+        assert_eq!(stopped, Err(5000));
+        assert_eq!(taken, 4999 + 1);
+    }
+}

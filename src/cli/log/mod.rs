@@ -105,7 +105,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(items) = from_the_end(args, ctx, template.as_ref(), &filter) {
         paged(&mut ctx.streams, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
-                render.item(out, k, item, None)?;
+                render.write(out, k, &render.text(item), &item.raw, None)?;
             }
             Ok(())
         })?;
@@ -130,7 +130,9 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     paged(&mut ctx.streams, args.json, |out| {
         let mut graph = args.graph.then(|| graph(args, tree, shown.as_ref()));
-        for (k, &ix) in order.iter().enumerate() {
+        // Each entry's text is made on every core; the graph is drawn and
+        // the text written in order on this thread.
+        let made = |ix| -> io::Result<(String, Vec<u8>)> {
             let mut item = Row::of(tree, &names, ix, args.markers);
             if args.json {
                 item.raw = repo.line(ix)?;
@@ -146,8 +148,15 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             if template.as_ref().is_some_and(Template::shows_usage) {
                 item.spent = crate::stats::spent(&repo, ix)?;
             }
-            render.item(out, k, &item, graph.as_mut().map(|g| (g, ix)))?;
-        }
+            Ok((render.text(&item), item.raw))
+        };
+        let mut k = 0;
+        crate::view::rows_in_order(&order, made, |ix, made| {
+            let (text, raw) = made?;
+            render.write(out, k, &text, &raw, graph.as_mut().map(|g| (g, ix)))?;
+            k += 1;
+            Ok::<_, io::Error>(())
+        })?;
         for s in subagents.iter().filter(|s| s.answer.is_none()) {
             writeln!(out, "{} (no tool result of this session names it)", note(s))?;
         }
@@ -326,21 +335,30 @@ struct Render<'a> {
 }
 
 impl Render<'_> {
-    fn item(
-        &self,
-        out: &mut dyn Write,
-        k: usize,
-        item: &Row,
-        graph: Option<(&mut Graph<'_>, Ix)>,
-    ) -> io::Result<()> {
-        if self.args.json {
-            return json_line_raw(out, &item.raw, self.end);
-        }
-        let text = match self.template {
+    /// The entry's text, as the options say (empty for `--json`, which
+    /// writes the line as stored).
+    fn text(&self, item: &Row) -> String {
+        match self.template {
+            _ if self.args.json => String::new(),
             Some(t) => t.render(item, self.tz),
             None if self.args.oneline || self.args.graph => self.oneline(item, self.args.graph),
             None => self.medium(item),
-        };
+        }
+    }
+
+    /// Writes the `k`th entry listed: its `text` (or `raw`, its line as
+    /// stored, for `--json`), beside its row of the graph when there is one.
+    fn write(
+        &self,
+        out: &mut dyn Write,
+        k: usize,
+        text: &str,
+        raw: &[u8],
+        graph: Option<(&mut Graph<'_>, Ix)>,
+    ) -> io::Result<()> {
+        if self.args.json {
+            return json_line_raw(out, raw, self.end);
+        }
         match graph {
             Some((g, ix)) => {
                 let row = g.draw(ix);
