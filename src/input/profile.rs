@@ -88,7 +88,6 @@ pub fn report(wall: Duration) -> Option<String> {
     if !on() {
         return None;
     }
-    let threads = WORK.count.load(Relaxed);
     let mut out = String::new();
     let _ = write!(
         out,
@@ -100,7 +99,7 @@ pub fn report(wall: Duration) -> Option<String> {
         READ.ms(),
         READ.count.load(Relaxed),
         WORK.ms(),
-        threads,
+        WORK.count.load(Relaxed),
         IN_ORDER.ms(),
         (wall.as_secs_f64() * 1e3 - PIPELINE.ms()).max(0.0),
     );

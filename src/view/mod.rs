@@ -110,8 +110,9 @@ const ROWS_PER_PIECE: usize = 2048;
 /// Makes `make(ix)` for every entry of `order`, on every core when the
 /// listing is long, and hands each result to `each` in `order`'s order as
 /// soon as it and those before it are made. Memory stays bounded: a few
-/// pieces of [`ROWS_PER_PIECE`] rows are under way at a time. The first
-/// error `each` returns stops the making and is returned.
+/// pieces of [`ROWS_PER_PIECE`] rows are under way at a time
+/// ([`crate::fleet::ordered`]). The first error `each` returns stops the
+/// making and is returned.
 pub fn rows_in_order<T: Send, E>(
     order: &[crate::Ix],
     make: impl Fn(crate::Ix) -> T + Sync,
@@ -121,35 +122,29 @@ pub fn rows_in_order<T: Send, E>(
     if workers == 1 || order.len() <= ROWS_PER_PIECE {
         return order.iter().try_for_each(|&ix| each(ix, make(ix)));
     }
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut pieces = order.chunks(ROWS_PER_PIECE);
     let mut failed = None;
-    crate::input::par::ordered_map(
+    crate::fleet::ordered(
         workers,
-        || {
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return Ok::<_, std::convert::Infallible>(None);
-            }
-            Ok(pieces.next())
-        },
+        workers * 2,
+        order.chunks(ROWS_PER_PIECE),
         |piece: &[crate::Ix]| {
             let made: Vec<T> = piece.iter().map(|&ix| make(ix)).collect();
             (piece, made)
         },
+        // Pieces under way when `each` failed still come here: skipped.
         |(piece, made)| {
             if failed.is_some() {
-                return;
+                return false;
             }
             for (&ix, t) in piece.iter().zip(made) {
                 if let Err(e) = each(ix, t) {
                     failed = Some(e);
-                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return;
+                    return false;
                 }
             }
+            true
         },
-    )
-    .unwrap_or_else(|never| match never {});
+    );
     failed.map_or(Ok(()), Err)
 }
 
@@ -182,6 +177,7 @@ mod tests {
             },
         );
         assert_eq!(stopped, Err(5000));
-        assert_eq!(taken, 4999 + 1);
+        // 9999 down to 5001, then 5000, and nothing after it.
+        assert_eq!(taken, 5000);
     }
 }
