@@ -43,6 +43,9 @@ _ysess() {
             ysess,log)
                 cmd="ysess__subcmd__log"
                 ;;
+            ysess,ls)
+                cmd="ysess__subcmd__ls"
+                ;;
             ysess,reflog)
                 cmd="ysess__subcmd__reflog"
                 ;;
@@ -85,6 +88,9 @@ _ysess() {
             ysess__subcmd__help,log)
                 cmd="ysess__subcmd__help__subcmd__log"
                 ;;
+            ysess__subcmd__help,ls)
+                cmd="ysess__subcmd__help__subcmd__ls"
+                ;;
             ysess__subcmd__help,reflog)
                 cmd="ysess__subcmd__help__subcmd__reflog"
                 ;;
@@ -107,7 +113,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version log show branch tag checkout append export diff fsck status reflog grep stats help"
+            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout append export diff fsck status reflog grep stats help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -118,6 +124,14 @@ _ysess() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -493,7 +507,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log show branch tag checkout append export diff fsck status reflog grep stats help"
+            opts="log ls show branch tag checkout append export diff fsck status reflog grep stats help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -632,6 +646,20 @@ _ysess() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ysess__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ysess__subcmd__help__subcmd__reflog)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -746,6 +774,56 @@ _ysess() {
                     return 0
                     ;;
                 --min-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__ls)
+            opts="-f -C -q -h -V --since --until --agent --project --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

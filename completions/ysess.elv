@@ -20,6 +20,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess'= {
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
+            cand -s 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)'
+            cand --session 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)'
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
@@ -31,6 +33,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand log 'Show the conversation that led to an entry, newest first'
+            cand ls 'List every session on this machine, newest activity first'
             cand show 'Show one entry in full'
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
@@ -75,6 +78,25 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -F 'With --grep: fixed strings, not regular expressions'
             cand --fixed-strings 'With --grep: fixed strings, not regular expressions'
             cand --labelled 'Only entries a label names'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;ls'= {
+            cand --since 'Only sessions active at or after this time (2025-12-02, yesterday, ''3 days ago''; local time)'
+            cand --until 'Only sessions started at or before this time (the forms of --since)'
+            cand --agent 'Only the sessions of this agent''s format (repeatable)'
+            cand --project 'Only sessions whose project (the folder the agent worked in) contains TEXT'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --json 'One JSON object per session, then a total'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -323,6 +345,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
         }
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
+            cand ls 'List every session on this machine, newest activity first'
             cand show 'Show one entry in full'
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
@@ -338,6 +361,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;help;log'= {
+        }
+        &'ysess;help;ls'= {
         }
         &'ysess;help;show'= {
         }

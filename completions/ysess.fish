@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ysess_global_optspecs
-    string join \n f/file= C= color= q/quiet no-pager format-of= h/help V/version
+    string join \n f/file= s/session= C= color= q/quiet no-pager format-of= h/help V/version
 end
 
 function __fish_ysess_needs_command
@@ -25,6 +25,7 @@ function __fish_ysess_using_subcommand
 end
 
 complete -c ysess -n "__fish_ysess_needs_command" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_needs_command" -s s -l session -d 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command\'s name: `export --session` is export\'s own)' -r
 complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
@@ -38,6 +39,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_needs_command" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_needs_command" -f -a "ls" -d 'List every session on this machine, newest activity first'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "show" -d 'Show one entry in full'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "branch" -d 'List, create, rename or delete branches'
 complete -c ysess -n "__fish_ysess_needs_command" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
@@ -87,6 +89,27 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -s q -l quiet -d 'Print
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l since -d 'Only sessions active at or after this time (2025-12-02, yesterday, \'3 days ago\'; local time)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l until -d 'Only sessions started at or before this time (the forms of --since)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l agent -d 'Only the sessions of this agent\'s format (repeatable)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'
+codex\t'Codex\'s rollout files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l project -d 'Only sessions whose project (the folder the agent worked in) contains TEXT' -r
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s C -d 'Run as if started in DIR' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
+always\t'Colour even into a pipe or a file'
+never\t'No colour'"
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
+claude\t'Claude Code\'s session files (read only)'
+codex\t'Codex\'s rollout files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l json -d 'One JSON object per session, then a total'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s q -l quiet -d 'Print less: no status messages, no hints'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -303,17 +326,18 @@ complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Pri
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "show" -d 'Show one entry in full'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "branch" -d 'List, create, rename or delete branches'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "diff" -d 'Compare two directions of a conversation'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "grep" -d 'Search the text of a session\'s messages'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "stats" -d 'Account for the turns: tokens, cost, tool calls, models, time'
-complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "log" -d 'Show the conversation that led to an entry, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "ls" -d 'List every session on this machine, newest activity first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "show" -d 'Show one entry in full'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "branch" -d 'List, create, rename or delete branches'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "tag" -d 'Label an entry (a checkpoint), or list labels'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "checkout" -d 'Move HEAD to an entry, so that an agent resumes there'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "append" -d 'Append messages below HEAD, as an agent would'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "export" -d 'Print a path\'s messages, ready for an agent to resume with'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "diff" -d 'Compare two directions of a conversation'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "fsck" -d 'Check that session files load in yoagent, and more'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "status" -d 'Say where HEAD is, and how the file stands'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "reflog" -d 'List every HEAD move ysess recorded, newest first'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "grep" -d 'Search the text of a session\'s messages'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "stats" -d 'Account for the turns: tokens, cost, tool calls, models, time'
+complete -c ysess -n "__fish_ysess_using_subcommand help; and not __fish_seen_subcommand_from log ls show branch tag checkout append export diff fsck status reflog grep stats help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

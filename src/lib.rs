@@ -94,3 +94,7 @@ pub use format::{Format, MessageKind};
 pub use input::Source;
 pub use refs::Names;
 pub use tree::{Ix, Tree};
+
+// Where a run's time goes (`YSESS_PROFILE=1`), counted wherever files are
+// read in parallel.
+pub use input::profile;

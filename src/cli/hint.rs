@@ -23,7 +23,9 @@ pub fn quote(word: &str) -> String {
 /// the person gave on the command line (so the hint acts on the same file),
 /// then `words`, each quoted for the shell.
 pub fn command(global: &Global, words: &[&str]) -> String {
-    line(global, global.file_from == FileFrom::CommandLine, words)
+    // A session `-s` found is named by its file, as `-f` would name it.
+    let named = matches!(global.file_from, FileFrom::CommandLine | FileFrom::Session);
+    line(global, named, words)
 }
 
 /// `` `ysess fsck OPTIONS FILE` `` for the session file (with `-C` when the
@@ -75,8 +77,11 @@ pub fn missing_file(global: &Global, error: &io::Error) -> Vec<String> {
              session file"
         ),
         FileFrom::CommandLine => "check the path given with `-f`".to_string(),
+        FileFrom::Session => {
+            "the file `-s` found is gone: `ysess ls` lists those there are".to_string()
+        }
     }];
-    if global.file_from != FileFrom::CommandLine {
+    if global.file_from == FileFrom::Default || global.file_from == FileFrom::Environment {
         hints.push(
             "to try ysess, run it on the demo session in its source tree: \
              `ysess -f tests/fixtures/demo.jsonl log --graph`"

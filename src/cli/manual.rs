@@ -72,7 +72,8 @@ pub const EXIT_STATUS: Section = Section {
         (
             "1",
             "the answer is no (fsck found an error, or a warning with --strict; \
-             diff --exit-code or -q found the sides differ)",
+             diff --exit-code or -q found the sides differ; ls listed nothing or could \
+             not read a file)",
         ),
         ("2", "the command line was wrong"),
         (
@@ -92,6 +93,15 @@ pub const ENVIRONMENT: Section = Section {
         (
             "YSESS_FILE",
             "the session file when -f is not given (default: session.jsonl)",
+        ),
+        (
+            "YSESS_PATH",
+            "folders where ls and -s look for sessions, besides the agents' own",
+        ),
+        (
+            "CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CODEX_HOME",
+            "where ls and -s find Claude Code's, pi's and Codex's sessions, as the agents \
+             do (default: ~/.claude, ~/.pi/agent, ~/.codex)",
         ),
         (
             "YSESS_DIGEST",
@@ -116,6 +126,15 @@ pub const ENVIRONMENT: Section = Section {
             "when set and not empty, --color auto colours nothing",
         ),
         ("TZ", "the time zone times are shown in"),
+        (
+            "YSESS_CACHE_DIR",
+            "where log -n remembers how far each session was searched for branch records \
+             (default: $XDG_CACHE_HOME/ysess, else ~/.cache/ysess); empty keeps nothing",
+        ),
+        (
+            "YSESS_PROFILE",
+            "when set and not empty, a command prints where its time went on stderr",
+        ),
         (
             "COMPLETE",
             "COMPLETE=bash|zsh|fish ysess prints the shell's dynamic completion script",

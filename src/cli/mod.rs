@@ -13,9 +13,11 @@ pub mod generate;
 mod grep;
 mod hint;
 mod log;
+mod ls;
 pub mod manual;
 mod reflog;
 
+mod progress;
 mod show;
 mod stats;
 mod status;
@@ -75,6 +77,12 @@ pub struct Global {
         global = true
     )]
     pub file: PathBuf,
+    /// The session to use instead of -f: a unique start of its id or file
+    /// name, `latest` (the session written last) or `latest~N`, found
+    /// where `ysess ls` looks (before the command's name: `export
+    /// --session` is export's own)
+    #[arg(short = 's', long = "session", value_name = "ID", id = "session_id")]
+    pub session: Option<String>,
     /// Run as if started in DIR
     #[arg(short = 'C', value_name = "DIR", global = true)]
     pub dir: Option<PathBuf>,
@@ -120,6 +128,8 @@ pub enum FileFrom {
     Environment,
     /// `-f PATH`.
     CommandLine,
+    /// `-s ID`, resolved to a file.
+    Session,
 }
 
 /// The commands. Each variant's help is its arguments' doc comment (a doc
@@ -128,6 +138,7 @@ pub enum FileFrom {
 #[allow(missing_docs)]
 pub enum Command {
     Log(log::LogArgs),
+    Ls(ls::LsArgs),
     Show(show::ShowArgs),
     Branch(branch::BranchArgs),
     Tag(tag::TagArgs),
@@ -310,6 +321,36 @@ fn rev_failure(e: crate::ops::RevError) -> Failure {
     failure
 }
 
+/// With `-s ID`, the session file it names becomes the file every command
+/// reads; `-s` and `-f` together are a usage error.
+fn session_file(cli: &mut Cli) -> Result<(), Failure> {
+    let Some(spec) = &cli.global.session else {
+        return Ok(());
+    };
+    if cli.global.file_from == FileFrom::CommandLine {
+        return Err(Failure::usage(
+            "-s and -f both name the session file: give one of them",
+        ));
+    }
+    let roots = crate::fleet::sessions::search_path(&|name| std::env::var_os(name));
+    let found = crate::fleet::sessions::find(&roots);
+    let path = crate::fleet::sessions::resolve(spec, &found).map_err(|e| {
+        let mut failure = Failure::refuse(output::escape(&e.to_string()).into_owned());
+        if let crate::fleet::sessions::NoSession::Ambiguous { candidates, .. } = &e {
+            for c in candidates {
+                failure = failure.with_hint(format!(
+                    "candidate: {}",
+                    output::escape(&c.display().to_string())
+                ));
+            }
+        }
+        failure
+    })?;
+    cli.global.file = path;
+    cli.global.file_from = FileFrom::Session;
+    Ok(())
+}
+
 /// Runs a parsed command line.
 pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
     let mut ctx = Context {
@@ -322,6 +363,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
     }
     match &cli.command {
         Command::Log(args) => log::run(args, &mut ctx),
+        Command::Ls(args) => ls::run(args, &mut ctx),
         Command::Show(args) => show::run(args, &mut ctx),
         Command::Branch(args) => branch::run(args, &mut ctx),
         Command::Tag(args) => tag::run(args, &mut ctx),
@@ -441,7 +483,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 pub fn main() -> ExitCode {
     let started = std::time::Instant::now();
     let exit = run_main();
-    if let Some(profile) = crate::input::profile::report(started.elapsed()) {
+    if let Some(profile) = crate::profile::report(started.elapsed()) {
         eprintln!("{profile}");
     }
     exit
@@ -451,7 +493,7 @@ fn run_main() -> ExitCode {
     // `COMPLETE=<shell> ysess …`: print the shell's registration script, or
     // the candidates for the line being completed, and exit.
     clap_complete::CompleteEnv::with_factory(command).complete();
-    let cli = match parse(std::env::args_os()) {
+    let mut cli = match parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
             let e = did_you_mean(e);
@@ -498,7 +540,7 @@ fn run_main() -> ExitCode {
         pager,
         width,
     };
-    let result = run(&cli, streams);
+    let result = session_file(&mut cli).and_then(|()| run(&cli, streams));
     let flushed = out.flush();
     match result {
         Ok(exit) => match flushed {

@@ -8,6 +8,7 @@ pub mod check;
 pub mod git;
 pub mod manifest;
 pub mod plan;
+pub mod sessions;
 pub mod walk;
 
 use std::sync::{Mutex, mpsc};

@@ -24,6 +24,10 @@ const CONTEXT: [&str; 4] = [
     "local-command-caveat",
 ];
 
+/// How the subject of a message that holds only the app's context starts
+/// (`(context: environment_context)`): not words of the user's.
+pub const CONTEXT_ONLY: &str = "(context: ";
+
 /// The subject a message's text stands for when it opens with an agent's
 /// markup; `None` for text that does not (its first line is its subject).
 pub fn subject(text: &str) -> Option<String> {
@@ -61,7 +65,7 @@ pub fn subject(text: &str) -> Option<String> {
     }
     let tag = first?;
     match rest.trim() {
-        "" => Some(format!("(context: {tag})")),
+        "" => Some(format!("{CONTEXT_ONLY}{tag})")),
         words => Some(crate::format::json::subject_line(words)),
     }
 }

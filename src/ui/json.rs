@@ -412,3 +412,45 @@ pub struct ModelUse<'a> {
     /// Assistant turns it wrote.
     pub turns: u64,
 }
+
+/// `ls --json`: one object per session (`"type": "session"`), newest
+/// activity first.
+#[derive(Serialize)]
+pub struct Session<'a> {
+    /// `session`.
+    pub r#type: &'static str,
+    /// The format of the agent that wrote it: `claude`, `pi`, `codex` or
+    /// `yoagent`.
+    pub agent: &'static str,
+    /// The id the file records, else the file's stem.
+    pub id: &'a str,
+    /// The session file.
+    pub path: String,
+    /// The folder the agent worked in; `null` where the file records none.
+    pub project: Option<&'a str>,
+    /// The earliest timestamp, milliseconds since the epoch.
+    pub started: Option<u64>,
+    /// The latest timestamp, milliseconds since the epoch.
+    pub last: Option<u64>,
+    /// Entries of the conversation.
+    pub entries: u64,
+    /// Branches, as `ysess branch` lists them.
+    pub branches: usize,
+    /// Tokens, as `ysess stats` totals them.
+    pub tokens: Tokens,
+    /// Dollars, as `ysess stats` totals them; `null` when nothing is priced.
+    pub cost: Option<f64>,
+    /// The name given to the session, else its first user words (raw).
+    pub title: Option<&'a str>,
+}
+
+/// `ls --json`'s last object (`"type": "total"`).
+#[derive(Serialize)]
+pub struct SessionsTotal {
+    /// `total`.
+    pub r#type: &'static str,
+    /// Sessions listed.
+    pub sessions: usize,
+    /// Files that could not be read (each named on stderr).
+    pub unreadable: u64,
+}

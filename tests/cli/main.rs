@@ -18,6 +18,7 @@ mod html;
 mod limits;
 mod log;
 mod log_filters;
+mod ls;
 #[cfg(unix)]
 mod pager;
 mod pi;

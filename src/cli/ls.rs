@@ -1,0 +1,285 @@
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::progress::Progress;
+use super::{Context, Exit, Failure, hint};
+use crate::Format;
+use crate::fleet::sessions::{self, Found, Root, Session};
+use crate::ui::json;
+use crate::ui::output::{Level, escape, json_line};
+use crate::ui::render::{Paint, fit, thousands, time};
+
+/// List every session on this machine, newest activity first
+///
+/// Looks in each agent's own folder, as the agent finds it: Claude Code's
+/// ~/.claude/projects (and ~/.config/claude/projects; $CLAUDE_CONFIG_DIR
+/// moves them), pi's ~/.pi/agent/sessions ($PI_CODING_AGENT_DIR,
+/// $PI_CODING_AGENT_SESSION_DIR), Codex's ~/.codex/sessions ($CODEX_HOME),
+/// and the folders of $YSESS_PATH (yoagent apps' sessions, or copies of
+/// any agent's); or only in the DIRs given. Each session is read whole, on
+/// every core: its last activity, agent, id, entries, branches, tokens and
+/// cost (as `ysess stats` totals them), project (the folder the agent
+/// worked in) and title (the name given in pi, else the first prompt).
+/// A file that cannot be read is named on stderr and the exit status is 1;
+/// the others are still listed. Exits 1 when no session is listed.
+///
+/// Examples:
+///   ysess ls                              every session, newest first
+///   ysess ls --since yesterday --agent claude
+///   ysess ls --project myapp --json | jq -r .path
+///   ysess ls ~/transcripts                the sessions under a folder
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct LsArgs {
+    /// Look only under these folders (or at these files) [default: the
+    /// search path]
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Only sessions active at or after this time (2025-12-02, yesterday,
+    /// '3 days ago'; local time)
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only sessions started at or before this time (the forms of --since)
+    #[arg(long, value_name = "WHEN")]
+    pub until: Option<String>,
+    /// Only the sessions of this agent's format (repeatable)
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub agent: Vec<Format>,
+    /// Only sessions whose project (the folder the agent worked in)
+    /// contains TEXT
+    #[arg(long, value_name = "TEXT")]
+    pub project: Option<String>,
+    /// One JSON object per session, then a total
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let now = || jiff::Timestamp::now().to_zoned_datetime(ctx.tz.clone());
+    let when = |text: &Option<String>| -> Result<Option<u64>, Failure> {
+        text.as_deref()
+            .map(|t| {
+                crate::search::when::parse_when(t, &now())
+                    .map(|ts| ts.as_millisecond().max(0) as u64)
+                    .map_err(Failure::usage)
+            })
+            .transpose()
+    };
+    let (since, until) = (when(&args.since)?, when(&args.until)?);
+    let roots = if args.dirs.is_empty() {
+        sessions::search_path(&|name| std::env::var_os(name))
+    } else {
+        args.dirs
+            .iter()
+            .map(|dir| Root {
+                dir: dir.clone(),
+                named: true,
+            })
+            .collect()
+    };
+    let found = sessions::find(&roots);
+    let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
+    let mut listed: Vec<Session> = Vec::new();
+    let mut unreadable = 0u64;
+    let mut failed = None;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let items = found.into_iter().inspect(|f| {
+        if let Found::File { size, .. } = f {
+            bar.found(*size);
+        }
+    });
+    crate::fleet::ordered(
+        workers,
+        workers * 4,
+        items,
+        |f| match f {
+            Found::File { path, size, .. } => {
+                let read = Session::of(&path).map_err(|e| match e {
+                    crate::repo::LoadError::Io(e) => e.to_string(),
+                    e => hint::load_error(&e),
+                });
+                (path, size, read)
+            }
+            Found::Unreadable { path, error } => (path, 0, Err(error.to_string())),
+        },
+        |(path, size, read)| {
+            bar.done(size);
+            match read {
+                Ok(session) => listed.push(session),
+                Err(why) => {
+                    unreadable += 1;
+                    let said = bar.suspend(|| {
+                        ctx.streams
+                            .diag(Level::Error, &escape(&format!("{}: {why}", path.display())))
+                    });
+                    if let Err(e) = said {
+                        failed = Some(e);
+                        return false;
+                    }
+                }
+            }
+            true
+        },
+    );
+    bar.finish();
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    listed.retain(|s| {
+        (args.agent.is_empty() || args.agent.contains(&s.format))
+            && since.is_none_or(|t| s.last.is_some_and(|l| l >= t))
+            && until.is_none_or(|t| s.started.is_some_and(|f| f <= t))
+            && args.project.as_deref().is_none_or(|p| {
+                s.project
+                    .as_deref()
+                    .is_some_and(|project| project.contains(p))
+            })
+    });
+    // Newest activity first; sessions without a time last.
+    listed.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.path.cmp(&b.path)));
+    if args.json {
+        for s in &listed {
+            json_line(ctx.streams.out, &session_json(s))?;
+        }
+        json_line(
+            ctx.streams.out,
+            &json::SessionsTotal {
+                r#type: "total",
+                sessions: listed.len(),
+                unreadable,
+            },
+        )?;
+    } else {
+        let lines = table(ctx, &listed);
+        crate::ui::pager::paged(&mut ctx.streams, false, |out| {
+            lines.iter().try_for_each(|line| writeln!(out, "{line}"))
+        })?;
+    }
+    if listed.is_empty() && !args.json && !ctx.global.quiet {
+        let looked: Vec<String> = roots
+            .iter()
+            .map(|r| escape(&r.dir.display().to_string()).into_owned())
+            .collect();
+        ctx.streams.diag(
+            Level::Hint,
+            &format!("no session listed; looked in {}", looked.join(", ")),
+        )?;
+    }
+    Ok(if unreadable > 0 || listed.is_empty() {
+        Exit::No
+    } else {
+        Exit::Success
+    })
+}
+
+fn session_json(s: &Session) -> json::Session<'_> {
+    let u = s.usage;
+    json::Session {
+        r#type: "session",
+        agent: s.format.name(),
+        id: &s.id,
+        path: s.path.display().to_string(),
+        project: s.project.as_deref(),
+        started: s.started,
+        last: s.last,
+        entries: s.entries,
+        branches: s.branches,
+        tokens: json::Tokens {
+            input: u.input,
+            output: u.output,
+            cache_read: u.cache_read,
+            cache_write: u.cache_write,
+            total: u.total_tokens,
+        },
+        cost: s.cost,
+        title: s.title.as_deref(),
+    }
+}
+
+/// The sessions as a table, one per line, a header first:
+/// `ACTIVITY  AGENT  SESSION  ENTRIES  BRANCHES  TOKENS  COST  PROJECT  TITLE`,
+/// each line cut to the terminal's width.
+fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+    let rows: Vec<[String; 9]> = listed
+        .iter()
+        .map(|s| {
+            let u = s.usage;
+            let project = s.project.as_deref().map_or_else(String::new, |p| {
+                match home.as_deref().and_then(|h| p.strip_prefix(h)) {
+                    Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("~{rest}"),
+                    _ => p.to_string(),
+                }
+            });
+            [
+                s.last
+                    .map_or_else(|| "-".to_string(), |l| time(l, &ctx.tz, true)),
+                s.format.name().to_string(),
+                escape(short(&s.id)).into_owned(),
+                thousands(s.entries),
+                thousands(s.branches as u64),
+                tokens(u.total_tokens),
+                s.cost
+                    .map_or_else(|| "-".to_string(), super::stats::dollars),
+                escape(&project).into_owned(),
+                escape(s.title.as_deref().unwrap_or("")).into_owned(),
+            ]
+        })
+        .collect();
+    let header = [
+        "ACTIVITY", "AGENT", "SESSION", "ENTRIES", "BRANCHES", "TOKENS", "COST", "PROJECT", "TITLE",
+    ];
+    let width = |k: usize| {
+        rows.iter()
+            .map(|r| r[k].chars().count())
+            .chain([header[k].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..8).map(width).collect();
+    // Numbers are right-aligned, text left.
+    let line = |cells: [&str; 9]| {
+        let mut out = String::new();
+        for (k, cell) in cells.iter().enumerate().take(8) {
+            let pad = widths[k].saturating_sub(cell.chars().count());
+            if (3..7).contains(&k) {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(cell);
+            } else {
+                out.push_str(cell);
+                out.push_str(&" ".repeat(pad));
+            }
+            out.push_str("  ");
+        }
+        out.push_str(cells[8]);
+        out
+    };
+    let cut = |text: &str| fit(text.trim_end(), ctx.streams.width).into_owned();
+    let mut lines = vec![cut(&p.dim(line(header).trim_end()))];
+    lines.extend(rows.iter().map(|r| {
+        cut(&line([
+            &r[0], &r[1], &r[2], &r[3], &r[4], &r[5], &r[6], &r[7], &r[8],
+        ]))
+    }));
+    lines
+}
+
+/// The first 8 characters of an id, as a person reads it.
+fn short(id: &str) -> &str {
+    id.char_indices().nth(8).map_or(id, |(at, _)| &id[..at])
+}
+
+/// `912`, `84.1k`, `1.2M`: tokens as a person reads them.
+fn tokens(n: u64) -> String {
+    match n {
+        n if n < 1000 => n.to_string(),
+        n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        n if n < 1_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        n => format!("{:.1}G", n as f64 / 1e9),
+    }
+}

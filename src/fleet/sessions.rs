@@ -1,0 +1,466 @@
+//! Every session on the machine: the folders where each agent keeps its
+//! sessions ([`search_path`]), the session files in them ([`find`]), and
+//! what `ysess ls` says of each ([`Session::of`]).
+//!
+//! The agents' folders, each as the agent itself finds it:
+//! - Claude Code: `projects/` in every folder of `$CLAUDE_CONFIG_DIR`
+//!   (a comma-separated list), else `~/.claude/projects` and
+//!   `~/.config/claude/projects`;
+//! - pi: `$PI_CODING_AGENT_SESSION_DIR`, else `sessions/` in
+//!   `$PI_CODING_AGENT_DIR`, else `~/.pi/agent/sessions`;
+//! - Codex: `sessions/` in `$CODEX_HOME`, else `~/.codex/sessions`;
+//! - and the folders of `$YSESS_PATH` (separated as `$PATH` is), where
+//!   yoagent apps, or copies of any agent's sessions, are kept.
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::format::Format;
+use crate::format::message::Usage;
+use crate::input::Source;
+use crate::repo::{LoadError, Repo};
+
+/// Bytes of a file's head read for its session id and project.
+const HEAD: u64 = 64 << 10;
+
+/// A folder sessions are looked for in, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Named by the user (`$YSESS_PATH`, or on the command line): when it
+    /// cannot be read, that is worth saying. An agent's default folder that
+    /// does not exist is only an agent not used here.
+    pub named: bool,
+}
+
+/// The search path, with `var` reading the environment: each agent's
+/// folder (whether or not it exists), then `$YSESS_PATH`'s, each once.
+pub fn search_path(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Root> {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty());
+    let home = set("HOME").map(PathBuf::from);
+    // `~/…` as the agents expand it in their own variables.
+    let expand = |v: OsString| -> PathBuf {
+        match (v.to_str(), &home) {
+            (Some("~"), Some(h)) => h.clone(),
+            (Some(s), Some(h)) if s.starts_with("~/") => h.join(&s[2..]),
+            _ => PathBuf::from(v),
+        }
+    };
+    let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    match set("CLAUDE_CONFIG_DIR") {
+        Some(list) => dirs.extend(
+            list.to_string_lossy()
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(|d| expand(d.into()).join("projects")),
+        ),
+        None => dirs.extend(
+            [".claude/projects", ".config/claude/projects"]
+                .into_iter()
+                .filter_map(under_home),
+        ),
+    }
+    let pi = set("PI_CODING_AGENT_SESSION_DIR")
+        .map(expand)
+        .or_else(|| set("PI_CODING_AGENT_DIR").map(|d| expand(d).join("sessions")))
+        .or_else(|| under_home(".pi/agent/sessions"));
+    dirs.extend(pi);
+    let codex = set("CODEX_HOME")
+        .map(|d| expand(d).join("sessions"))
+        .or_else(|| under_home(".codex/sessions"));
+    dirs.extend(codex);
+    let mut roots: Vec<Root> = dirs
+        .into_iter()
+        .map(|dir| Root { dir, named: false })
+        .collect();
+    if let Some(path) = set("YSESS_PATH") {
+        roots.extend(
+            std::env::split_paths(&path)
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(|dir| Root { dir, named: true }),
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|r| seen.insert(r.dir.clone()));
+    roots
+}
+
+/// What [`find`] finds.
+#[derive(Debug)]
+pub enum Found {
+    /// A session file.
+    File {
+        /// Where it is.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+        /// When it was last written.
+        modified: Option<std::time::SystemTime>,
+    },
+    /// A folder the user named that cannot be read, or a path below a root
+    /// that cannot.
+    Unreadable {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
+}
+
+/// The session files under `roots`: `*.jsonl` files, found as `fsck DIR`
+/// finds them ([`super::walk`]), but not the files of Claude Code's
+/// subagents (`<session>/subagents/agent-*.jsonl`), which belong to their
+/// session. An agent's folder that does not exist is skipped in silence.
+pub fn find(roots: &[Root]) -> Vec<Found> {
+    let globs = super::walk::Globs::new(&[super::walk::DEFAULT_GLOB.to_string()])
+        .expect("the default glob compiles");
+    let mut found = Vec::new();
+    for root in roots {
+        if !root.named && !root.dir.is_dir() {
+            continue;
+        }
+        let dirs = [root.dir.clone()];
+        for item in super::walk::walk(&dirs, &globs) {
+            match item {
+                super::walk::Found::File { path, size } => {
+                    if is_subagent_file(&path) {
+                        continue;
+                    }
+                    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+                    found.push(Found::File {
+                        path,
+                        size,
+                        modified,
+                    });
+                }
+                super::walk::Found::Unreadable { path, error } => {
+                    found.push(Found::Unreadable { path, error });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A Claude Code subagent's own file, beside its session's.
+fn is_subagent_file(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "subagents")
+}
+
+/// What `ysess ls` says of one session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// Its file.
+    pub path: PathBuf,
+    /// The agent that wrote it.
+    pub format: Format,
+    /// Its id: the one the file records (pi's header, Codex's
+    /// `session_meta`, Claude Code's `sessionId`), else the file's stem.
+    pub id: String,
+    /// The folder the agent worked in, where the file records it.
+    pub project: Option<String>,
+    /// The earliest timestamp (ms since the epoch).
+    pub started: Option<u64>,
+    /// The latest timestamp (ms since the epoch).
+    pub last: Option<u64>,
+    /// Entries of the conversation (ysess's records and the app's
+    /// bookkeeping left out).
+    pub entries: u64,
+    /// Branches, as `ysess branch` lists them.
+    pub branches: usize,
+    /// Tokens, as `ysess stats` totals them (Claude Code subagents
+    /// included).
+    pub usage: Usage,
+    /// Dollars, as `ysess stats` totals them; `None` when nothing is priced.
+    pub cost: Option<f64>,
+    /// A title: the name the user gave (pi's `session_info`), else the
+    /// first line of the first user message that holds the user's words
+    /// (not only the context an app adds); raw session text, to be escaped.
+    pub title: Option<String>,
+}
+
+impl Session {
+    /// Reads the session file at `path` (whole, once for the tree and once
+    /// for the accounts, as `stats` does).
+    pub fn of(path: &Path) -> Result<Session, LoadError> {
+        let repo = Repo::load_as(&Source::Path(path.to_path_buf()), None)?;
+        let total = crate::stats::report::report(
+            &repo,
+            Some(path),
+            &[],
+            crate::stats::report::By::Tool,
+            &jiff::tz::TimeZone::UTC,
+        )
+        .map_err(LoadError::Io)?
+        .total;
+        let tree = &repo.tree;
+        let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
+            .rows
+            .len();
+        let named = tree
+            .entries()
+            .filter(|&ix| repo.format == Format::Pi && tree.tag(ix) == "session_info")
+            .map(|ix| tree.subject(ix))
+            .filter(|s| !s.trim().is_empty())
+            .last();
+        let title = named
+            .or_else(|| {
+                tree.entries()
+                    .filter(|&ix| tree.node(ix).kind == crate::format::MessageKind::User)
+                    .map(|ix| tree.subject(ix))
+                    .find(|s| {
+                        !s.trim().is_empty() && !s.starts_with(crate::format::markup::CONTEXT_ONLY)
+                    })
+            })
+            .map(str::to_string);
+        let (id, project) = head_facts(path);
+        let id = id.unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        Ok(Session {
+            path: path.to_path_buf(),
+            format: repo.format,
+            id,
+            project,
+            started: total.first,
+            last: total.last,
+            entries: tree.entries().count() as u64,
+            branches,
+            usage: total.usage,
+            cost: total.cost,
+            title,
+        })
+    }
+}
+
+/// The session id and project a file records near its start: pi's header
+/// (`id`, `cwd`), Codex's `session_meta` (`payload.id`, `payload.cwd`),
+/// Claude Code's first line that has them (`sessionId`, `cwd`). Read from
+/// the first [`HEAD`] bytes only, whose lines also tell the format.
+fn head_facts(path: &Path) -> (Option<String>, Option<String>) {
+    let Ok(file) = std::fs::File::open(path) else {
+        return (None, None);
+    };
+    let len = file.metadata().map_or(0, |m| m.len().min(HEAD));
+    let Ok(head) = crate::input::read_at(&file, 0, len) else {
+        return (None, None);
+    };
+    let format = Format::detect(head.split(|&b| b == b'\n'));
+    let string = |v: &serde_json::Value, key: &str| {
+        v.get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string)
+    };
+    // The last line of the head may be cut: only whole lines are read.
+    for line in head.split(|&b| b == b'\n') {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+            continue;
+        };
+        match format {
+            Format::Pi if v.get("type").and_then(|t| t.as_str()) == Some("session") => {
+                return (string(&v, "id"), string(&v, "cwd"));
+            }
+            Format::Codex if v.get("type").and_then(|t| t.as_str()) == Some("session_meta") => {
+                let payload = v.get("payload").unwrap_or(&serde_json::Value::Null);
+                return (string(payload, "id"), string(payload, "cwd"));
+            }
+            Format::Claude if v.get("sessionId").is_some() || v.get("cwd").is_some() => {
+                return (string(&v, "sessionId"), string(&v, "cwd"));
+            }
+            _ => {}
+        }
+    }
+    (None, None)
+}
+
+/// Why `-s` names no one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoSession {
+    /// No session's id or file name starts so; `searched` folders.
+    None {
+        /// What was asked for.
+        spec: String,
+        /// How many session files were looked at.
+        searched: usize,
+    },
+    /// `latest~N` with fewer than N + 1 sessions.
+    TooFewSessions {
+        /// N.
+        back: usize,
+        /// How many there are.
+        found: usize,
+    },
+    /// Several sessions match: their files.
+    Ambiguous {
+        /// What was asked for.
+        spec: String,
+        /// The files that match, newest first.
+        candidates: Vec<PathBuf>,
+    },
+}
+
+impl std::fmt::Display for NoSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoSession::None { spec, searched } => write!(
+                f,
+                "no session's id or file name starts with `{spec}` ({searched} session files searched)"
+            ),
+            NoSession::TooFewSessions { back, found } => write!(
+                f,
+                "latest~{back} names the session {back} before the latest, and there are only {found}"
+            ),
+            NoSession::Ambiguous { spec, candidates } => write!(
+                f,
+                "`{spec}` is the start of {} sessions' ids or file names",
+                candidates.len()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NoSession {}
+
+/// The session file `spec` names among `files` (as [`find`] gives them):
+/// `latest` (the file written last), `latest~N` (N before it), or the
+/// unique session whose id or file stem starts with `spec`.
+pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
+    let mut sessions: Vec<(&Path, Option<std::time::SystemTime>)> = files
+        .iter()
+        .filter_map(|f| match f {
+            Found::File { path, modified, .. } => Some((path.as_path(), *modified)),
+            Found::Unreadable { .. } => None,
+        })
+        .collect();
+    // Newest first; the same time, by path.
+    sessions.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let back = match spec.strip_prefix("latest") {
+        Some("") => Some(0),
+        Some(rest) => rest.strip_prefix('~').and_then(|n| n.parse::<usize>().ok()),
+        None => None,
+    };
+    if let Some(back) = back {
+        return sessions
+            .get(back)
+            .map(|s| s.0.to_path_buf())
+            .ok_or(NoSession::TooFewSessions {
+                back,
+                found: sessions.len(),
+            });
+    }
+    // Every agent's file name holds its session's id (Claude Code's is the
+    // id, pi's and Codex's end with it): only those files are opened to
+    // read the id they record, unless none matches so (files renamed, or
+    // copied under other names), when every file's head is read.
+    let stem = |path: &Path| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let id_starts = |path: &Path| head_facts(path).0.is_some_and(|id| id.starts_with(spec));
+    let mut candidates: Vec<PathBuf> = sessions
+        .iter()
+        .filter(|(path, _)| {
+            let stem = stem(path);
+            stem.starts_with(spec) || (stem.contains(spec) && id_starts(path))
+        })
+        .map(|s| s.0.to_path_buf())
+        .collect();
+    if candidates.is_empty() {
+        candidates = sessions
+            .iter()
+            .filter(|(path, _)| id_starts(path))
+            .map(|s| s.0.to_path_buf())
+            .collect();
+    }
+    match candidates.len() {
+        1 => Ok(candidates.into_iter().next().expect("one candidate")),
+        0 => Err(NoSession::None {
+            spec: spec.to_string(),
+            searched: sessions.len(),
+        }),
+        _ => Err(NoSession::Ambiguous {
+            spec: spec.to_string(),
+            candidates,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    fn dirs(roots: &[Root]) -> Vec<(String, bool)> {
+        roots
+            .iter()
+            .map(|r| (r.dir.display().to_string(), r.named))
+            .collect()
+    }
+
+    #[test]
+    fn the_search_path_is_each_agents_folder_then_ysess_path() {
+        let roots = search_path(&env(&[("HOME", "/h"), ("YSESS_PATH", "/a:/b::/a")]));
+        assert_eq!(
+            dirs(&roots),
+            [
+                ("/h/.claude/projects".into(), false),
+                ("/h/.config/claude/projects".into(), false),
+                ("/h/.pi/agent/sessions".into(), false),
+                ("/h/.codex/sessions".into(), false),
+                ("/a".into(), true),
+                ("/b".into(), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_agents_variables_move_their_folders() {
+        let roots = search_path(&env(&[
+            ("HOME", "/h"),
+            ("CLAUDE_CONFIG_DIR", "/c1, ~/c2"),
+            ("PI_CODING_AGENT_DIR", "~/pi"),
+            ("CODEX_HOME", "/x"),
+        ]));
+        assert_eq!(
+            dirs(&roots),
+            [
+                ("/c1/projects".into(), false),
+                ("/h/c2/projects".into(), false),
+                ("/h/pi/sessions".into(), false),
+                ("/x/sessions".into(), false),
+            ]
+        );
+        let roots = search_path(&env(&[
+            ("HOME", "/h"),
+            ("PI_CODING_AGENT_SESSION_DIR", "/s"),
+            ("PI_CODING_AGENT_DIR", "/ignored"),
+        ]));
+        assert!(dirs(&roots).contains(&("/s".into(), false)));
+        assert!(!dirs(&roots).iter().any(|(d, _)| d.starts_with("/ignored")));
+    }
+
+    #[test]
+    fn subagent_files_are_not_sessions_of_their_own() {
+        assert!(is_subagent_file(Path::new(
+            "/p/abc/subagents/agent-1.jsonl"
+        )));
+        assert!(!is_subagent_file(Path::new("/p/abc.jsonl")));
+    }
+}

@@ -1,0 +1,300 @@
+//! `ysess ls` and `-s`: every session in the agents' own folders of a home
+//! built for the test, each in its default place.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::pi::pi_session;
+use crate::support::{Dir, Run, fixture};
+
+/// A home with a session of each agent where the agent keeps it: Claude
+/// Code (with a subagent in a file of its own), Codex, pi (written by pi
+/// itself) and yoagent (under `$YSESS_PATH`).
+struct Home {
+    dir: Dir,
+    /// With a subagent in a file of its own, and no `cwd`.
+    claude: PathBuf,
+    /// Another Claude Code session, of the project `/home/dana/src/ystats`.
+    claude2: PathBuf,
+    codex: PathBuf,
+    pi: PathBuf,
+    /// pi's header of its session.
+    pi_header: serde_json::Value,
+    yoagent: PathBuf,
+}
+
+impl Home {
+    fn new() -> Option<Home> {
+        let (pi_dir, inspect) = pi_session(7)?;
+        let dir = Dir::new();
+        let put = |from: &Path, to: &str| {
+            let to = dir.join(to);
+            std::fs::create_dir_all(to.parent().expect("a folder")).expect("folders");
+            std::fs::copy(from, &to).expect("a copy");
+            to
+        };
+        let project = "home/.claude/projects/-home-dana-src-ystats";
+        let claude = put(
+            &fixture("claude/delegates.jsonl"),
+            &format!("{project}/7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f.jsonl"),
+        );
+        put(
+            &fixture("claude/delegates/subagents/agent-a3f9c2e1.jsonl"),
+            &format!(
+                "{project}/7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f/subagents/agent-a3f9c2e1.jsonl"
+            ),
+        );
+        let claude2 = put(
+            &fixture("claude/session.jsonl"),
+            &format!("{project}/3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl"),
+        );
+        let codex = put(
+            &fixture("codex/rollout.jsonl"),
+            "home/.codex/sessions/2026/11/21/rollout-2026-11-21T08-00-00-019a2d7a-41c4-78b1-b7cc-a45d62a89cd5.jsonl",
+        );
+        let pi = put(
+            &pi_dir.join("7.jsonl"),
+            "home/.pi/agent/sessions/--home-dana-src-ystats--/2026-12-01_pi.jsonl",
+        );
+        let yoagent = put(&fixture("demo.jsonl"), "apps/demo.jsonl");
+        Some(Home {
+            dir,
+            claude,
+            claude2,
+            codex,
+            pi,
+            pi_header: inspect.header,
+            yoagent,
+        })
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        let home = self.dir.join("home");
+        let apps = self.dir.join("apps");
+        self.dir.run_with(
+            args,
+            None,
+            &[
+                ("HOME", home.to_str().expect("UTF-8")),
+                ("YSESS_PATH", apps.to_str().expect("UTF-8")),
+                ("CLAUDE_CONFIG_DIR", ""),
+                ("CODEX_HOME", ""),
+                ("PI_CODING_AGENT_DIR", ""),
+                ("PI_CODING_AGENT_SESSION_DIR", ""),
+            ],
+        )
+    }
+
+    /// `ysess -f FILE stats --json`'s total, for the same file.
+    fn stats_total(&self, file: &Path) -> serde_json::Value {
+        self.run(&["-f", file.to_str().expect("UTF-8"), "stats", "--json"])
+            .status(0)
+            .stats_total()
+    }
+}
+
+fn set_modified(path: &Path, secs: u64) {
+    let file = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .expect("the file opens");
+    file.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(secs))
+        .expect("its time is set");
+}
+
+#[test]
+fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
+    let Some(home) = Home::new() else { return };
+    let run = home.run(&["ls", "--json"]);
+    run.status(0);
+    let lines = run.json_lines();
+    let (sessions, total) = lines.split_at(lines.len() - 1);
+    assert_eq!(total[0]["type"], "total", "{run}");
+    assert_eq!(total[0]["sessions"], 5, "{run}");
+    assert_eq!(total[0]["unreadable"], 0, "{run}");
+    // Newest activity first.
+    let lasts: Vec<u64> = sessions
+        .iter()
+        .map(|s| s["last"].as_u64().expect("a time"))
+        .collect();
+    assert!(lasts.windows(2).all(|w| w[0] >= w[1]), "{run}");
+    let of = |path: &Path| {
+        sessions
+            .iter()
+            .find(|s| s["path"] == path.to_str().expect("UTF-8"))
+            .unwrap_or_else(|| panic!("{} listed\n{run}", path.display()))
+            .clone()
+    };
+    // Each agent's own record of the session's id and project.
+    let pi = of(&home.pi);
+    assert_eq!(pi["agent"], "pi");
+    assert_eq!(pi["id"], home.pi_header["id"]);
+    assert_eq!(pi["project"], home.pi_header["cwd"]);
+    let codex = of(&home.codex);
+    assert_eq!(codex["agent"], "codex");
+    assert_eq!(codex["id"], "019a2d7a-41c4-78b1-b7cc-a45d62a89cd5");
+    assert_eq!(codex["project"], "/home/dana/src/ystats");
+    // The title is the user's first words, not the context Codex adds.
+    assert!(
+        !codex["title"]
+            .as_str()
+            .expect("a title")
+            .starts_with("(context:"),
+        "{run}"
+    );
+    let claude = of(&home.claude);
+    assert_eq!(claude["agent"], "claude");
+    assert_eq!(claude["id"], "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f");
+    assert_eq!(claude["title"], "Who calls `collect`? Use an agent.");
+    let claude2 = of(&home.claude2);
+    assert_eq!(claude2["id"], "3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13");
+    assert_eq!(claude2["project"], "/home/dana/src/ystats");
+    let yoagent = of(&home.yoagent);
+    assert_eq!(yoagent["agent"], "yoagent");
+    assert_eq!(yoagent["id"], "demo");
+    let text = std::fs::read_to_string(&home.yoagent).expect("the file reads");
+    let loaded = yoagent::Session::from_jsonl(&text).expect("yoagent loads it");
+    assert_eq!(yoagent["entries"], loaded.entries().len() as u64);
+    // Tokens and cost are `stats`' totals (a Claude Code subagent's file
+    // included), and the subagent's file is no session of its own.
+    for (listed, file) in [
+        (&pi, &home.pi),
+        (&codex, &home.codex),
+        (&claude, &home.claude),
+        (&claude2, &home.claude2),
+        (&yoagent, &home.yoagent),
+    ] {
+        let total = home.stats_total(file);
+        assert_eq!(listed["tokens"], total["tokens"], "{}", file.display());
+        assert_eq!(listed["cost"], total["cost"], "{}", file.display());
+    }
+    assert!(!run.stdout.contains("agent-a3f9c2e1"), "{run}");
+}
+
+#[test]
+fn ls_names_a_bad_file_on_stderr_lists_the_rest_and_exits_1() {
+    let Some(home) = Home::new() else { return };
+    let broken = home.dir.join("apps/broken.jsonl");
+    std::fs::copy(fixture("broken.jsonl"), &broken).expect("a copy");
+    let run = home.run(&["ls"]);
+    run.status(1);
+    assert!(
+        run.stderr.contains(&format!(
+            "error: {}: not a valid session: line 7",
+            broken.display()
+        )),
+        "{run}"
+    );
+    // A header, then the five good sessions.
+    assert_eq!(run.stdout.lines().count(), 6, "{run}");
+    assert!(run.stdout.starts_with("ACTIVITY"), "{run}");
+    let json = home.run(&["ls", "--json"]);
+    json.status(1);
+    let lines = json.json_lines();
+    assert_eq!(lines.last().expect("a total")["unreadable"], 1, "{json}");
+}
+
+#[test]
+fn ls_filters_by_agent_project_and_time() {
+    let Some(home) = Home::new() else { return };
+    let paths = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["ls", "--json"];
+        all.extend(args);
+        home.run(&all)
+            .json_lines()
+            .into_iter()
+            .filter(|l| l["type"] == "session")
+            .map(|l| l["path"].as_str().expect("a path").to_string())
+            .collect()
+    };
+    let name = |p: &Path| p.to_str().expect("UTF-8").to_string();
+    assert_eq!(paths(&["--agent", "codex"]), [name(&home.codex)]);
+    assert_eq!(
+        paths(&["--agent", "claude", "--agent", "yoagent"]).len(),
+        3,
+        "repeatable"
+    );
+    let mut ystats = paths(&["--project", "src/ystats"]);
+    ystats.sort();
+    let mut want = vec![name(&home.claude2), name(&home.codex)];
+    want.sort();
+    assert_eq!(ystats, want);
+    // The Codex session ran on 2026-11-21; Claude Code's the day before.
+    assert_eq!(
+        paths(&["--since", "2026-11-21", "--until", "2026-11-21 23:59"]),
+        [name(&home.codex)]
+    );
+    // Nothing listed is a "no".
+    home.run(&["ls", "--agent", "pi", "--until", "2000-01-01"])
+        .status(1);
+    home.run(&["ls", "--since", "not a time"]).status(2);
+}
+
+#[test]
+fn dash_s_names_a_session_by_the_start_of_its_id_or_as_latest() {
+    let Some(home) = Home::new() else { return };
+    // The files' times say which was written last.
+    set_modified(&home.yoagent, 4_000);
+    set_modified(&home.claude, 3_000);
+    set_modified(&home.claude2, 2_500);
+    set_modified(&home.codex, 2_000);
+    set_modified(&home.pi, 1_000);
+    let file_of = |args: &[&str]| {
+        let mut all = vec![];
+        all.extend(args);
+        all.extend(["status", "--json"]);
+        let run = home.run(&all);
+        run.status(0);
+        run.stdout.clone()
+    };
+    let by_file = |path: &Path| {
+        home.run(&["-f", path.to_str().expect("UTF-8"), "status", "--json"])
+            .status(0)
+            .stdout
+            .clone()
+    };
+    assert_eq!(file_of(&["-s", "latest"]), by_file(&home.yoagent));
+    assert_eq!(file_of(&["-s", "latest~1"]), by_file(&home.claude));
+    assert_eq!(file_of(&["--session", "latest~4"]), by_file(&home.pi));
+    // A unique start of the id the file records (pi's file name does not
+    // hold it here), or of the file's name.
+    let pi_id = home.pi_header["id"].as_str().expect("an id");
+    assert_eq!(file_of(&["-s", &pi_id[..8]]), by_file(&home.pi));
+    assert_eq!(file_of(&["-s", "7d1e"]), by_file(&home.claude));
+    assert_eq!(file_of(&["-s", "rollout-2026"]), by_file(&home.codex));
+    // Ambiguous: every candidate named, exit 128.
+    std::fs::copy(&home.yoagent, home.dir.join("apps/demo-copy.jsonl")).expect("a copy");
+    let run = home.run(&["-s", "demo", "status"]);
+    run.status(128);
+    assert!(
+        run.stderr
+            .contains("error: `demo` is the start of 2 sessions' ids or file names"),
+        "{run}"
+    );
+    assert!(run.stderr.contains("demo-copy.jsonl"), "{run}");
+    home.run(&["-s", "nothing-starts-so", "status"]).status(128);
+    home.run(&["-s", "latest~9", "status"]).status(128);
+    // -s and -f both name the file.
+    home.run(&["-s", "latest", "-f", "x.jsonl", "status"])
+        .status(2);
+}
+
+#[test]
+fn ls_never_prints_a_sessions_control_characters_raw() {
+    let Some(home) = Home::new() else { return };
+    let line = crate::support::user_line("e1", None, "\u{1b}[2Jwiped \u{202e}reversed");
+    std::fs::write(
+        home.dir.join("apps/hostile\u{1b}.jsonl"),
+        format!("{line}\n"),
+    )
+    .expect("a file");
+    let run = home.run(&["ls", "--agent", "yoagent"]);
+    run.status(0);
+    assert!(!run.stdout.contains('\u{1b}'), "{run}");
+    assert!(!run.stdout.contains('\u{202e}'), "{run}");
+    assert!(
+        run.stdout.contains(r"\u{1b}[2Jwiped \u{202e}reversed"),
+        "{run}"
+    );
+    assert!(run.stdout.contains(r"hostile\u{1b}"), "{run}");
+}
