@@ -345,12 +345,16 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;stats' {
-            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by branch (or revision), model, tool or day')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Group by branch (or revision), model, tool, day, week or month; with --all also by session (the default), project or agent')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'With --all: only entries at or after this time (2025-12-02, yesterday, ''3 days ago''; local time)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'With --all: only entries at or before this time (the forms of --since)')
+            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'The time zone of days, weeks and months: a name of the zone database (Europe/Berlin, UTC) [default: the local zone]')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
             [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every session, not only the session file''s')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per group, then the total')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')

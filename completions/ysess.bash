@@ -923,14 +923,26 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__stats)
-            opts="-f -C -q -h -V --by --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -h -V --by --all --since --until --tz --json --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --by)
-                    COMPREPLY=($(compgen -W "branch model tool day" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "branch model tool day week month session project agent" -- "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tz)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)

@@ -328,12 +328,16 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
         }
         &'ysess;stats'= {
-            cand --by 'Group by branch (or revision), model, tool or day'
+            cand --by 'Group by branch (or revision), model, tool, day, week or month; with --all also by session (the default), project or agent'
+            cand --since 'With --all: only entries at or after this time (2025-12-02, yesterday, ''3 days ago''; local time)'
+            cand --until 'With --all: only entries at or before this time (the forms of --since)'
+            cand --tz 'The time zone of days, weeks and months: a name of the zone database (Europe/Berlin, UTC) [default: the local zone]'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --all 'Every session, not only the session file''s'
             cand --json 'One JSON object per group, then the total'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'

@@ -308,10 +308,18 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -s q -l quiet -d 'Prin
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand stats" -l by -d 'Group by branch (or revision), model, tool or day' -r -f -a "branch\t'Each branch, or each revision\'s path'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l by -d 'Group by branch (or revision), model, tool, day, week or month; with --all also by session (the default), project or agent' -r -f -a "branch\t'Each branch, or each revision\'s path'
 model\t'Each model: its assistant turns and the tool results answering them'
 tool\t'Each tool: calls and errors'
-day\t'Each local day'"
+day\t'Each local day'
+week\t'Each ISO week (`2026-W49`, Monday to Sunday, local time)'
+month\t'Each local month (`2026-12`)'
+session\t'Each session (with --all)'
+project\t'Each project, the folder the agent worked in (with --all)'
+agent\t'Each agent: claude, pi, codex, yoagent (with --all)'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l since -d 'With --all: only entries at or after this time (2025-12-02, yesterday, \'3 days ago\'; local time)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l until -d 'With --all: only entries at or before this time (the forms of --since)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l tz -d 'The time zone of days, weeks and months: a name of the zone database (Europe/Berlin, UTC) [default: the local zone]' -r
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -321,6 +329,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand stats" -l format-of -d 'Read
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l all -d 'Every session, not only the session file\'s'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l json -d 'One JSON object per group, then the total'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

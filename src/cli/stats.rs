@@ -3,11 +3,12 @@ use std::io::{self, Write};
 use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
+use crate::fleet::sessions;
 use crate::repo::Repo;
 use crate::stats::Account;
 use crate::stats::report::{self, By, Group, Kind, Report};
 use crate::ui::json;
-use crate::ui::output::{escape, json_line};
+use crate::ui::output::{Level, escape, json_line};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
 use unicode_width::UnicodeWidthStr as _;
@@ -20,29 +21,71 @@ use unicode_width::UnicodeWidthStr as _;
 /// (pi does), tool calls by name with the results that are errors, the
 /// models used, and the time from the first entry to the last. Then the
 /// total, which counts the entries several branches share once.
-/// `--by model` and `--by day` (local time) group the same entries
-/// otherwise; `--by tool` lists the tools.
+/// `--by model` and `--by day` (local time), `week` and `month` group the
+/// same entries otherwise; `--by tool` lists the tools.
+///
+/// With --all, every session found where `ysess ls` looks (or under the
+/// folders given instead of REVs) is accounted for, each read once on
+/// every core, by session (the default), project, agent, model, day, week
+/// or month, within --since and --until. A file that cannot be read is
+/// named on stderr and the exit status is 1.
 ///
 /// Examples:
 ///   ysess stats                     every branch, then the total
 ///   ysess stats lib first-draft     the paths to two revisions
 ///   ysess stats --by model          which model used what
 ///   ysess stats --by day --json | jq -r 'select(.type=="day") | [.name, .tokens.output] | @tsv'
+///   ysess stats --all --by day --since '7 days ago'   this week, every agent
+///   ysess stats --all --by project --json
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct StatsArgs {
-    /// Account for the paths to these entries [default: every branch]
+    /// Account for the paths to these entries [default: every branch]; with
+    /// --all, the folders to look in [default: where `ysess ls` looks]
     #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
     pub revs: Vec<String>,
-    /// Group by branch (or revision), model, tool or day
-    #[arg(long, value_enum, default_value_t, value_name = "GROUP")]
-    pub by: By,
+    /// Group by branch (or revision), model, tool, day, week or month; with
+    /// --all also by session (the default), project or agent
+    #[arg(long, value_enum, value_name = "GROUP")]
+    pub by: Option<By>,
+    /// Every session, not only the session file's
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: only entries at or after this time (2025-12-02,
+    /// yesterday, '3 days ago'; local time)
+    #[arg(long, value_name = "WHEN", requires = "all")]
+    pub since: Option<String>,
+    /// With --all: only entries at or before this time (the forms of
+    /// --since)
+    #[arg(long, value_name = "WHEN", requires = "all")]
+    pub until: Option<String>,
+    /// The time zone of days, weeks and months: a name of the zone database
+    /// (Europe/Berlin, UTC) [default: the local zone]
+    #[arg(long, value_name = "ZONE")]
+    pub tz: Option<String>,
     /// One JSON object per group, then the total
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    let tz = match &args.tz {
+        Some(name) => jiff::tz::TimeZone::get(name)
+            .map_err(|e| Failure::usage(format!("--tz {}: {e}", escape(name))))?,
+        None => ctx.tz.clone(),
+    };
+    if args.all {
+        return all(args, ctx, &tz);
+    }
+    let by = match args.by {
+        Some(by) if by.across_sessions() => {
+            return Err(Failure::usage(format!(
+                "--by {} groups sessions: it takes --all",
+                by_name(by)
+            )));
+        }
+        by => by.unwrap_or_default(),
+    };
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
     let revisions = args
@@ -51,17 +94,15 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         .map(|rev| Ok((rev.clone(), resolve(&repo, rev)?)))
         .collect::<Result<Vec<_>, Failure>>()?;
     let session = ctx.session_file();
-    let tz = ctx.tz.clone();
-    let Report { groups, total } =
-        report::report(&repo, session.as_deref(), &revisions, args.by, &tz)?;
+    let Report { groups, total } = report::report(&repo, session.as_deref(), &revisions, by, &tz)?;
     let p = Paint {
         on: ctx.streams.color_out,
     };
     paged(&mut ctx.streams, args.json, |out| {
         if args.json {
-            return write_json(out, &repo, &groups, &total, args.by);
+            return write_json(out, Some(&repo), &groups, &total, by);
         }
-        if args.by == By::Tool {
+        if by == By::Tool {
             return write_tools(out, &total, p);
         }
         for g in &groups {
@@ -97,6 +138,102 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         write_account(out, &total, &tz, p)
     })?;
     Ok(Exit::Success)
+}
+
+/// `--by`'s name for a grouping.
+fn by_name(by: By) -> String {
+    use clap::ValueEnum as _;
+    by.to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// `stats --all`: the accounts of every session found, grouped.
+fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Result<Exit, Failure> {
+    let by = match args.by {
+        None | Some(By::Branch) => By::Session,
+        Some(by) => by,
+    };
+    let now = || jiff::Timestamp::now().to_zoned_datetime(tz.clone());
+    let when = |text: &Option<String>| -> Result<Option<u64>, Failure> {
+        text.as_deref()
+            .map(|t| {
+                crate::search::when::parse_when(t, &now())
+                    .map(|ts| u64::try_from(ts.as_millisecond()).unwrap_or(0))
+                    .map_err(Failure::usage)
+            })
+            .transpose()
+    };
+    let window = sessions::Window {
+        since: when(&args.since)?,
+        until: when(&args.until)?,
+    };
+    let roots = if args.revs.is_empty() {
+        sessions::search_path(&|name| std::env::var_os(name))
+    } else {
+        args.revs
+            .iter()
+            .map(|dir| sessions::Root {
+                dir: dir.into(),
+                named: true,
+            })
+            .collect()
+    };
+    let found = sessions::find(&roots);
+    let mut unreadable = 0u64;
+    let mut said = Ok(());
+    let accounts = sessions::accounts(found, by, tz, window, |path, e| {
+        unreadable += 1;
+        let why = match e {
+            crate::repo::LoadError::Io(e) => e.to_string(),
+            e => super::hint::load_error(&e),
+        };
+        said = ctx
+            .streams
+            .diag(Level::Error, &escape(&format!("{}: {why}", path.display())));
+        said.is_ok()
+    });
+    said?;
+    let kind = match by {
+        By::Day => Kind::Day,
+        By::Week => Kind::Week,
+        By::Month => Kind::Month,
+        By::Model => Kind::Model,
+        By::Project => Kind::Project,
+        By::Agent => Kind::Agent,
+        _ => Kind::Session,
+    };
+    let p = Paint {
+        on: ctx.streams.color_out,
+    };
+    paged(&mut ctx.streams, args.json, |out| {
+        if args.json {
+            if by == By::Tool {
+                write_json(out, None, &[], &accounts.total, by)?;
+                return Ok(());
+            }
+            for (name, account) in &accounts.groups {
+                json_line(out, &shape(kind.as_str(), Some(name), None, None, account))?;
+            }
+            return json_line(out, &shape("total", None, None, None, &accounts.total));
+        }
+        if by == By::Tool {
+            return write_tools(out, &accounts.total, p);
+        }
+        for (name, account) in &accounts.groups {
+            writeln!(out, "{}", p.header(&escape(name)))?;
+            write_account(out, account, tz, p)?;
+            writeln!(out)?;
+        }
+        let sessions = accounts.sessions;
+        let noun = if sessions == 1 { "session" } else { "sessions" };
+        writeln!(out, "{} ({sessions} {noun})", p.header("total"))?;
+        write_account(out, &accounts.total, tz, p)
+    })?;
+    Ok(if unreadable > 0 {
+        Exit::No
+    } else {
+        Exit::Success
+    })
 }
 
 /// `$0.0627`: dollars to a hundredth of a cent.
@@ -216,7 +353,7 @@ fn write_tools(out: &mut dyn Write, total: &Account, p: Paint) -> io::Result<()>
 
 fn write_json(
     out: &mut dyn Write,
-    repo: &Repo,
+    repo: Option<&Repo>,
     groups: &[Group],
     total: &Account,
     by: By,
@@ -235,7 +372,7 @@ fn write_json(
         }
     }
     for g in groups {
-        let tip = g.tip.map(|t| repo.tree.id(t));
+        let tip = g.tip.zip(repo).map(|(t, repo)| repo.tree.id(t));
         let current = (g.kind == Kind::Branch).then_some(g.current);
         json_line(
             out,

@@ -17,9 +17,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::format::Format;
+use std::collections::BTreeMap;
+
 use crate::format::message::Usage;
 use crate::input::Source;
 use crate::repo::{LoadError, Repo};
+use crate::stats::report::{self, By, whole_session};
+use crate::stats::{Account, Facts, group};
+use crate::tree::Ix;
 
 /// Bytes of a file's head read for its session id and project.
 const HEAD: u64 = 64 << 10;
@@ -161,7 +166,8 @@ pub struct Session {
     /// The agent that wrote it.
     pub format: Format,
     /// Its id: the one the file records (pi's header, Codex's
-    /// `session_meta`, Claude Code's `sessionId`), else the file's stem.
+    /// `session_meta`), else the file's stem (Claude Code names its files
+    /// by their sessions' ids, as ccusage reads them).
     pub id: String,
     /// The folder the agent worked in, where the file records it.
     pub project: Option<String>,
@@ -190,15 +196,8 @@ impl Session {
     /// for the accounts, as `stats` does).
     pub fn of(path: &Path) -> Result<Session, LoadError> {
         let repo = Repo::load_as(&Source::Path(path.to_path_buf()), None)?;
-        let total = crate::stats::report::report(
-            &repo,
-            Some(path),
-            &[],
-            crate::stats::report::By::Tool,
-            &jiff::tz::TimeZone::UTC,
-        )
-        .map_err(LoadError::Io)?
-        .total;
+        let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
+        let total = Account::of(&facts, counted);
         let tree = &repo.tree;
         let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
             .rows
@@ -220,11 +219,7 @@ impl Session {
             })
             .map(str::to_string);
         let (id, project) = head_facts(path);
-        let id = id.unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
+        let id = id.unwrap_or_else(|| stem(path));
         Ok(Session {
             path: path.to_path_buf(),
             format: repo.format,
@@ -243,7 +238,7 @@ impl Session {
 
 /// The session id and project a file records near its start: pi's header
 /// (`id`, `cwd`), Codex's `session_meta` (`payload.id`, `payload.cwd`),
-/// Claude Code's first line that has them (`sessionId`, `cwd`). Read from
+/// Claude Code's first line with a `cwd` (its id is the file's name). Read from
 /// the first [`HEAD`] bytes only, whose lines also tell the format.
 fn head_facts(path: &Path) -> (Option<String>, Option<String>) {
     let Ok(file) = std::fs::File::open(path) else {
@@ -272,13 +267,138 @@ fn head_facts(path: &Path) -> (Option<String>, Option<String>) {
                 let payload = v.get("payload").unwrap_or(&serde_json::Value::Null);
                 return (string(payload, "id"), string(payload, "cwd"));
             }
-            Format::Claude if v.get("sessionId").is_some() || v.get("cwd").is_some() => {
-                return (string(&v, "sessionId"), string(&v, "cwd"));
-            }
+            // Claude Code names the file by its session's id; the lines of a
+            // resumed session begin with the id of the one it resumes.
+            Format::Claude if v.get("cwd").is_some() => return (None, string(&v, "cwd")),
             _ => {}
         }
     }
     (None, None)
+}
+
+/// A span of time accounts are kept for, in ms since the epoch (either
+/// end open).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Window {
+    /// At or after.
+    pub since: Option<u64>,
+    /// At or before.
+    pub until: Option<u64>,
+}
+
+impl Window {
+    fn holds(self, ms: u64) -> bool {
+        let open = self.since.is_none() && self.until.is_none();
+        open || (ms > 0 && self.since.is_none_or(|t| ms >= t) && self.until.is_none_or(|t| ms <= t))
+    }
+}
+
+/// Accounts across sessions: one group per key of `by`, sorted by key,
+/// and the total.
+#[derive(Debug, Clone, Default)]
+pub struct Accounts {
+    /// Each group's name and account.
+    pub groups: Vec<(String, Account)>,
+    /// Every session's entries in the window.
+    pub total: Account,
+    /// Sessions read.
+    pub sessions: u64,
+}
+
+/// The accounts of the sessions `files` names (as [`find`] gives them),
+/// grouped `by` (days, weeks and months in `tz`), of the entries in
+/// `window` only; each file is read once, on every core. A session counts
+/// as `ysess stats` totals it (every branch; a Claude Code session's
+/// subagents, in its file or in files of their own). A file that cannot be
+/// read goes to `bad` with why, in the order found; `bad` returning false
+/// stops the reading.
+pub fn accounts(
+    files: Vec<Found>,
+    by: By,
+    tz: &jiff::tz::TimeZone,
+    window: Window,
+    mut bad: impl FnMut(&Path, LoadError) -> bool,
+) -> Accounts {
+    type Keyed = BTreeMap<String, Account>;
+    let one = |path: &Path| -> Result<(Keyed, Account), LoadError> {
+        let repo = Repo::load_as(&Source::Path(path.to_path_buf()), None)?;
+        let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
+        let kept: Vec<Ix> = counted
+            .into_iter()
+            .filter(|&ix| {
+                facts[ix as usize]
+                    .as_ref()
+                    .is_some_and(|f| window.holds(f.timestamp))
+            })
+            .collect();
+        let total = Account::of(&facts, kept.iter().copied());
+        let mut keyed = Keyed::new();
+        let whole = |key: String| Keyed::from([(key, total.clone())]);
+        match by {
+            By::Session => {
+                let id = head_facts(path).0.unwrap_or_else(|| stem(path));
+                keyed = whole(id);
+            }
+            By::Project => {
+                let project = head_facts(path).1.unwrap_or_else(|| {
+                    path.parent()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                });
+                keyed = whole(project);
+            }
+            By::Agent => keyed = whole(repo.format.name().to_string()),
+            By::Day | By::Week | By::Month | By::Model => {
+                let key = |f: &Facts| match by {
+                    By::Day => report::day(f.timestamp, tz),
+                    By::Week => report::week(f.timestamp, tz),
+                    By::Month => report::month(f.timestamp, tz),
+                    _ => f.model.clone(),
+                };
+                for (name, ixs) in group(&facts, kept.iter().copied(), key) {
+                    keyed.insert(name, Account::of(&facts, ixs));
+                }
+            }
+            By::Branch | By::Tool => {}
+        }
+        Ok((keyed, total))
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut merged = Keyed::new();
+    let mut out = Accounts::default();
+    super::ordered(
+        workers,
+        workers * 4,
+        files.into_iter(),
+        |f| match f {
+            Found::File { path, .. } => {
+                let read = one(&path);
+                (path, read)
+            }
+            Found::Unreadable { path, error } => (path, Err(LoadError::Io(error))),
+        },
+        |(path, read)| match read {
+            Ok((keyed, total)) => {
+                // A session with no entry in the window is not one of these.
+                out.sessions += u64::from(total.entries > 0);
+                out.total.add(&total);
+                for (name, account) in keyed {
+                    merged.entry(name).or_default().add(&account);
+                }
+                true
+            }
+            Err(why) => bad(&path, why),
+        },
+    );
+    out.groups = merged.into_iter().filter(|(_, a)| a.entries > 0).collect();
+    out
+}
+
+/// A file's stem, as text.
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Why `-s` names no one session.
@@ -360,11 +480,6 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     // id, pi's and Codex's end with it): only those files are opened to
     // read the id they record, unless none matches so (files renamed, or
     // copied under other names), when every file's head is read.
-    let stem = |path: &Path| {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
     let id_starts = |path: &Path| head_facts(path).0.is_some_and(|id| id.starts_with(spec));
     let mut candidates: Vec<PathBuf> = sessions
         .iter()

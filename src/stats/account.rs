@@ -113,6 +113,42 @@ impl Account {
         }
     }
 
+    /// Adds `other`'s figures to these: the account of two sets of entries
+    /// that share none (two sessions).
+    pub fn add(&mut self, other: &Account) {
+        self.entries += other.entries;
+        let (t, o) = (&mut self.turns, &other.turns);
+        t.user += o.user;
+        t.assistant += o.assistant;
+        t.tool_result += o.tool_result;
+        t.custom += o.custom;
+        let (u, v) = (&mut self.usage, &other.usage);
+        u.input += v.input;
+        u.output += v.output;
+        u.cache_read += v.cache_read;
+        u.cache_write += v.cache_write;
+        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        if let Some(c) = other.cost {
+            self.cost = Some(self.cost.unwrap_or(0.0) + c);
+        }
+        for (name, use_) in &other.tools {
+            let mine = tally(&mut self.tools, name);
+            mine.calls += use_.calls;
+            mine.errors += use_.errors;
+        }
+        for (model, turns) in &other.models {
+            *tally(&mut self.models, model) += turns;
+        }
+        self.first = match (self.first, other.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.last = match (self.last, other.last) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+    }
+
     /// Milliseconds from the first timestamp to the last.
     pub fn wall_ms(&self) -> u64 {
         match (self.first, self.last) {

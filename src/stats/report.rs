@@ -24,6 +24,23 @@ pub enum By {
     Tool,
     /// Each local day
     Day,
+    /// Each ISO week (`2026-W49`, Monday to Sunday, local time)
+    Week,
+    /// Each local month (`2026-12`)
+    Month,
+    /// Each session (with --all)
+    Session,
+    /// Each project, the folder the agent worked in (with --all)
+    Project,
+    /// Each agent: claude, pi, codex, yoagent (with --all)
+    Agent,
+}
+
+impl By {
+    /// Whether the grouping is of sessions, not of one session's entries.
+    pub fn across_sessions(self) -> bool {
+        matches!(self, By::Session | By::Project | By::Agent)
+    }
 }
 
 /// What a group is.
@@ -39,6 +56,16 @@ pub enum Kind {
     Model,
     /// A day.
     Day,
+    /// An ISO week.
+    Week,
+    /// A month.
+    Month,
+    /// A session.
+    Session,
+    /// A project.
+    Project,
+    /// An agent.
+    Agent,
 }
 
 impl Kind {
@@ -50,6 +77,11 @@ impl Kind {
             Kind::Subagent => "subagent",
             Kind::Model => "model",
             Kind::Day => "day",
+            Kind::Week => "week",
+            Kind::Month => "month",
+            Kind::Session => "session",
+            Kind::Project => "project",
+            Kind::Agent => "agent",
         }
     }
 }
@@ -111,25 +143,11 @@ pub fn report(
             .collect()
     };
     let mut facts = read(repo)?;
-    let mut all = vec![false; tree.len()];
+    let tips: Vec<Ix> = paths.iter().map(|p| p.1).collect();
+    let mut all = on_paths(tree, &tips);
     let mut groups = Vec::new();
-    // Every entry on some path, marked going up from each end until an
-    // entry already marked: each entry once, however many paths share it.
-    for (_, tip, _) in &paths {
-        let mut at = Some(*tip)
-            .filter(|&t| !tree.is_record(t))
-            .or(tree.parent(*tip));
-        while let Some(ix) = at {
-            if all[ix as usize] {
-                break;
-            }
-            all[ix as usize] = true;
-            at = tree.parent(ix);
-        }
-    }
     if by == By::Branch {
-        let ends: Vec<Ix> = paths.iter().map(|p| p.1).collect();
-        let accounts = accounts_of_paths(&facts, tree, &ends);
+        let accounts = accounts_of_paths(&facts, tree, &tips);
         for ((name, tip, current), account) in paths.into_iter().zip(accounts) {
             groups.push(Group {
                 kind: if every_branch {
@@ -145,33 +163,15 @@ pub fn report(
         }
     }
     if every_branch {
-        // The whole session's total counts the turns of subagents whose
-        // lines are folded into its file too (as ccusage does); no branch
-        // has them.
-        for ix in 0..tree.len() as Ix {
-            if tree.is_record(ix) && tree.node(ix).kind != MessageKind::Custom {
-                all[ix as usize] = true;
-            }
-        }
-        // A Claude Code session's subagents, in files of their own: each is
-        // accounted for by name, and the session's total includes them.
-        if let (Format::Claude, Some(path)) = (repo.format, session) {
-            for (id, file) in crate::format::claude::subagent_files(path) {
-                let Some(sub) = super::subagents::facts_of(&file) else {
-                    continue; // `ysess fsck` on the file says why
-                };
-                let start = facts.len();
-                facts.extend(sub);
-                all.resize(facts.len(), true);
-                if by == By::Branch {
-                    groups.push(Group {
-                        kind: Kind::Subagent,
-                        name: Some(id),
-                        tip: None,
-                        current: false,
-                        account: Account::of(&facts, start as Ix..facts.len() as Ix),
-                    });
-                }
+        for (id, range) in add_the_rest(repo, session, &mut facts, &mut all) {
+            if by == By::Branch {
+                groups.push(Group {
+                    kind: Kind::Subagent,
+                    name: Some(id),
+                    tip: None,
+                    current: false,
+                    account: Account::of(&facts, range),
+                });
             }
         }
     }
@@ -192,17 +192,109 @@ pub fn report(
         By::Branch | By::Tool => {}
         By::Model => groups = keyed(Kind::Model, &|f| f.model.clone()),
         By::Day => groups = keyed(Kind::Day, &|f| day(f.timestamp, tz)),
+        By::Week => groups = keyed(Kind::Week, &|f| week(f.timestamp, tz)),
+        By::Month => groups = keyed(Kind::Month, &|f| month(f.timestamp, tz)),
+        // One session: the groups across sessions are all of it.
+        By::Session | By::Project | By::Agent => {}
     }
     let total = Account::of(&facts, every());
     Ok(Report { groups, total })
 }
 
-/// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.
-fn day(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
+/// Every entry on the path to some entry of `tips`, each once: marked
+/// going up from each tip until an entry already marked (a record's path
+/// ends at the entry it hangs from).
+fn on_paths(tree: &crate::tree::Tree, tips: &[Ix]) -> Vec<bool> {
+    let mut all = vec![false; tree.len()];
+    for &tip in tips {
+        let mut at = Some(tip)
+            .filter(|&t| !tree.is_record(t))
+            .or(tree.parent(tip));
+        while let Some(ix) = at {
+            if all[ix as usize] {
+                break;
+            }
+            all[ix as usize] = true;
+            at = tree.parent(ix);
+        }
+    }
+    all
+}
+
+/// What a whole session's total counts besides its branches: the turns of
+/// subagents whose lines are folded into its file (as ccusage does; no
+/// branch has them) and, for a Claude Code session read from `session`,
+/// its subagents' own files, whose facts are appended to `facts` (each
+/// subagent's id and range returned).
+fn add_the_rest(
+    repo: &Repo,
+    session: Option<&Path>,
+    facts: &mut Vec<Option<Facts>>,
+    all: &mut Vec<bool>,
+) -> Vec<(String, std::ops::Range<Ix>)> {
+    let tree = &repo.tree;
+    for ix in 0..tree.len() as Ix {
+        if tree.is_record(ix) && tree.node(ix).kind != MessageKind::Custom {
+            all[ix as usize] = true;
+        }
+    }
+    let mut subagents = Vec::new();
+    if let (Format::Claude, Some(path)) = (repo.format, session) {
+        for (id, file) in crate::format::claude::subagent_files(path) {
+            let Some(sub) = super::subagents::facts_of(&file) else {
+                continue; // `ysess fsck` on the file says why
+            };
+            let start = facts.len();
+            facts.extend(sub);
+            all.resize(facts.len(), true);
+            subagents.push((id, start as Ix..facts.len() as Ix));
+        }
+    }
+    subagents
+}
+
+/// The facts of a whole session's entries (its subagents' files appended
+/// for a Claude Code session read from `session`), and those its total
+/// counts, as [`report`] counts them with no revision given.
+pub fn whole_session(
+    repo: &Repo,
+    session: Option<&Path>,
+) -> io::Result<(Vec<Option<Facts>>, Vec<Ix>)> {
+    let tree = &repo.tree;
+    let tips: Vec<Ix> = Listing::of(&repo.refs, tree, None)
+        .rows
+        .into_iter()
+        .map(|l| l.tip)
+        .collect();
+    let mut facts = read(repo)?;
+    let mut all = on_paths(tree, &tips);
+    add_the_rest(repo, session, &mut facts, &mut all);
+    let counted = (0..facts.len() as Ix)
+        .filter(|&ix| all[ix as usize])
+        .collect();
+    Ok((facts, counted))
+}
+
+/// The local date and time of a timestamp; none for a missing time.
+fn local(ms: u64, tz: &jiff::tz::TimeZone) -> Option<jiff::civil::DateTime> {
     let ts = jiff::Timestamp::from_millisecond(i64::try_from(ms).ok()?).ok()?;
-    (ms > 0).then(|| {
-        ts.to_zoned_datetime(tz.clone())
-            .strftime("%Y-%m-%d")
-            .to_string()
+    (ms > 0).then(|| tz.to_datetime(ts))
+}
+
+/// The local day of a timestamp, `YYYY-MM-DD`; none for a missing time.
+pub fn day(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
+    local(ms, tz).map(|d| format!("{:04}-{:02}-{:02}", d.year(), d.month(), d.day()))
+}
+
+/// The ISO week of a timestamp's local day, `YYYY-Www`.
+pub fn week(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
+    local(ms, tz).map(|d| {
+        let w = d.date().iso_week_date();
+        format!("{:04}-W{:02}", w.year(), w.week())
     })
+}
+
+/// The local month of a timestamp, `YYYY-MM`.
+pub fn month(ms: u64, tz: &jiff::tz::TimeZone) -> Option<String> {
+    local(ms, tz).map(|d| format!("{:04}-{:02}", d.year(), d.month()))
 }

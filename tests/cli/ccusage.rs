@@ -202,3 +202,150 @@ fn a_session_with_a_subagents_folder_totals_as_ccusage_counts_it() {
         "{cost}"
     );
 }
+
+/// A Claude home of every Claude Code fixture that ccusage and ysess both
+/// read whole (`broken.jsonl` ysess refuses; the top-level copy of a
+/// subagent's file is no session), each file named as Claude Code names it
+/// by its session, a subagent's file in its session's folder.
+fn claude_home() -> Dir {
+    let home = Dir::new();
+    let project = home.join("projects/-home-dana-src-ystats");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude");
+    for entry in std::fs::read_dir(&folder)
+        .expect("the fixtures")
+        .filter_map(Result::ok)
+    {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if path.is_dir() {
+            let subagents = path.join("subagents");
+            let to = project.join(&name).join("subagents");
+            std::fs::create_dir_all(&to).expect("a subagents folder");
+            for sub in std::fs::read_dir(&subagents)
+                .expect("subagents")
+                .filter_map(Result::ok)
+            {
+                std::fs::copy(sub.path(), to.join(sub.file_name())).expect("copied");
+            }
+        } else if name.ends_with(".jsonl") && name != "broken.jsonl" && !name.starts_with("agent-")
+        {
+            std::fs::create_dir_all(&project).expect("a project folder");
+            std::fs::copy(&path, project.join(&name)).expect("copied");
+        }
+    }
+    home
+}
+
+/// ccusage's REPORT (`daily`, `monthly`, `session`) of the home, by its
+/// `period`: (input, output, cache read, cache write, cost).
+fn ccusage_report(home: &Dir, report: &str) -> Vec<(String, [u64; 4], f64)> {
+    let out = Command::new(ccusage())
+        .args([report, "--json", "--offline"])
+        .env("CLAUDE_CONFIG_DIR", home.path())
+        .env("TZ", "UTC")
+        .output()
+        .expect("ccusage starts");
+    assert!(
+        out.status.success(),
+        "ccusage: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let key = if report == "session" {
+        "session"
+    } else {
+        report
+    };
+    json[key]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let n = |k: &str| r[k].as_u64().unwrap_or(0);
+            (
+                r["period"].as_str().expect("a period").to_string(),
+                [
+                    n("inputTokens"),
+                    n("outputTokens"),
+                    n("cacheReadTokens"),
+                    n("cacheCreationTokens"),
+                ],
+                r["totalCost"].as_f64().unwrap_or(0.0),
+            )
+        })
+        .collect()
+}
+
+/// `ysess stats --all --by BY --json` over the same home: (name, tokens,
+/// cost) of each group.
+fn ysess_groups(home: &Dir, by: &str) -> Vec<(String, [u64; 4], f64)> {
+    let run = home.run_with(
+        &["stats", "--all", "--by", by, "--json"],
+        None,
+        &[
+            ("CLAUDE_CONFIG_DIR", home.path().to_str().expect("UTF-8")),
+            ("HOME", home.join("no-home").to_str().expect("UTF-8")),
+            ("YSESS_PATH", ""),
+            ("CODEX_HOME", ""),
+            ("PI_CODING_AGENT_DIR", ""),
+            ("PI_CODING_AGENT_SESSION_DIR", ""),
+        ],
+    );
+    run.status(0);
+    run.json_lines()
+        .into_iter()
+        .filter(|l| l["type"] != "total")
+        .map(|l| {
+            let t = &l["tokens"];
+            let n = |k: &str| t[k].as_u64().unwrap_or(0);
+            (
+                l["name"].as_str().expect("a name").to_string(),
+                [n("input"), n("output"), n("cache_read"), n("cache_write")],
+                l["cost"].as_f64().unwrap_or(0.0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn stats_all_equals_ccusage_daily_monthly_and_session_reports_to_the_token() {
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let home = claude_home();
+    for (by, report) in [
+        ("day", "daily"),
+        ("month", "monthly"),
+        ("session", "session"),
+    ] {
+        let theirs = ccusage_report(&home, report);
+        let ours = ysess_groups(&home, by);
+        assert!(theirs.len() >= 2, "{report}: {theirs:?}");
+        for (period, tokens, cost) in &theirs {
+            let mine = ours
+                .iter()
+                .find(|g| &g.0 == period)
+                .unwrap_or_else(|| panic!("--by {by}: no {period}; ysess has {ours:?}"));
+            assert_eq!(
+                &mine.1, tokens,
+                "--by {by} {period}: tokens against ccusage {report}"
+            );
+            assert!(
+                (mine.2 - cost).abs() < 1e-9,
+                "--by {by} {period}: cost {} against {cost}",
+                mine.2
+            );
+        }
+        // What ccusage leaves out, a group with turns but no usage (a
+        // session of slash commands), has no tokens in ysess either.
+        for (name, tokens, _) in &ours {
+            if !theirs.iter().any(|t| &t.0 == name) {
+                assert_eq!(
+                    tokens, &[0; 4],
+                    "--by {by} {name}: only in ysess, yet it used tokens"
+                );
+            }
+        }
+    }
+}

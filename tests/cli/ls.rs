@@ -12,7 +12,7 @@ use crate::support::{Dir, Run, fixture};
 /// itself) and yoagent (under `$YSESS_PATH`).
 struct Home {
     dir: Dir,
-    /// With a subagent in a file of its own, and no `cwd`.
+    /// With a subagent in a file of its own.
     claude: PathBuf,
     /// Another Claude Code session, of the project `/home/dana/src/ystats`.
     claude2: PathBuf,
@@ -216,7 +216,7 @@ fn ls_filters_by_agent_project_and_time() {
     );
     let mut ystats = paths(&["--project", "src/ystats"]);
     ystats.sort();
-    let mut want = vec![name(&home.claude2), name(&home.codex)];
+    let mut want = vec![name(&home.claude), name(&home.claude2), name(&home.codex)];
     want.sort();
     assert_eq!(ystats, want);
     // The Codex session ran on 2026-11-21; Claude Code's the day before.
@@ -297,4 +297,129 @@ fn ls_never_prints_a_sessions_control_characters_raw() {
         "{run}"
     );
     assert!(run.stdout.contains(r"hostile\u{1b}"), "{run}");
+}
+
+/// `ysess stats --all --by BY --json`'s groups, by name, and its total.
+fn groups(home: &Home, args: &[&str]) -> (Vec<(String, serde_json::Value)>, serde_json::Value) {
+    let mut all = vec!["stats", "--all", "--json"];
+    all.extend(args);
+    let run = home.run(&all);
+    run.status(0);
+    let total = run.stats_total();
+    let groups = run
+        .json_lines()
+        .into_iter()
+        .filter(|l| l["type"] != "total")
+        .map(|l| (l["name"].as_str().expect("a name").to_string(), l))
+        .collect();
+    (groups, total)
+}
+
+#[test]
+fn stats_all_adds_up_every_agents_sessions_by_agent_session_model_and_day() {
+    let Some(home) = Home::new() else { return };
+    let files = [
+        ("claude", &home.claude),
+        ("claude", &home.claude2),
+        ("codex", &home.codex),
+        ("pi", &home.pi),
+        ("yoagent", &home.yoagent),
+    ];
+    // Each agent's group is the sum of its sessions' own totals.
+    let (by_agent, total) = groups(&home, &["--by", "agent"]);
+    let mut sum_all = [0u64; 5];
+    for (agent, account) in &by_agent {
+        assert_eq!(account["type"], "agent");
+        let mut sum = [0u64; 5];
+        for (_, file) in files.iter().filter(|(a, _)| a == agent) {
+            let t = home.stats_total(file);
+            for (k, key) in ["input", "output", "cache_read", "cache_write"]
+                .iter()
+                .enumerate()
+            {
+                sum[k] += t["tokens"][key].as_u64().expect("tokens");
+            }
+            sum[4] += t["entries"].as_u64().expect("entries");
+        }
+        let tokens = &account["tokens"];
+        let mine = [
+            tokens["input"].as_u64().expect("input"),
+            tokens["output"].as_u64().expect("output"),
+            tokens["cache_read"].as_u64().expect("read"),
+            tokens["cache_write"].as_u64().expect("write"),
+            account["entries"].as_u64().expect("entries"),
+        ];
+        assert_eq!(mine, sum, "agent {agent}");
+        for k in 0..5 {
+            sum_all[k] += sum[k];
+        }
+    }
+    assert_eq!(by_agent.len(), 4, "{by_agent:?}");
+    assert_eq!(total["tokens"]["input"], sum_all[0]);
+    assert_eq!(total["entries"], sum_all[4]);
+    // By session: one group per session, named by its id.
+    let (by_session, _) = groups(&home, &["--by", "session"]);
+    let names: Vec<&str> = by_session.iter().map(|g| g.0.as_str()).collect();
+    for id in [
+        "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f",
+        "3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13",
+        "019a2d7a-41c4-78b1-b7cc-a45d62a89cd5",
+        "demo",
+        home.pi_header["id"].as_str().expect("an id"),
+    ] {
+        assert!(names.contains(&id), "{id} in {names:?}");
+    }
+    // By model and by day, the groups add up to the same total.
+    for by in ["model", "day", "week", "month"] {
+        let (g, t) = groups(&home, &["--by", by]);
+        let out: u64 = g
+            .iter()
+            .map(|(_, a)| a["tokens"]["output"].as_u64().expect("out"))
+            .sum();
+        assert_eq!(
+            out,
+            t["tokens"]["output"].as_u64().expect("out"),
+            "--by {by}"
+        );
+        assert!(g.iter().all(|(_, a)| a["type"] == by), "--by {by}");
+    }
+    // The window keeps the entries of its days only: Codex's day.
+    let (days, t) = groups(
+        &home,
+        &[
+            "--by",
+            "day",
+            "--since",
+            "2026-11-21",
+            "--until",
+            "2026-11-21 23:59:59",
+        ],
+    );
+    assert_eq!(days.len(), 1, "{days:?}");
+    assert_eq!(days[0].0, "2026-11-21");
+    assert_eq!(t["tokens"], home.stats_total(&home.codex)["tokens"]);
+}
+
+#[test]
+fn stats_all_names_a_bad_file_and_exits_1_and_by_session_takes_all() {
+    let Some(home) = Home::new() else { return };
+    std::fs::copy(fixture("broken.jsonl"), home.dir.join("apps/broken.jsonl")).expect("a copy");
+    let run = home.run(&["stats", "--all", "--by", "agent"]);
+    run.status(1);
+    assert!(
+        run.stderr.contains("broken.jsonl: not a valid session"),
+        "{run}"
+    );
+    assert!(run.stdout.contains("total (5 sessions)"), "{run}");
+    let demo = fixture("demo.jsonl");
+    home.run(&[
+        "-f",
+        demo.to_str().expect("UTF-8"),
+        "stats",
+        "--by",
+        "session",
+    ])
+    .status(2);
+    home.run(&["stats", "--since", "yesterday"]).status(2);
+    home.run(&["stats", "--all", "--tz", "Not/AZone"]).status(2);
 }

@@ -430,9 +430,9 @@ fn stats_of_an_unknown_revision_or_group_is_refused() {
              hint: a revision is HEAD, @, @-, HEAD@{N}, an entry id or label or branch (or a \
              unique prefix of one), then any of ~N and ^\n",
     );
-    let run = dir.run(&["stats", "--by", "week"]);
+    let run = dir.run(&["stats", "--by", "year"]);
     run.status(2);
-    assert!(run.stderr.contains("invalid value 'week'"), "{run}");
+    assert!(run.stderr.contains("invalid value 'year'"), "{run}");
 }
 
 #[test]
