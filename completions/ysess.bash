@@ -461,7 +461,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__grep)
-            opts="-F -i -w -l -c -f -C -q -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-F -i -w -l -c -f -C -q -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -11,7 +11,7 @@ use crate::search::{BlockHits, BlockKind, Pattern, PatternOptions, Scope};
 use crate::ui::json::GrepMatch;
 use crate::ui::output::{Level, escape, json_line};
 use crate::ui::pager::paged;
-use crate::ui::render::Paint;
+use crate::ui::render::{Paint, short_session};
 
 /// Search the text of a session's messages
 ///
@@ -23,11 +23,18 @@ use crate::ui::render::Paint;
 /// the root to the REVs given. ysess's own records are never searched.
 /// Exits 1 when nothing matches.
 ///
+/// With --all, every session found where `ysess ls` looks (or under the
+/// folders given in place of REVs) is searched, on every core: each match
+/// as `SESSION:ENTRY role: text`, the sessions written last first; -l
+/// prints the files of the sessions that match, -c each matching entry as
+/// `SESSION:ENTRY:N`.
+///
 /// Examples:
 ///   ysess grep -i 'serde_json'            where any message mentions it
 ///   ysess grep -w plan first-draft        on the path to a checkpoint
 ///   ysess grep --tool bash -l 'ls '       the entries whose bash calls list files
 ///   ysess grep --json error | jq .id
+///   ysess grep --all -l 'rate limit'      which sessions hit it
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct GrepArgs {
@@ -65,9 +72,12 @@ pub struct GrepArgs {
     #[arg(short = 'c', long, conflicts_with_all = ["json", "context"])]
     pub count: bool,
     /// One JSON object per match: id, line, role, block, kind, tool, start,
-    /// end, text
+    /// end, text (with --all, also session and path)
     #[arg(long, conflicts_with = "context")]
     pub json: bool,
+    /// Search every session, not only the session file
+    #[arg(long)]
+    pub all: bool,
 }
 
 pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -92,7 +102,11 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         paint: Paint {
             on: ctx.streams.color_out,
         },
+        session: None,
     };
+    if args.all {
+        return all(args, ctx, &pattern, &scope, &render);
+    }
     // Claude Code's and Codex's tool results name only the call they
     // answer: their files are searched through the tree, which pairs them.
     let paired = args.revs.is_empty()
@@ -171,24 +185,192 @@ fn through_tree(
     ixs.dedup();
     let mut matched = false;
     paged(&mut ctx.streams, args.json, |out| {
-        for &ix in &ixs {
-            if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
-                continue;
-            }
-            let bytes = repo.line(ix)?;
-            if !pattern.may_match_line(&bytes) {
-                continue;
-            }
-            let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
-            let entry = repo.entry_from(ix, &bytes)?;
-            if let Some(f) = Found::in_entry(id, line, &entry, pattern, scope) {
-                matched = true;
-                render.entry(out, &f)?;
-            }
-        }
+        matched = search_entries(&repo, &ixs, pattern, scope, render, out)?;
         Ok(())
     })?;
     Ok(matched)
+}
+
+/// Searches the entries `ixs` of `repo` (in that order), writing each
+/// match: whether any matched.
+fn search_entries(
+    repo: &crate::repo::Repo,
+    ixs: &[crate::Ix],
+    pattern: &Pattern,
+    scope: &Scope,
+    render: &Render<'_>,
+    out: &mut dyn Write,
+) -> io::Result<bool> {
+    let tree = &repo.tree;
+    let mut matched = false;
+    for &ix in ixs {
+        if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
+            continue;
+        }
+        let bytes = repo.line(ix)?;
+        if !pattern.may_match_line(&bytes) {
+            continue;
+        }
+        let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
+        let entry = repo.entry_from(ix, &bytes)?;
+        if let Some(f) = Found::in_entry(id, line, &entry, pattern, scope) {
+            matched = true;
+            render.entry(out, &f)?;
+        }
+    }
+    Ok(matched)
+}
+
+/// One session's search with `--all`: its output, whether anything
+/// matched, and how many lines were not searched.
+struct Searched {
+    out: Vec<u8>,
+    matched: bool,
+    skipped: usize,
+}
+
+/// Searches one session file whole, its output made in memory.
+fn search_file(
+    path: &std::path::Path,
+    pattern: &Pattern,
+    scope: &Scope,
+    render: &Render<'_>,
+) -> Result<Searched, crate::repo::LoadError> {
+    let mut out = Vec::new();
+    if crate::search::through_tree(path, None) {
+        let repo = crate::repo::Repo::load_as(&crate::Source::Path(path.to_path_buf()), None)?;
+        let mut ixs: Vec<crate::Ix> = repo.tree.entries().collect();
+        ixs.sort_by_key(|&ix| repo.tree.node(ix).line);
+        let matched = search_entries(&repo, &ixs, pattern, scope, render, &mut out)?;
+        return Ok(Searched {
+            out,
+            matched,
+            skipped: 0,
+        });
+    }
+    let found_any = AtomicBool::new(false);
+    let mut skipped = 0;
+    let file = std::fs::File::open(path)?;
+    let keep = |f: Found, part: &mut Vec<u8>| {
+        found_any.store(true, Ordering::Relaxed);
+        render.entry(part, &f)
+    };
+    scan(file, None, pattern, scope, keep, |part, s| {
+        skipped += s.len();
+        out.extend_from_slice(&part);
+        Ok(())
+    })?;
+    Ok(Searched {
+        out,
+        matched: found_any.into_inner(),
+        skipped,
+    })
+}
+
+/// `grep --all`: every session found, searched on every core, each
+/// session's output written whole, the sessions written last first.
+fn all(
+    args: &GrepArgs,
+    ctx: &mut Context<'_>,
+    pattern: &Pattern,
+    scope: &Scope,
+    render: &Render<'_>,
+) -> Result<Exit, Failure> {
+    use crate::fleet::sessions;
+    let roots = if args.revs.is_empty() {
+        sessions::search_path(&|name| std::env::var_os(name))
+    } else {
+        args.revs
+            .iter()
+            .map(|dir| sessions::Root {
+                dir: dir.into(),
+                named: true,
+            })
+            .collect()
+    };
+    let found = sessions::find(&roots);
+    let mut unreadable: Vec<String> = found
+        .iter()
+        .filter_map(|f| match f {
+            sessions::Found::Unreadable { path, error } => {
+                Some(format!("{}: {error}", path.display()))
+            }
+            sessions::Found::File { .. } => None,
+        })
+        .collect();
+    let files: Vec<std::path::PathBuf> = sessions::newest_first(&found)
+        .into_iter()
+        .map(std::path::Path::to_path_buf)
+        .collect();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut matched = false;
+    let mut skipped: Vec<(std::path::PathBuf, usize)> = Vec::new();
+    paged(&mut ctx.streams, args.json, |out| {
+        let mut failed = Ok(());
+        crate::fleet::ordered(
+            workers,
+            workers * 2,
+            files.iter(),
+            |path| {
+                let id = sessions::id_of(path);
+                let render = Render {
+                    session: Some((id, path.display().to_string())),
+                    ..*render
+                };
+                (path, search_file(path, pattern, scope, &render))
+            },
+            |(path, searched)| {
+                let written = match searched {
+                    Ok(s) => {
+                        matched |= s.matched;
+                        if s.skipped > 0 {
+                            skipped.push((path.clone(), s.skipped));
+                        }
+                        match (args.list, s.matched) {
+                            (true, true) => writeln!(
+                                out,
+                                "{}",
+                                render.paint.id(&escape(&path.display().to_string()))
+                            ),
+                            (true, false) => Ok(()),
+                            (false, _) => out.write_all(&s.out),
+                        }
+                    }
+                    Err(e) => {
+                        let why = match e {
+                            crate::repo::LoadError::Io(e) => e.to_string(),
+                            e => super::hint::load_error(&e),
+                        };
+                        unreadable.push(format!("{}: {why}", path.display()));
+                        Ok(())
+                    }
+                };
+                failed = written;
+                failed.is_ok()
+            },
+        );
+        failed
+    })?;
+    for (path, n) in &skipped {
+        let lines = if *n == 1 { "line" } else { "lines" };
+        ctx.streams.diag(
+            Level::Warning,
+            &escape(&format!(
+                "{}: {n} {lines} not searched, not entries (`ysess fsck` explains)",
+                path.display()
+            )),
+        )?;
+    }
+    for why in &unreadable {
+        ctx.streams.diag(Level::Error, &escape(why))?;
+    }
+    Ok(if !unreadable.is_empty() {
+        Exit::Fatal
+    } else if matched {
+        Exit::Success
+    } else {
+        Exit::No
+    })
 }
 
 /// Warns of the lines not searched (the first five, then how many more).
@@ -213,20 +395,27 @@ fn warn_skipped(ctx: &mut Context<'_>, skipped: &[Skipped]) -> Result<(), Failur
 }
 
 /// How matches are written.
+#[derive(Clone)]
 struct Render<'a> {
     args: &'a GrepArgs,
     paint: Paint,
+    /// With `--all`: the session's id and file.
+    session: Option<(String, String)>,
 }
 
 impl Render<'_> {
     fn entry(&self, out: &mut dyn Write, f: &Found) -> io::Result<()> {
         let p = self.paint;
         if self.args.list {
+            // With --all, the session's file is listed once, by the caller.
+            if self.session.is_some() {
+                return Ok(());
+            }
             return writeln!(out, "{}", p.id(&escape(&f.id)));
         }
         if self.args.count {
             let lines: usize = f.hits.iter().map(|h| h.lines.len()).sum();
-            return writeln!(out, "{}:{lines}", p.id(&escape(&f.id)));
+            return writeln!(out, "{}:{lines}", p.id(&escape(&self.named(&f.id))));
         }
         if self.args.json {
             for h in &f.hits {
@@ -236,6 +425,8 @@ impl Render<'_> {
                         json_line(
                             out,
                             &GrepMatch {
+                                session: self.session.as_ref().map(|s| s.0.as_str()),
+                                path: self.session.as_ref().map(|s| s.1.as_str()),
                                 id: &f.id,
                                 line: f.line,
                                 role: f.kind.role_name(),
@@ -283,9 +474,18 @@ impl Render<'_> {
         };
         format!(
             "{} {}",
-            p.id(&escape(&f.id)),
+            p.id(&escape(&self.named(&f.id))),
             p.role(&format!("{}{what}", f.kind.role_name()))
         )
+    }
+
+    /// An entry's id, after its session's as `ls` shows it
+    /// (`SESSION:ENTRY`) with `--all`.
+    fn named(&self, id: &str) -> String {
+        match &self.session {
+            Some((session, _)) => format!("{}:{id}", short_session(session)),
+            None => id.to_string(),
+        }
     }
 
     /// A line of text escaped, its matches (byte ranges of the block,

@@ -9,7 +9,7 @@ use crate::Format;
 use crate::fleet::sessions::{self, Found, Root, Session};
 use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
-use crate::ui::render::{Paint, fit, thousands, time};
+use crate::ui::render::{Paint, fit, short_session, thousands, time};
 
 /// List every session on this machine, newest activity first
 ///
@@ -220,7 +220,7 @@ fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
                 s.last
                     .map_or_else(|| "-".to_string(), |l| time(l, &ctx.tz, true)),
                 s.format.name().to_string(),
-                escape(short(&s.id)).into_owned(),
+                escape(short_session(&s.id)).into_owned(),
                 thousands(s.entries),
                 thousands(s.branches as u64),
                 tokens(u.total_tokens),
@@ -267,11 +267,6 @@ fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
         ]))
     }));
     lines
-}
-
-/// The first 8 characters of an id, as a person reads it.
-fn short(id: &str) -> &str {
-    id.char_indices().nth(8).map_or(id, |(at, _)| &id[..at])
 }
 
 /// `912`, `84.1k`, `1.2M`: tokens as a person reads them.

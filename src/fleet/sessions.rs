@@ -335,10 +335,7 @@ pub fn accounts(
         let mut keyed = Keyed::new();
         let whole = |key: String| Keyed::from([(key, total.clone())]);
         match by {
-            By::Session => {
-                let id = head_facts(path).0.unwrap_or_else(|| stem(path));
-                keyed = whole(id);
-            }
+            By::Session => keyed = whole(id_of(path)),
             By::Project => {
                 let project = head_facts(path).1.unwrap_or_else(|| {
                     path.parent()
@@ -449,10 +446,9 @@ impl std::fmt::Display for NoSession {
 
 impl std::error::Error for NoSession {}
 
-/// The session file `spec` names among `files` (as [`find`] gives them):
-/// `latest` (the file written last), `latest~N` (N before it), or the
-/// unique session whose id or file stem starts with `spec`.
-pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
+/// The session files of `files` (as [`find`] gives them), the one written
+/// last first (the same time: by path).
+pub fn newest_first(files: &[Found]) -> Vec<&Path> {
     let mut sessions: Vec<(&Path, Option<std::time::SystemTime>)> = files
         .iter()
         .filter_map(|f| match f {
@@ -460,8 +456,21 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
             Found::Unreadable { .. } => None,
         })
         .collect();
-    // Newest first; the same time, by path.
     sessions.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    sessions.into_iter().map(|s| s.0).collect()
+}
+
+/// The id of the session in the file at `path`, as `ls` shows it: the id
+/// the file records near its start, else the file's stem.
+pub fn id_of(path: &Path) -> String {
+    head_facts(path).0.unwrap_or_else(|| stem(path))
+}
+
+/// The session file `spec` names among `files` (as [`find`] gives them):
+/// `latest` (the file written last), `latest~N` (N before it), or the
+/// unique session whose id or file stem starts with `spec`.
+pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
+    let sessions = newest_first(files);
     let back = match spec.strip_prefix("latest") {
         Some("") => Some(0),
         Some(rest) => rest.strip_prefix('~').and_then(|n| n.parse::<usize>().ok()),
@@ -470,7 +479,7 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     if let Some(back) = back {
         return sessions
             .get(back)
-            .map(|s| s.0.to_path_buf())
+            .map(|s| s.to_path_buf())
             .ok_or(NoSession::TooFewSessions {
                 back,
                 found: sessions.len(),
@@ -483,17 +492,17 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     let id_starts = |path: &Path| head_facts(path).0.is_some_and(|id| id.starts_with(spec));
     let mut candidates: Vec<PathBuf> = sessions
         .iter()
-        .filter(|(path, _)| {
+        .filter(|path| {
             let stem = stem(path);
             stem.starts_with(spec) || (stem.contains(spec) && id_starts(path))
         })
-        .map(|s| s.0.to_path_buf())
+        .map(|s| s.to_path_buf())
         .collect();
     if candidates.is_empty() {
         candidates = sessions
             .iter()
-            .filter(|(path, _)| id_starts(path))
-            .map(|s| s.0.to_path_buf())
+            .filter(|path| id_starts(path))
+            .map(|s| s.to_path_buf())
             .collect();
     }
     match candidates.len() {

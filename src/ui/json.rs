@@ -277,6 +277,12 @@ pub struct StatusSince {
 /// `grep --json`: one object per match.
 #[derive(Serialize)]
 pub struct GrepMatch<'a> {
+    /// With `--all`: the session's id, as `ls` shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<&'a str>,
+    /// With `--all`: the session's file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<&'a str>,
     /// The entry's id.
     pub id: &'a str,
     /// Its line in the file.

@@ -117,6 +117,12 @@ pub fn role_text(kind: MessageKind, tag: &str) -> String {
     }
 }
 
+/// A session's id as `ls` shows it and `-s` takes it: its first 8
+/// characters.
+pub fn short_session(id: &str) -> &str {
+    id.char_indices().nth(8).map_or(id, |(at, _)| &id[..at])
+}
+
 /// A millisecond timestamp in the given zone: `2026-10-09 14:03:27 +02:00`,
 /// or with `short`, `2026-10-09 14:03`.
 pub fn time(ms: u64, tz: &TimeZone, short: bool) -> String {

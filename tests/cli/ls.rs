@@ -423,3 +423,67 @@ fn stats_all_names_a_bad_file_and_exits_1_and_by_session_takes_all() {
     home.run(&["stats", "--since", "yesterday"]).status(2);
     home.run(&["stats", "--all", "--tz", "Not/AZone"]).status(2);
 }
+
+#[test]
+fn grep_all_searches_every_session_newest_first_as_each_file_alone_would() {
+    let Some(home) = Home::new() else { return };
+    // The order the files were written in: newest first in the output.
+    let order = [
+        &home.pi,
+        &home.codex,
+        &home.claude,
+        &home.claude2,
+        &home.yoagent,
+    ];
+    for (k, file) in order.iter().enumerate() {
+        set_modified(file, 10_000 - k as u64 * 1_000);
+    }
+    let pattern = "the";
+    let run = home.run(&["grep", "--all", "-i", pattern]);
+    run.status(0);
+    // Each session's lines are what grep of its file alone prints, each
+    // id after the session's as `ls` shows it.
+    let mut expected = String::new();
+    let mut listed = String::new();
+    for file in order {
+        let alone = home.run(&["-f", file.to_str().expect("UTF-8"), "grep", "-i", pattern]);
+        if alone.status == Some(1) {
+            continue;
+        }
+        alone.status(0);
+        let ls = home.run(&["ls", "--json", file.to_str().expect("UTF-8")]);
+        let id = ls.json_lines()[0]["id"]
+            .as_str()
+            .expect("an id")
+            .to_string();
+        let short: String = id.chars().take(8).collect();
+        for line in alone.stdout.lines() {
+            expected.push_str(&format!("{short}:{line}\n"));
+        }
+        listed.push_str(&format!("{}\n", file.display()));
+    }
+    assert!(expected.lines().count() > 10, "{expected}");
+    assert_eq!(run.stdout, expected, "{run}");
+    // -l: the files of the sessions that match.
+    home.run(&["grep", "--all", "-l", "-i", pattern])
+        .status(0)
+        .stdout(&listed);
+    // -c: SESSION:ENTRY:N.
+    let counted = home.run(&["grep", "--all", "-c", "-i", pattern]);
+    counted.status(0);
+    assert!(
+        counted.stdout.lines().all(|l| l.split(':').count() == 3),
+        "{counted}"
+    );
+    // --json: each match with its session and file.
+    let json = home.run(&["grep", "--all", "--json", "Count the lines"]);
+    json.status(0);
+    let lines = json.json_lines();
+    assert_eq!(lines.len(), 1, "{json}");
+    assert_eq!(lines[0]["session"], "019a2d7a-41c4-78b1-b7cc-a45d62a89cd5");
+    assert_eq!(lines[0]["path"], home.codex.to_str().expect("UTF-8"));
+    // Nothing anywhere: 1.
+    home.run(&["grep", "--all", "no session says this"])
+        .status(1)
+        .stdout("");
+}
