@@ -57,7 +57,17 @@ impl Refs {
     pub fn read(tree: &Tree, mut entry: impl FnMut(Ix) -> io::Result<Entry>) -> io::Result<Refs> {
         let mut live: BTreeMap<String, Ix> = BTreeMap::new();
         let mut deleted = Vec::new();
-        for ix in (0..tree.len() as Ix).filter(|&ix| tree.is_record(ix)) {
+        // Only branch records are read (a Claude Code or Codex file folds
+        // half its lines out as bookkeeping: reading each would double the
+        // time to open it); the index knows each record's kind.
+        let branch_record = |ix: Ix| {
+            tree.is_record(ix)
+                && matches!(
+                    tree.tag(ix),
+                    "ysess.branch" | "ysess.branch-delete" | "ysess.branch-rename"
+                )
+        };
+        for ix in (0..tree.len() as Ix).filter(|&ix| branch_record(ix)) {
             let Message::Custom { kind, data, .. } = entry(ix)?.message else {
                 continue;
             };
