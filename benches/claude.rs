@@ -17,81 +17,16 @@
 mod support;
 
 use std::ffi::OsString;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use support::{Out, Table, bench_runs, check_run, env_usize, list_ms, mb, ms, secs, time_child};
 
+#[path = "claude_gen.rs"]
+mod claude_gen;
+
 const TABLE: Table = Table { what: 40 };
-
-/// A UUID-shaped id, different for each `(block, line)`.
-fn uuid(block: usize, line: usize) -> String {
-    let n = (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (line as u64) << 56;
-    format!(
-        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-        (n >> 32) as u32,
-        (n >> 16) as u16,
-        line,
-        block % 0xfff,
-        block
-    )
-}
-
-fn generate(path: &Path, bytes: u64) -> std::io::Result<()> {
-    let fixture = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/today.jsonl"),
-    )?;
-    let lines: Vec<serde_json::Value> = fixture
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("the fixture is JSON"))
-        .collect();
-    let fork = [
-        "d9c8b7a6-0010-4000-8000-000000000010",
-        "eac9b8a7-0011-4000-8000-000000000011",
-    ];
-    let head = "acebdac9-0013-4000-8000-000000000013";
-    let pad = " and more words".repeat(60);
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let (mut written, mut block, mut last): (u64, usize, Option<String>) = (0, 0, None);
-    while written < bytes {
-        let ids: std::collections::HashMap<String, String> = lines
-            .iter()
-            .enumerate()
-            .filter_map(|(k, v)| Some((v["uuid"].as_str()?.to_string(), uuid(block, k))))
-            .collect();
-        for v in &lines {
-            let mut v = v.clone();
-            if v["uuid"].as_str().is_some_and(|u| fork.contains(&u)) && block % 1000 != 0 {
-                continue;
-            }
-            if let Some(u) = v["uuid"].as_str() {
-                v["uuid"] = ids[u].clone().into();
-                let parent = match v["parentUuid"].as_str() {
-                    Some(p) => ids.get(p).cloned(),
-                    None => last.clone(),
-                };
-                v["parentUuid"] = parent.map_or(serde_json::Value::Null, Into::into);
-            }
-            if v["type"] == "assistant" {
-                let id = format!("{}_{block}", v["message"]["id"].as_str().unwrap_or("msg"));
-                v["message"]["id"] = id.into();
-                for b in v["message"]["content"].as_array_mut().into_iter().flatten() {
-                    if let Some(t) = b["text"].as_str() {
-                        b["text"] = format!("{t}{pad}").into();
-                    }
-                }
-            }
-            let line = v.to_string();
-            writeln!(out, "{line}")?;
-            written += line.len() as u64 + 1;
-        }
-        last = Some(ids[head].clone());
-        block += 1;
-    }
-    out.flush()
-}
 
 fn bench_file(mb_wanted: usize) -> std::io::Result<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench");
@@ -104,7 +39,7 @@ fn bench_file(mb_wanted: usize) -> std::io::Result<PathBuf> {
     }
     println!("generating {} ...", file.display());
     let t = Instant::now();
-    generate(&file, wanted)?;
+    claude_gen::generate(&file, wanted, 0, None)?;
     println!("generated in {}", ms(t.elapsed()));
     Ok(file)
 }

@@ -1,0 +1,245 @@
+//! `cargo bench --bench home`: every session of a generated home at once.
+//! `ysess ls`, `ysess grep --all` and `ysess stats --all --by day` on a
+//! home of 2,000 Claude Code sessions (about 1.5 GB), beside `rg` over the
+//! same folder and ccusage's `daily` report (where `npm install --prefix
+//! tests/ccusage` installed it), in one run, with ysess's peak memory.
+//! Target (issue 26): the home listed (`ls`, which accounts for each
+//! session's tokens and cost) and accounted for (`stats --all --by day`)
+//! faster than ccusage's `daily` takes on the same folder: each of the two
+//! against ccusage, and their sum shown beside.
+//!
+//! The home (`target/bench/home-<sessions>-<mb>/`, made once, with a
+//! `.meta` marker) holds the sessions in 20 project folders, each session
+//! the shapes of `tests/fixtures/claude/today.jsonl` with ids of its own,
+//! its days spread over four weeks.
+//!
+//! Environment: `YSESS_BENCH_SESSIONS` (default 2000), `YSESS_BENCH_HOME_MB`
+//! (default 1536, the whole home), `YSESS_BENCH_RUNS` (default 1; the best
+//! run is shown).
+
+#[path = "support.rs"]
+#[allow(dead_code)] // the helpers other benches use
+mod support;
+
+#[path = "claude_gen.rs"]
+mod claude_gen;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use support::{Table, env_usize, list_ms, mb, ms, pass, peak_rss, profile, secs};
+
+const TABLE: Table = Table { what: 44 };
+
+/// The pattern searched: a word of the sessions' text (in every one).
+const PATTERN: &str = "collect";
+
+fn make_home(sessions: usize, megabytes: usize) -> std::io::Result<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("target/bench/home-{sessions}-{megabytes}"));
+    let meta = dir.join(".meta");
+    let marker = format!("gen=1 sessions={sessions} mb={megabytes}\n");
+    if std::fs::read_to_string(&meta).is_ok_and(|m| m == marker) {
+        println!("reusing {}", dir.display());
+        return Ok(dir);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    println!("generating {} ({sessions} sessions, {megabytes} MB) ...", dir.display());
+    let t = Instant::now();
+    let each = ((megabytes as u64) << 20) / sessions.max(1) as u64;
+    let mut block = 0;
+    for k in 0..sessions {
+        let project = dir.join(format!(".claude/projects/-home-dana-src-project{:02}", k % 20));
+        std::fs::create_dir_all(&project)?;
+        let day = format!("2026-11-{:02}", 1 + k % 28);
+        let file = project.join(format!("{:08x}-0000-4000-8000-{:012x}.jsonl", k, k));
+        block += claude_gen::generate(&file, each, block, Some(&day))?;
+    }
+    std::fs::write(&meta, marker)?;
+    println!("generated in {}", ms(t.elapsed()));
+    Ok(dir)
+}
+
+/// Bytes of the session files under `dir`.
+fn size_of(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "jsonl") {
+                total += e.metadata().map_or(0, |m| m.len());
+            }
+        }
+    }
+    total
+}
+
+/// Runs `bin args` `runs` times in the home's environment, stdout drained,
+/// each run's exit status one of `ok`: the times.
+fn timed(
+    bin: &Path,
+    args: &[OsString],
+    env: &[(&str, OsString)],
+    runs: usize,
+    ok: &[i32],
+) -> Result<Vec<Duration>, String> {
+    let mut all = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let out = Command::new(bin)
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|e| format!("{}: {e}", bin.display()))?;
+        all.push(t.elapsed());
+        match out.status.code() {
+            Some(code) if ok.contains(&code) => {}
+            code => return Err(format!("{} {args:?}: exit {code:?}", bin.display())),
+        }
+    }
+    Ok(all)
+}
+
+fn main() -> ExitCode {
+    let sessions = env_usize("YSESS_BENCH_SESSIONS", 2000);
+    let megabytes = env_usize("YSESS_BENCH_HOME_MB", 1536);
+    let runs = env_usize("YSESS_BENCH_RUNS", 1).max(1);
+    let home = match make_home(sessions, megabytes) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("error: making the home: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let claude = home.join(".claude");
+    let bytes = size_of(&claude);
+    let env: Vec<(&str, OsString)> = vec![
+        ("HOME", home.clone().into()),
+        ("CLAUDE_CONFIG_DIR", claude.clone().into()),
+        ("YSESS_PATH", "".into()),
+        ("CODEX_HOME", "".into()),
+        ("PI_CODING_AGENT_DIR", "".into()),
+        ("PI_CODING_AGENT_SESSION_DIR", "".into()),
+        ("TZ", "UTC".into()),
+    ];
+    let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
+    let args = |a: &[&str]| -> Vec<OsString> { a.iter().map(OsString::from).collect() };
+    // The folder is named, so that the runs without this environment
+    // (peak memory, profile) read the same sessions.
+    let projects: OsString = claude.join("projects").into();
+    let with_folder = |a: &[&str]| {
+        let mut v = args(a);
+        v.push(projects.clone());
+        v
+    };
+    let ls = with_folder(&["ls"]);
+    let grep = with_folder(&["grep", "--all", PATTERN]);
+    let stats = with_folder(&["stats", "--all", "--by", "day"]);
+    let mut rows: Vec<(String, Result<Vec<Duration>, String>)> = vec![
+        ("ysess ls".into(), timed(ysess, &ls, &env, runs, &[0])),
+        (
+            format!("ysess grep --all {PATTERN}"),
+            timed(ysess, &grep, &env, runs, &[0]),
+        ),
+        (
+            "ysess stats --all --by day".into(),
+            timed(ysess, &stats, &env, runs, &[0]),
+        ),
+    ];
+    let rg = std::env::var_os("YSESS_RG").unwrap_or_else(|| "/usr/bin/rg".into());
+    let rg_args: Vec<OsString> = vec![PATTERN.into(), projects.clone()];
+    rows.push((
+        format!("rg {PATTERN} (same folder)"),
+        timed(Path::new(&rg), &rg_args, &env, runs, &[0]),
+    ));
+    let ccusage =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage/node_modules/.bin/ccusage");
+    if ccusage.is_file() {
+        rows.push((
+            "ccusage daily --offline".into(),
+            timed(&ccusage, &args(&["daily", "--json", "--offline"]), &env, runs, &[0]),
+        ));
+    }
+    println!(
+        "home: {} ({sessions} sessions, {})",
+        claude.display(),
+        mb(bytes)
+    );
+    TABLE.header();
+    let best = |what: &str| {
+        rows.iter()
+            .find(|r| r.0.starts_with(what))
+            .and_then(|r| r.1.as_ref().ok())
+            .and_then(|t| t.iter().min().copied())
+    };
+    let mut failed = false;
+    for (what, t) in &rows {
+        match t {
+            Ok(t) => TABLE.row(what, &ms(*t.iter().min().expect("runs >= 1")), "", ""),
+            Err(e) => {
+                failed = true;
+                TABLE.row(what, "failed", "", &format!("({e})"));
+            }
+        }
+    }
+    if let (Some(g), Some(r)) = (best("ysess grep"), best("rg ")) {
+        TABLE.row(
+            "grep --all / rg",
+            &format!("{:.2}x", secs(g) / secs(r)),
+            "",
+            "",
+        );
+    }
+    if let (Some(l), Some(s), Some(c)) = (best("ysess ls"), best("ysess stats"), best("ccusage")) {
+        let c = secs(c);
+        for (what, t) in [("ls", secs(l)), ("stats --all --by day", secs(s))] {
+            TABLE.row(
+                &format!("{what} / ccusage daily"),
+                &format!("{:.2}x", t / c),
+                "< 1x",
+                pass(t < c),
+            );
+        }
+        TABLE.row(
+            "(ls + stats --all --by day) / ccusage daily",
+            &format!("{:.2}x", (secs(l) + secs(s)) / c),
+            "",
+            "",
+        );
+    } else {
+        TABLE.row("ccusage daily", "n/a", "", "(not installed)");
+    }
+    for (what, a) in [("ls", &ls), ("grep --all", &grep), ("stats --all", &stats)] {
+        match peak_rss(ysess, a, 1) {
+            Ok(r) => TABLE.rss_rows(
+                &format!("ysess {what} peak RSS"),
+                "  as a share of the home",
+                r.kib,
+                bytes,
+                None,
+            ),
+            Err(e) => TABLE.row(&format!("ysess {what} peak RSS"), "failed", "", &e),
+        }
+    }
+    println!();
+    for (what, t) in &rows {
+        if let Ok(t) = t {
+            println!("{what} runs: {}", list_ms(t));
+        }
+    }
+    for (what, a) in [("ls", &ls), ("grep --all", &grep), ("stats --all", &stats)] {
+        println!("ysess {what} {}", profile(ysess, a));
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
