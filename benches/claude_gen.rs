@@ -20,7 +20,12 @@ fn uuid(block: usize, line: usize) -> String {
 /// `tests/fixtures/claude/today.jsonl` again and again with fresh ids
 /// (those of blocks `first_block` on, so that sessions made with different
 /// ones share no id), its dates moved to `day` (`YYYY-MM-DD`) when given.
-pub fn generate(path: &Path, bytes: u64, first_block: usize, day: Option<&str>) -> std::io::Result<usize> {
+pub fn generate(
+    path: &Path,
+    bytes: u64,
+    first_block: usize,
+    day: Option<&str>,
+) -> std::io::Result<usize> {
     let fixture = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/today.jsonl"),
     )?;
@@ -35,8 +40,7 @@ pub fn generate(path: &Path, bytes: u64, first_block: usize, day: Option<&str>) 
     let head = "acebdac9-0013-4000-8000-000000000013";
     let pad = " and more words".repeat(60);
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let (mut written, mut block, mut last): (u64, usize, Option<String>) =
-        (0, first_block, None);
+    let (mut written, mut block, mut last): (u64, usize, Option<String>) = (0, first_block, None);
     while written < bytes {
         let ids: std::collections::HashMap<String, String> = lines
             .iter()
@@ -78,4 +82,3 @@ pub fn generate(path: &Path, bytes: u64, first_block: usize, day: Option<&str>) 
     out.flush()?;
     Ok(block - first_block)
 }
-

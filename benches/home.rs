@@ -46,12 +46,18 @@ fn make_home(sessions: usize, megabytes: usize) -> std::io::Result<PathBuf> {
         return Ok(dir);
     }
     let _ = std::fs::remove_dir_all(&dir);
-    println!("generating {} ({sessions} sessions, {megabytes} MB) ...", dir.display());
+    println!(
+        "generating {} ({sessions} sessions, {megabytes} MB) ...",
+        dir.display()
+    );
     let t = Instant::now();
     let each = ((megabytes as u64) << 20) / sessions.max(1) as u64;
     let mut block = 0;
     for k in 0..sessions {
-        let project = dir.join(format!(".claude/projects/-home-dana-src-project{:02}", k % 20));
+        let project = dir.join(format!(
+            ".claude/projects/-home-dana-src-project{:02}",
+            k % 20
+        ));
         std::fs::create_dir_all(&project)?;
         let day = format!("2026-11-{:02}", 1 + k % 28);
         let file = project.join(format!("{:08x}-0000-4000-8000-{:012x}.jsonl", k, k));
@@ -164,7 +170,13 @@ fn main() -> ExitCode {
     if ccusage.is_file() {
         rows.push((
             "ccusage daily --offline".into(),
-            timed(&ccusage, &args(&["daily", "--json", "--offline"]), &env, runs, &[0]),
+            timed(
+                &ccusage,
+                &args(&["daily", "--json", "--offline"]),
+                &env,
+                runs,
+                &[0],
+            ),
         ));
     }
     println!(

@@ -40,6 +40,9 @@ pub struct Repo {
     /// The torn last line, when the file was loaded with
     /// [`Repo::load_torn`] and has one.
     pub torn: Option<crate::check::Torn>,
+    /// The title the format's own lines give the session
+    /// ([`crate::check::Report::title`]).
+    pub title: Option<String>,
     store: Held,
 }
 
@@ -176,6 +179,7 @@ impl Repo {
             format: report.format,
             version: report.version,
             torn: report.torn,
+            title: report.title,
             tree,
             refs: Refs::default(),
             store,

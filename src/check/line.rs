@@ -19,10 +19,18 @@ impl State {
             self.header_first = Some(matches!(v.line, Line::Header { .. }));
         }
         match v.line {
-            Line::Blank | Line::Aside { unknown: None } => {}
-            Line::Aside {
-                unknown: Some(kind),
-            } => self.unknown_type(kind, line),
+            Line::Blank => {}
+            Line::Aside { unknown, title } => {
+                if let Some(kind) = unknown {
+                    self.unknown_type(kind, line);
+                }
+                // The last title the user gave wins over the app's summaries.
+                if let Some(t) = title
+                    && (t.given || !self.title.as_ref().is_some_and(|had| had.given))
+                {
+                    self.title = Some(t);
+                }
+            }
             Line::Header { version } if first => {
                 self.version = Some(version);
                 self.numbered.push(None);

@@ -193,6 +193,10 @@ pub struct Report {
     /// The file version its header declares, as its app reads it (pi: 1, 2
     /// or 3); `None` for a format without one.
     pub version: Option<u64>,
+    /// The title the format's own lines give the session (Claude Code's
+    /// `custom-title`, else its `summary`): the last one given by the user,
+    /// else the app's last; raw session text.
+    pub title: Option<String>,
 }
 
 impl Report {
@@ -315,6 +319,8 @@ struct State {
     /// Lines of types the format does not know: (type, first line, its
     /// offset, how many), in order of first sight.
     unknown_types: Vec<(Box<str>, u64, u64, u64)>,
+    /// The session's title, from the format's own lines.
+    title: Option<crate::format::Title>,
 }
 
 impl State {
@@ -368,10 +374,12 @@ impl State {
             header_first,
             version,
             broken_ids,
+            title,
             ..
         } = self;
         report.format = format;
         report.version = version;
+        report.title = title.map(|t| t.text.into());
         // pi starts a file afresh, every entry dropped, when its first line
         // is not a header.
         if format == Format::Pi && header_first == Some(false) {

@@ -185,9 +185,11 @@ pub struct Session {
     pub usage: Usage,
     /// Dollars, as `ysess stats` totals them; `None` when nothing is priced.
     pub cost: Option<f64>,
-    /// A title: the name the user gave (pi's `session_info`), else the
-    /// first line of the first user message that holds the user's words
-    /// (not only the context an app adds); raw session text, to be escaped.
+    /// A title: the name the user gave (pi's `session_info`, Claude Code's
+    /// `custom-title`), else the app's summary (Claude Code's `summary`),
+    /// else the first line of the first user message that holds the user's
+    /// words (not only the context an app adds); raw session text, to be
+    /// escaped.
     pub title: Option<String>,
 }
 
@@ -209,6 +211,8 @@ impl Session {
             .filter(|s| !s.trim().is_empty())
             .last();
         let title = named
+            .map(str::to_string)
+            .or_else(|| repo.title.clone())
             .or_else(|| {
                 tree.entries()
                     .filter(|&ix| tree.node(ix).kind == crate::format::MessageKind::User)
@@ -216,8 +220,8 @@ impl Session {
                     .find(|s| {
                         !s.trim().is_empty() && !s.starts_with(crate::format::markup::CONTEXT_ONLY)
                     })
-            })
-            .map(str::to_string);
+                    .map(str::to_string)
+            });
         let (id, project) = head_facts(path);
         let id = id.unwrap_or_else(|| stem(path));
         Ok(Session {

@@ -449,6 +449,16 @@ impl LineFacts<'_> {
     }
 }
 
+/// A title a line gives its session: the name the user gave it (Claude
+/// Code's `custom-title`) or the app's summary of it (`summary`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Title {
+    /// Given by the user, not made by the app.
+    pub given: bool,
+    /// The title, as the line has it (raw session text).
+    pub text: Box<str>,
+}
+
 /// The verdict on one raw line. (Verdicts are moved once per line, never
 /// stored: boxing the facts would cost an allocation per line.)
 #[allow(clippy::large_enum_variant)]
@@ -469,6 +479,9 @@ pub enum Checked<'a> {
     Aside {
         /// The line's type, when the format does not know it.
         unknown: Option<Box<str>>,
+        /// The title the line gives its session (Claude Code's
+        /// `custom-title` and `summary` lines).
+        title: Option<Title>,
     },
     /// A loadable entry. `indent` is where the trimmed text starts.
     Entry {
@@ -500,7 +513,7 @@ impl Checked<'_> {
         match self {
             Checked::Blank => Checked::Blank,
             Checked::Header { version } => Checked::Header { version },
-            Checked::Aside { unknown } => Checked::Aside { unknown },
+            Checked::Aside { unknown, title } => Checked::Aside { unknown, title },
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),
                 indent,

@@ -142,6 +142,7 @@ pub(crate) enum Line {
     /// type when the format does not know it.
     Aside {
         unknown: Option<Box<str>>,
+        title: Option<crate::format::Title>,
     },
     Entry {
         facts: Facts,
@@ -199,7 +200,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
         let line = match format.check_line(bytes, subjects) {
             Checked::Blank => Line::Blank,
             Checked::Header { version } => Line::Header { version },
-            Checked::Aside { unknown } => Line::Aside { unknown },
+            Checked::Aside { unknown, title } => Line::Aside { unknown, title },
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { facts, indent } => {

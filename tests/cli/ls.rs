@@ -149,6 +149,8 @@ fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
     let claude2 = of(&home.claude2);
     assert_eq!(claude2["id"], "3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13");
     assert_eq!(claude2["project"], "/home/dana/src/ystats");
+    // Claude Code's summary of the session is its title.
+    assert_eq!(claude2["title"], "Add --json flag to ystats stats");
     let yoagent = of(&home.yoagent);
     assert_eq!(yoagent["agent"], "yoagent");
     assert_eq!(yoagent["id"], "demo");
@@ -486,4 +488,21 @@ fn grep_all_searches_every_session_newest_first_as_each_file_alone_would() {
     home.run(&["grep", "--all", "no session says this"])
         .status(1)
         .stdout("");
+}
+
+#[test]
+fn a_claude_code_title_the_user_gave_wins_over_the_apps_summaries() {
+    let Some(home) = Home::new() else { return };
+    // today.jsonl holds a `custom-title` line; a summary written after it
+    // does not replace the name the user gave.
+    let mut text = std::fs::read_to_string(fixture("claude/today.jsonl")).expect("the fixture");
+    text.push_str(r#"{"type":"summary","summary":"What the app made of it","leafUuid":"x"}"#);
+    text.push('\n');
+    let file = home
+        .dir
+        .join("home/.claude/projects/-home-dana-src-ystats/today.jsonl");
+    std::fs::write(&file, text).expect("a file");
+    let run = home.run(&["ls", "--json", file.to_str().expect("UTF-8")]);
+    run.status(0);
+    assert_eq!(run.json_lines()[0]["title"], "empty-file output", "{run}");
 }

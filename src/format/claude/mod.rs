@@ -196,7 +196,17 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
         // A summary, or the app's housekeeping: no entry.
         let unknown = (!HOUSEKEEPING.contains(&kind) && !TYPES.contains(&kind))
             .then(|| Box::from(if kind.is_empty() { "(none)" } else { kind }));
-        return Checked::Aside { unknown };
+        let title = match kind {
+            "custom-title" => string(map, "customTitle").map(|t| (true, t)),
+            "summary" => string(map, "summary").map(|t| (false, t)),
+            _ => None,
+        }
+        .filter(|(_, t)| !t.trim().is_empty())
+        .map(|(given, t)| crate::format::Title {
+            given,
+            text: Box::from(t),
+        });
+        return Checked::Aside { unknown, title };
     };
     let own = |s: &str| Cow::Owned(s.to_string());
     // A compaction continues the entry it names as its logical parent.
