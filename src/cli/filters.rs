@@ -8,6 +8,21 @@ use crate::MessageKind;
 use crate::search::filter::Filter;
 use crate::search::{Pattern, PatternOptions};
 
+/// `--since`/`--until`'s time, in ms since the epoch (0 for a time
+/// before it), counted back from `now` where it is relative; a time that
+/// does not parse is a usage error.
+pub fn when_ms(
+    text: Option<&str>,
+    now: &dyn Fn() -> jiff::ZonedDateTime,
+) -> Result<Option<u64>, Failure> {
+    text.map(|t| {
+        crate::search::when::parse_when(t, &now())
+            .map(|ts| u64::try_from(ts.as_millisecond()).unwrap_or(0))
+            .map_err(Failure::usage)
+    })
+    .transpose()
+}
+
 /// A role as `--role` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Role {

@@ -277,17 +277,7 @@ fn all(
     render: &Render<'_>,
 ) -> Result<Exit, Failure> {
     use crate::fleet::sessions;
-    let roots = if args.revs.is_empty() {
-        sessions::search_path(&|name| std::env::var_os(name))
-    } else {
-        args.revs
-            .iter()
-            .map(|dir| sessions::Root {
-                dir: dir.into(),
-                named: true,
-            })
-            .collect()
-    };
+    let roots = sessions::roots(&args.revs);
     let found = sessions::find(&roots);
     let mut unreadable: Vec<String> = found
         .iter()
@@ -337,10 +327,7 @@ fn all(
                         }
                     }
                     Err(e) => {
-                        let why = match e {
-                            crate::repo::LoadError::Io(e) => e.to_string(),
-                            e => super::hint::load_error(&e),
-                        };
+                        let why = super::hint::load_error(&e);
                         unreadable.push(format!("{}: {why}", path.display()));
                         Ok(())
                     }

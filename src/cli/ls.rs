@@ -6,7 +6,7 @@ use clap::Args;
 use super::progress::Progress;
 use super::{Context, Exit, Failure, hint};
 use crate::Format;
-use crate::fleet::sessions::{self, Found, Root, Session};
+use crate::fleet::sessions::{self, Found, Session};
 use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
 use crate::ui::render::{Paint, fit, short_session, thousands, time};
@@ -58,27 +58,9 @@ pub struct LsArgs {
 
 pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let now = || jiff::Timestamp::now().to_zoned_datetime(ctx.tz.clone());
-    let when = |text: &Option<String>| -> Result<Option<u64>, Failure> {
-        text.as_deref()
-            .map(|t| {
-                crate::search::when::parse_when(t, &now())
-                    .map(|ts| ts.as_millisecond().max(0) as u64)
-                    .map_err(Failure::usage)
-            })
-            .transpose()
-    };
-    let (since, until) = (when(&args.since)?, when(&args.until)?);
-    let roots = if args.dirs.is_empty() {
-        sessions::search_path(&|name| std::env::var_os(name))
-    } else {
-        args.dirs
-            .iter()
-            .map(|dir| Root {
-                dir: dir.clone(),
-                named: true,
-            })
-            .collect()
-    };
+    let since = super::filters::when_ms(args.since.as_deref(), &now)?;
+    let until = super::filters::when_ms(args.until.as_deref(), &now)?;
+    let roots = sessions::roots(&args.dirs);
     let found = sessions::find(&roots);
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let mut listed: Vec<Session> = Vec::new();
@@ -96,10 +78,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         items,
         |f| match f {
             Found::File { path, size, .. } => {
-                let read = Session::of(&path).map_err(|e| match e {
-                    crate::repo::LoadError::Io(e) => e.to_string(),
-                    e => hint::load_error(&e),
-                });
+                let read = Session::of(&path).map_err(|e| hint::load_error(&e));
                 (path, size, read)
             }
             Found::Unreadable { path, error } => (path, 0, Err(error.to_string())),

@@ -332,7 +332,7 @@ fn session_file(cli: &mut Cli) -> Result<(), Failure> {
             "-s and -f both name the session file: give one of them",
         ));
     }
-    let roots = crate::fleet::sessions::search_path(&|name| std::env::var_os(name));
+    let roots = crate::fleet::sessions::roots::<&std::path::Path>(&[]);
     let found = crate::fleet::sessions::find(&roots);
     let path = crate::fleet::sessions::resolve(spec, &found).map_err(|e| {
         let mut failure = Failure::refuse(output::escape(&e.to_string()).into_owned());

@@ -154,39 +154,17 @@ fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Resu
         Some(by) => by,
     };
     let now = || jiff::Timestamp::now().to_zoned_datetime(tz.clone());
-    let when = |text: &Option<String>| -> Result<Option<u64>, Failure> {
-        text.as_deref()
-            .map(|t| {
-                crate::search::when::parse_when(t, &now())
-                    .map(|ts| u64::try_from(ts.as_millisecond()).unwrap_or(0))
-                    .map_err(Failure::usage)
-            })
-            .transpose()
-    };
     let window = sessions::Window {
-        since: when(&args.since)?,
-        until: when(&args.until)?,
+        since: super::filters::when_ms(args.since.as_deref(), &now)?,
+        until: super::filters::when_ms(args.until.as_deref(), &now)?,
     };
-    let roots = if args.revs.is_empty() {
-        sessions::search_path(&|name| std::env::var_os(name))
-    } else {
-        args.revs
-            .iter()
-            .map(|dir| sessions::Root {
-                dir: dir.into(),
-                named: true,
-            })
-            .collect()
-    };
+    let roots = sessions::roots(&args.revs);
     let found = sessions::find(&roots);
     let mut unreadable = 0u64;
     let mut said = Ok(());
     let accounts = sessions::accounts(found, by, tz, window, |path, e| {
         unreadable += 1;
-        let why = match e {
-            crate::repo::LoadError::Io(e) => e.to_string(),
-            e => super::hint::load_error(&e),
-        };
+        let why = super::hint::load_error(&e);
         said = ctx
             .streams
             .diag(Level::Error, &escape(&format!("{}: {why}", path.display())));

@@ -94,6 +94,20 @@ pub fn search_path(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Root> {
     roots
 }
 
+/// Where to look: the folders `dirs` names (each named by the user), or,
+/// when it names none, the search path of this process's environment.
+pub fn roots<P: AsRef<Path>>(dirs: &[P]) -> Vec<Root> {
+    if dirs.is_empty() {
+        return search_path(&|name| std::env::var_os(name));
+    }
+    dirs.iter()
+        .map(|dir| Root {
+            dir: dir.as_ref().to_path_buf(),
+            named: true,
+        })
+        .collect()
+}
+
 /// What [`find`] finds.
 #[derive(Debug)]
 pub enum Found {
