@@ -126,6 +126,35 @@ impl Repo {
         Repo::new(report, tree, store)
     }
 
+    /// [`Repo::load`] for a session read once: a regular file of at most
+    /// `limit` bytes is read whole into memory, checked from there, and its
+    /// entries read back from memory, never from the file again (what a
+    /// command over many files wants: one read each, memory bounded by
+    /// `limit` per file read at once). A larger file, or anything but a
+    /// regular file, is read as [`Repo::load`] reads it.
+    pub fn load_once(path: &Path, limit: u64) -> Result<Repo, LoadError> {
+        let options = Options {
+            subjects: true,
+            ..Options::default()
+        };
+        let file = crate::input::open_session(path)?;
+        let meta = file.metadata()?;
+        let (report, tree, store) = if !meta.is_file() {
+            spooled(file, &options)?
+        } else if meta.len() > limit {
+            let (report, tree) = check_tree(&file, &options)?;
+            (report, tree, Held::Open(file))
+        } else {
+            // The file as it was when looked at: what an agent appends
+            // meanwhile is for the next look.
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            (&file).take(meta.len()).read_to_end(&mut bytes)?;
+            let (report, tree) = check_tree(&bytes[..], &options)?;
+            (report, tree, Held::Memory(bytes))
+        };
+        Repo::new(report, tree, store)
+    }
+
     /// [`Repo::load_as`], except that a torn last line (an interrupted
     /// write, which the format's app skips) is no refusal: it is kept in
     /// [`Repo::torn`], and the entries before it are read.
@@ -283,6 +312,18 @@ impl Repo {
         }
     }
 
+    /// The first `len` bytes of the file (fewer when it is shorter), read
+    /// from memory when the session is held there.
+    pub fn start(&self, len: u64) -> io::Result<Vec<u8>> {
+        match &self.store {
+            Held::Open(file) => {
+                let len = len.min(file.metadata()?.len());
+                crate::input::read_at(file, 0, len)
+            }
+            Held::Memory(bytes) => Ok(bytes[..bytes.len().min(len as usize)].to_vec()),
+        }
+    }
+
     /// A Codex model output's model and usage, which the rollout keeps on
     /// lines of their own: the model of the last `turn_context` before it,
     /// and the usage of the `token_count` event after it, when no other
@@ -355,5 +396,49 @@ impl Repo {
                 .map(|p| self.tree.id(p).to_string());
         }
         Ok(entry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_loaded_once_is_never_read_from_its_file_again() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = std::env::temp_dir().join(format!("ysess-load-once-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        for name in [
+            "demo.jsonl",
+            "pi/v2.jsonl",
+            "claude/session.jsonl",
+            "codex/rollout.jsonl",
+        ] {
+            let copy = dir.join(name.replace('/', "-"));
+            std::fs::copy(root.join(name), &copy).expect("copies");
+            let streamed = Repo::open(&copy).expect("opens");
+            let once = Repo::load_once(&copy, u64::MAX).expect("opens");
+            // Emptied: only what was read at the load is there to read.
+            std::fs::write(&copy, b"").expect("empties");
+            assert_eq!(once.tree.len(), streamed.tree.len(), "{name}");
+            assert!(streamed.entry(0).is_err(), "{name}: the file is empty now");
+            for ix in 0..once.tree.len() as Ix {
+                if once.tree.is_record(ix) {
+                    continue;
+                }
+                let line = once.line(ix).expect("held in memory");
+                assert_eq!(line.len() as u64, once.tree.node(ix).len, "{name}");
+                once.entry(ix).expect("reads back from memory");
+            }
+            let head = once.start(64).expect("from memory");
+            assert!(head.starts_with(b"{"), "{name}");
+        }
+        // Above the limit the file is streamed, as `Repo::open` reads it.
+        let big = dir.join("big.jsonl");
+        std::fs::copy(root.join("demo.jsonl"), &big).expect("copies");
+        let streamed = Repo::load_once(&big, 10).expect("opens");
+        std::fs::write(&big, b"").expect("empties");
+        assert!(streamed.entry(0).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -238,7 +238,7 @@ fn search_file(
 ) -> Result<Searched, crate::repo::LoadError> {
     let mut out = Vec::new();
     if crate::search::through_tree(path, None) {
-        let repo = crate::repo::Repo::load_as(&crate::Source::Path(path.to_path_buf()), None)?;
+        let repo = crate::repo::Repo::load_once(path, crate::fleet::sessions::ONCE)?;
         let mut ixs: Vec<crate::Ix> = repo.tree.entries().collect();
         ixs.sort_by_key(|&ix| repo.tree.node(ix).line);
         let matched = search_entries(&repo, &ixs, pattern, scope, render, &mut out)?;

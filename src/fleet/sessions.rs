@@ -20,7 +20,6 @@ use crate::format::Format;
 use std::collections::BTreeMap;
 
 use crate::format::message::Usage;
-use crate::input::Source;
 use crate::repo::{LoadError, Repo};
 use crate::stats::report::{self, By, whole_session};
 use crate::stats::{Account, Facts, group};
@@ -28,6 +27,11 @@ use crate::tree::Ix;
 
 /// Bytes of a file's head read for its session id and project.
 const HEAD: u64 = 64 << 10;
+
+/// The largest session file a command over many sessions reads whole into
+/// memory, to read it once ([`Repo::load_once`]); with one file per core
+/// at a time, this bounds what such a command holds.
+pub const ONCE: u64 = 64 << 20;
 
 /// A folder sessions are looked for in, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -208,10 +212,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// Reads the session file at `path` (whole, once for the tree and once
-    /// for the accounts, as `stats` does).
+    /// Reads the session file at `path`, once ([`ONCE`]), for its tree and
+    /// its accounts (as `stats` totals them).
     pub fn of(path: &Path) -> Result<Session, LoadError> {
-        let repo = Repo::load_as(&Source::Path(path.to_path_buf()), None)?;
+        let repo = Repo::load_once(path, ONCE)?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
         let total = Account::of(&facts, counted);
         let tree = &repo.tree;
@@ -236,7 +240,7 @@ impl Session {
                     })
                     .map(str::to_string)
             });
-        let (id, project) = head_facts(path);
+        let (id, project) = head_facts(&repo.start(HEAD).unwrap_or_default());
         let id = id.unwrap_or_else(|| stem(path));
         Ok(Session {
             path: path.to_path_buf(),
@@ -257,15 +261,8 @@ impl Session {
 /// The session id and project a file records near its start: pi's header
 /// (`id`, `cwd`), Codex's `session_meta` (`payload.id`, `payload.cwd`),
 /// Claude Code's first line with a `cwd` (its id is the file's name). Read from
-/// the first [`HEAD`] bytes only, whose lines also tell the format.
-fn head_facts(path: &Path) -> (Option<String>, Option<String>) {
-    let Ok(file) = std::fs::File::open(path) else {
-        return (None, None);
-    };
-    let len = file.metadata().map_or(0, |m| m.len().min(HEAD));
-    let Ok(head) = crate::input::read_at(&file, 0, len) else {
-        return (None, None);
-    };
+/// the file's first [`HEAD`] bytes only, whose lines also tell the format.
+fn head_facts(head: &[u8]) -> (Option<String>, Option<String>) {
     let format = Format::detect(head.split(|&b| b == b'\n'));
     let string = |v: &serde_json::Value, key: &str| {
         v.get(key)
@@ -339,7 +336,7 @@ pub fn accounts(
 ) -> Accounts {
     type Keyed = BTreeMap<String, Account>;
     let one = |path: &Path| -> Result<(Keyed, Account), LoadError> {
-        let repo = Repo::load_as(&Source::Path(path.to_path_buf()), None)?;
+        let repo = Repo::load_once(path, ONCE)?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
         let kept: Vec<Ix> = counted
             .into_iter()
@@ -350,12 +347,13 @@ pub fn accounts(
             })
             .collect();
         let total = Account::of(&facts, kept.iter().copied());
+        let head = || repo.start(HEAD).unwrap_or_default();
         let mut keyed = Keyed::new();
         let whole = |key: String| Keyed::from([(key, total.clone())]);
         match by {
-            By::Session => keyed = whole(id_of(path)),
+            By::Session => keyed = whole(head_facts(&head()).0.unwrap_or_else(|| stem(path))),
             By::Project => {
-                let project = head_facts(path).1.unwrap_or_else(|| {
+                let project = head_facts(&head()).1.unwrap_or_else(|| {
                     path.parent()
                         .map(|p| p.display().to_string())
                         .unwrap_or_default()
@@ -481,7 +479,17 @@ pub fn newest_first(files: &[Found]) -> Vec<&Path> {
 /// The id of the session in the file at `path`, as `ls` shows it: the id
 /// the file records near its start, else the file's stem.
 pub fn id_of(path: &Path) -> String {
-    head_facts(path).0.unwrap_or_else(|| stem(path))
+    head_facts(&file_head(path)).0.unwrap_or_else(|| stem(path))
+}
+
+/// The first [`HEAD`] bytes of the file at `path`; none when it cannot be
+/// read.
+fn file_head(path: &Path) -> Vec<u8> {
+    let Ok(file) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let len = file.metadata().map_or(0, |m| m.len().min(HEAD));
+    crate::input::read_at(&file, 0, len).unwrap_or_default()
 }
 
 /// The session file `spec` names among `files` (as [`find`] gives them):
@@ -507,7 +515,11 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     // id, pi's and Codex's end with it): only those files are opened to
     // read the id they record, unless none matches so (files renamed, or
     // copied under other names), when every file's head is read.
-    let id_starts = |path: &Path| head_facts(path).0.is_some_and(|id| id.starts_with(spec));
+    let id_starts = |path: &Path| {
+        head_facts(&file_head(path))
+            .0
+            .is_some_and(|id| id.starts_with(spec))
+    };
     let mut candidates: Vec<PathBuf> = sessions
         .iter()
         .filter(|path| {
