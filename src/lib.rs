@@ -80,6 +80,8 @@ pub mod refs;
 pub mod repo;
 pub mod search;
 pub mod stats;
+#[cfg(feature = "parquet")]
+pub mod table;
 #[cfg(test)]
 mod testing;
 pub mod tree;

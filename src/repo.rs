@@ -26,6 +26,19 @@ enum Held {
     Memory(Vec<u8>),
 }
 
+/// What [`Repo::load_once_with`] does besides reading a session.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Once {
+    /// Compute the digest of the whole file, as read.
+    pub digest: bool,
+    /// Refuse the file unless it starts with the bytes this digest names
+    /// (its first finding then `digestMismatch`).
+    pub since: Option<crate::check::digest::Digest>,
+    /// A torn last line (an agent writing it now) is no refusal: the
+    /// entries before it are read, as [`Repo::load_torn`] reads them.
+    pub torn: bool,
+}
+
 /// A session file, read, checked and indexed.
 pub struct Repo {
     /// The file's format.
@@ -133,13 +146,25 @@ impl Repo {
     /// `limit` per file read at once). A larger file, or anything but a
     /// regular file, is read as [`Repo::load`] reads it.
     pub fn load_once(path: &Path, limit: u64) -> Result<Repo, LoadError> {
+        Repo::load_once_with(path, limit, &Once::default()).map(|(repo, _)| repo)
+    }
+
+    /// [`Repo::load_once`], with what [`Once`] asks besides; the file's
+    /// digest when asked for.
+    pub fn load_once_with(
+        path: &Path,
+        limit: u64,
+        once: &Once,
+    ) -> Result<(Repo, Option<crate::check::digest::Digest>), LoadError> {
         let options = Options {
             subjects: true,
+            digest: once.digest,
+            since: once.since,
             ..Options::default()
         };
         let file = crate::input::open_session(path)?;
         let meta = file.metadata()?;
-        let (report, tree, store) = if !meta.is_file() {
+        let (mut report, tree, store) = if !meta.is_file() {
             spooled(file, &options)?
         } else if meta.len() > limit {
             let (report, tree) = check_tree(&file, &options)?;
@@ -152,7 +177,23 @@ impl Repo {
             let (report, tree) = check_tree(&bytes[..], &options)?;
             (report, tree, Held::Memory(bytes))
         };
-        Repo::new(report, tree, store)
+        if let Some(changed) = report
+            .findings
+            .iter()
+            .find(|f| f.code == crate::check::Code::DigestMismatch)
+        {
+            return Err(LoadError::Invalid {
+                first: changed.clone(),
+                errors: 1,
+            });
+        }
+        if once.torn {
+            report
+                .findings
+                .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
+        }
+        let digest = report.digest;
+        Ok((Repo::new(report, tree, store)?, digest))
     }
 
     /// [`Repo::load_as`], except that a torn last line (an interrupted

@@ -46,9 +46,33 @@ pub struct ExportArgs {
     /// never the session file)
     #[arg(short, long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<PathBuf>,
+    /// Write sessions as Parquet tables into the folder OUT: every entry,
+    /// tree and session, for DuckDB, Spark or Trino (see the README)
+    #[arg(long, value_name = "OUT", value_hint = clap::ValueHint::DirPath,
+          conflicts_with_all = ["session", "html", "markdown", "output"])]
+    pub parquet: Option<PathBuf>,
+    /// With --parquet: session files, or folders of them, to export (in
+    /// REV's place) [default: the session of -f or -s]
+    #[arg(value_name = "PATH", requires = "parquet", value_hint = clap::ValueHint::AnyPath)]
+    pub paths: Vec<PathBuf>,
+    /// With --parquet: every session `ysess ls` finds
+    #[arg(long, requires = "parquet", conflicts_with_all = ["rev", "paths"])]
+    pub all: bool,
+    /// With --parquet: only the lines appended since the manifest OLD
+    /// (`fsck --manifest` or `export --manifest` wrote it); a file that no
+    /// longer starts with what OLD says is refused
+    #[arg(long, value_name = "OLD", requires = "parquet", value_hint = clap::ValueHint::FilePath)]
+    pub since_manifest: Option<PathBuf>,
+    /// With --parquet: write a manifest of every file exported to MANIFEST,
+    /// for the next --since-manifest
+    #[arg(long, value_name = "MANIFEST", requires = "parquet", value_hint = clap::ValueHint::FilePath)]
+    pub manifest: Option<PathBuf>,
 }
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(out) = &args.parquet {
+        return super::tables::run(args, out, ctx);
+    }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
     let target = match (&args.rev, tree.head()) {

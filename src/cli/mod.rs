@@ -21,6 +21,7 @@ mod progress;
 mod show;
 mod stats;
 mod status;
+mod tables;
 mod tag;
 mod write;
 

@@ -217,7 +217,14 @@ impl Session {
     pub fn of(path: &Path) -> Result<Session, LoadError> {
         let repo = Repo::load_once(path, ONCE)?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
-        let total = Account::of(&facts, counted);
+        Ok(Session::of_repo(path, &repo, &facts, counted))
+    }
+
+    /// What `ls` says of the session `repo`, read from `path`, given the
+    /// facts of its whole session and those its total counts (as
+    /// [`whole_session`] gives them).
+    pub fn of_repo(path: &Path, repo: &Repo, facts: &[Option<Facts>], counted: Vec<Ix>) -> Session {
+        let total = Account::of(facts, counted);
         let tree = &repo.tree;
         let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
             .rows
@@ -242,7 +249,7 @@ impl Session {
             });
         let (id, project) = head_facts(&repo.start(HEAD).unwrap_or_default());
         let id = id.unwrap_or_else(|| stem(path));
-        Ok(Session {
+        Session {
             path: path.to_path_buf(),
             format: repo.format,
             id,
@@ -254,7 +261,7 @@ impl Session {
             usage: total.usage,
             cost: total.cost,
             title,
-        })
+        }
     }
 }
 

@@ -63,6 +63,8 @@ pub struct Facts {
     pub result: Option<(String, bool)>,
     /// Claude Code: the response (`message.id`) an assistant line is part of.
     pub response: Option<String>,
+    /// A tool result: the id of the call it answers.
+    pub call: Option<String>,
 }
 
 impl Facts {
@@ -95,8 +97,12 @@ impl Facts {
             Message::ToolResult {
                 tool_name,
                 is_error,
+                tool_call_id,
                 ..
-            } => facts.result = Some((tool_name.clone(), *is_error)),
+            } => {
+                facts.result = Some((tool_name.clone(), *is_error));
+                facts.call = Some(tool_call_id.clone());
+            }
             _ => {}
         }
         facts
@@ -184,6 +190,7 @@ mod tests {
             calls: vec!["bash".into()],
             result: None,
             response: response.map(str::to_string),
+            call: None,
         })
     }
 

@@ -132,7 +132,10 @@ pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
         Format::Codex => None,
     };
     match leaned {
-        Some(one) => Ok(one),
+        Some(mut one) => {
+            one.0.call.clone_from(&one.2);
+            Ok(one)
+        }
         None => whole(repo, ix),
     }
 }

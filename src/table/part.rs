@@ -1,0 +1,313 @@
+//! Parquet files of typed columns: a table's schema ([`Column`]), its rows
+//! buffered column by column ([`Columns`]), and a file that is written to
+//! a temporary name and put in place only when whole ([`Part`]).
+
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::file::properties::{WriterProperties, WriterVersion};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::{ColumnPath, Type};
+
+/// A column's type, as engines read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// UTF-8 text (`VARCHAR`).
+    Text,
+    /// A 64-bit integer (`BIGINT`).
+    Int,
+    /// Milliseconds since the epoch, UTC (`TIMESTAMP WITH TIME ZONE`).
+    Time,
+    /// A 64-bit float (`DOUBLE`).
+    Float,
+    /// `BOOLEAN`.
+    Bool,
+    /// A list of texts (`VARCHAR[]`), never null, maybe empty.
+    Texts,
+}
+
+/// One column of a table.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    /// Its name.
+    pub name: &'static str,
+    /// Its type.
+    pub kind: Kind,
+    /// Whether a row may have no value.
+    pub nullable: bool,
+    /// Whether its values repeat enough for a dictionary to pay (models,
+    /// roles, tools); unique values (ids, subjects) are stored plain.
+    pub dictionary: bool,
+}
+
+/// A value of one row's cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// No value (`NULL`).
+    Null,
+    /// Text.
+    Text(String),
+    /// An integer, or a time in ms.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+    /// Texts.
+    Texts(Vec<String>),
+}
+
+/// The Parquet schema of `columns`.
+fn schema(columns: &[Column]) -> parquet::errors::Result<Type> {
+    let mut text = String::from("message ysess {\n");
+    for c in columns {
+        let rep = if c.nullable { "optional" } else { "required" };
+        let n = c.name;
+        let line = match c.kind {
+            Kind::Text => format!("{rep} binary {n} (STRING);"),
+            Kind::Int => format!("{rep} int64 {n};"),
+            Kind::Time => format!("{rep} int64 {n} (TIMESTAMP(MILLIS,true));"),
+            Kind::Float => format!("{rep} double {n};"),
+            Kind::Bool => format!("{rep} boolean {n};"),
+            Kind::Texts => format!(
+                "required group {n} (LIST) {{ repeated group list {{ required binary element (STRING); }} }}"
+            ),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push('}');
+    parquet::schema::parser::parse_message_type(&text)
+}
+
+/// One column's values, with the levels Parquet stores for nulls and lists.
+#[derive(Debug, Default)]
+struct Values {
+    texts: Vec<ByteArray>,
+    ints: Vec<i64>,
+    floats: Vec<f64>,
+    bools: Vec<bool>,
+    defs: Vec<i16>,
+    reps: Vec<i16>,
+}
+
+/// Rows of one table, buffered column by column.
+#[derive(Debug)]
+pub struct Columns {
+    columns: &'static [Column],
+    values: Vec<Values>,
+    rows: usize,
+    bytes: usize,
+}
+
+impl Columns {
+    /// No rows yet, of a table of `columns`.
+    pub fn new(columns: &'static [Column]) -> Columns {
+        Columns {
+            columns,
+            values: columns.iter().map(|_| Values::default()).collect(),
+            rows: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Rows buffered.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// About how many bytes the buffered rows take.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Adds a row: one cell per column, in the columns' order. A cell of
+    /// the wrong type, or a null where none is allowed, is a bug of the
+    /// caller, and panics in tests.
+    pub fn push(&mut self, row: Vec<Cell>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        for ((cell, column), v) in row.into_iter().zip(self.columns).zip(&mut self.values) {
+            let present = !matches!(cell, Cell::Null);
+            debug_assert!(present || column.nullable, "{} is null", column.name);
+            if column.nullable {
+                v.defs.push(i16::from(present));
+            }
+            match cell {
+                Cell::Null => {}
+                Cell::Text(t) => {
+                    self.bytes += t.len() + 4;
+                    v.texts.push(ByteArray::from(t.into_bytes()));
+                }
+                Cell::Int(i) => {
+                    self.bytes += 8;
+                    v.ints.push(i);
+                }
+                Cell::Float(f) => {
+                    self.bytes += 8;
+                    v.floats.push(f);
+                }
+                Cell::Bool(b) => {
+                    self.bytes += 1;
+                    v.bools.push(b);
+                }
+                Cell::Texts(list) => {
+                    if list.is_empty() {
+                        v.defs.push(0);
+                        v.reps.push(0);
+                    }
+                    for (i, t) in list.into_iter().enumerate() {
+                        v.defs.push(1);
+                        v.reps.push(i16::from(i > 0));
+                        self.bytes += t.len() + 4;
+                        v.texts.push(ByteArray::from(t.into_bytes()));
+                    }
+                }
+            }
+        }
+        self.rows += 1;
+    }
+
+    /// Moves every row of `other` (of the same table) after these.
+    pub fn append(&mut self, other: Columns) {
+        for (mine, theirs) in self.values.iter_mut().zip(other.values) {
+            mine.texts.extend(theirs.texts);
+            mine.ints.extend(theirs.ints);
+            mine.floats.extend(theirs.floats);
+            mine.bools.extend(theirs.bools);
+            mine.defs.extend(theirs.defs);
+            mine.reps.extend(theirs.reps);
+        }
+        self.rows += other.rows;
+        self.bytes += other.bytes;
+    }
+}
+
+/// The writer's settings: zstd, Parquet 2 pages, a dictionary only for the
+/// columns where one pays.
+fn properties(columns: &[Column]) -> WriterProperties {
+    let mut props = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_created_by(format!("ysess {}", env!("CARGO_PKG_VERSION")))
+        .set_dictionary_enabled(false);
+    for c in columns.iter().filter(|c| c.dictionary) {
+        let path = match c.kind {
+            Kind::Texts => ColumnPath::new(vec![c.name.into(), "list".into(), "element".into()]),
+            _ => ColumnPath::from(c.name),
+        };
+        props = props.set_column_dictionary_enabled(path, true);
+    }
+    props.build()
+}
+
+/// One Parquet file being written: under a hidden temporary name in its
+/// folder (engines skip names starting with `.`), put at its own name by
+/// [`Part::finish`], never over a file already there.
+pub struct Part {
+    writer: SerializedFileWriter<BufWriter<File>>,
+    columns: &'static [Column],
+    temp: PathBuf,
+    path: PathBuf,
+}
+
+fn parquet_error(e: parquet::errors::ParquetError) -> io::Error {
+    match e {
+        parquet::errors::ParquetError::External(e) => io::Error::other(e),
+        e => io::Error::other(e.to_string()),
+    }
+}
+
+impl Part {
+    /// Starts the file that will be `path` (its folders made).
+    pub fn create(path: PathBuf, columns: &'static [Column]) -> io::Result<Part> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)?;
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let file = File::options().write(true).create_new(true).open(&temp)?;
+        let schema = Arc::new(schema(columns).map_err(parquet_error)?);
+        let writer = SerializedFileWriter::new(
+            BufWriter::with_capacity(1 << 20, file),
+            schema,
+            Arc::new(properties(columns)),
+        )
+        .map_err(parquet_error)?;
+        Ok(Part {
+            writer,
+            columns,
+            temp,
+            path,
+        })
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> usize {
+        self.writer.bytes_written()
+    }
+
+    /// Writes `rows` as one row group.
+    pub fn write(&mut self, rows: Columns) -> io::Result<()> {
+        if rows.rows == 0 {
+            return Ok(());
+        }
+        let mut group = self.writer.next_row_group().map_err(parquet_error)?;
+        for (column, v) in self.columns.iter().zip(rows.values) {
+            let mut writer = group
+                .next_column()
+                .map_err(parquet_error)?
+                .ok_or_else(|| io::Error::other("the schema has fewer columns than the rows"))?;
+            let defs = (column.nullable || column.kind == Kind::Texts).then_some(&v.defs[..]);
+            let reps = (column.kind == Kind::Texts).then_some(&v.reps[..]);
+            match column.kind {
+                Kind::Text | Kind::Texts => writer
+                    .typed::<ByteArrayType>()
+                    .write_batch(&v.texts, defs, reps),
+                Kind::Int | Kind::Time => {
+                    writer.typed::<Int64Type>().write_batch(&v.ints, defs, reps)
+                }
+                Kind::Float => writer
+                    .typed::<DoubleType>()
+                    .write_batch(&v.floats, defs, reps),
+                Kind::Bool => writer.typed::<BoolType>().write_batch(&v.bools, defs, reps),
+            }
+            .map_err(parquet_error)?;
+            writer.close().map_err(parquet_error)?;
+        }
+        group.close().map_err(parquet_error)?;
+        Ok(())
+    }
+
+    /// Ends the file and puts it at its name: linked there (which fails
+    /// when a file has that name) and the temporary name removed, or, with
+    /// `replace`, renamed over what is there.
+    pub fn finish(self, replace: bool) -> io::Result<PathBuf> {
+        let Part {
+            writer, temp, path, ..
+        } = self;
+        let done = (|| -> io::Result<()> {
+            let out = writer.into_inner().map_err(parquet_error)?;
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            file.sync_data()?;
+            if replace {
+                std::fs::rename(&temp, &path)
+            } else {
+                std::fs::hard_link(&temp, &path)?;
+                std::fs::remove_file(&temp)
+            }
+        })();
+        if let Err(e) = done {
+            let _ = std::fs::remove_file(&temp);
+            return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+        }
+        Ok(path)
+    }
+
+    /// Gives up the file: its temporary name is removed.
+    pub fn abandon(self) {
+        let _ = std::fs::remove_file(&self.temp);
+    }
+}

@@ -1,0 +1,391 @@
+//! What the tables hold of one session: its entries' rows (by day), its
+//! tree's rows, and its one row of the sessions table.
+
+use std::io;
+use std::path::Path;
+
+use super::part::{Cell, Column, Columns, Kind};
+use crate::fleet::sessions::Session;
+use crate::format::message::{Block, Message};
+use crate::format::{Format, MessageKind};
+use crate::repo::Repo;
+use crate::stats::Facts;
+use crate::tree::Ix;
+
+const fn col(name: &'static str, kind: Kind, nullable: bool, dictionary: bool) -> Column {
+    Column {
+        name,
+        kind,
+        nullable,
+        dictionary,
+    }
+}
+
+/// The entries table: one row per entry, facts that never change once its
+/// line is written (the agent and the UTC day are the folders it is in).
+pub const ENTRIES: &[Column] = &[
+    col("session", Kind::Text, false, true),
+    col("file", Kind::Text, false, true),
+    col("line", Kind::Int, false, false),
+    col("entry", Kind::Text, false, false),
+    col("parent", Kind::Text, true, false),
+    col("depth", Kind::Int, false, false),
+    col("root", Kind::Text, false, true),
+    col("role", Kind::Text, false, true),
+    col("kind", Kind::Text, true, true),
+    col("model", Kind::Text, true, true),
+    col("timestamp", Kind::Time, true, false),
+    col("tokens_in", Kind::Int, true, false),
+    col("tokens_out", Kind::Int, true, false),
+    col("cache_read", Kind::Int, true, false),
+    col("cache_write", Kind::Int, true, false),
+    col("cost", Kind::Float, true, false),
+    col("tool", Kind::Text, true, true),
+    col("tool_call_id", Kind::Text, true, false),
+    col("tool_calls", Kind::Int, true, false),
+    col("is_error", Kind::Bool, true, false),
+    col("text_len", Kind::Int, false, false),
+    col("subject", Kind::Text, false, false),
+    col("subagent", Kind::Text, true, true),
+];
+
+/// The tree table: where each entry stands in its session now (which
+/// changes as the session grows), one file per session, replaced whole.
+pub const TREE: &[Column] = &[
+    col("session", Kind::Text, false, true),
+    col("file", Kind::Text, false, true),
+    col("entry", Kind::Text, false, false),
+    col("tip", Kind::Bool, false, false),
+    col("on_head_path", Kind::Bool, false, false),
+    col("fork_point", Kind::Text, true, true),
+    col("labels", Kind::Texts, false, true),
+];
+
+/// The sessions table: one row per session, as `ysess ls --json` says it.
+pub const SESSIONS: &[Column] = &[
+    col("session", Kind::Text, false, false),
+    col("file", Kind::Text, false, false),
+    col("project", Kind::Text, true, true),
+    col("started", Kind::Time, true, false),
+    col("last", Kind::Time, true, false),
+    col("entries", Kind::Int, false, false),
+    col("branches", Kind::Int, false, false),
+    col("tokens_in", Kind::Int, false, false),
+    col("tokens_out", Kind::Int, false, false),
+    col("cache_read", Kind::Int, false, false),
+    col("cache_write", Kind::Int, false, false),
+    col("cost", Kind::Float, true, false),
+    col("title", Kind::Text, true, false),
+    col("head", Kind::Text, true, false),
+];
+
+/// The name of the partition of rows without a time, as Hive and Spark
+/// name a null partition.
+pub const NO_DAY: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// One file of a session (the session's own, or a subagent's) read for
+/// the tables.
+pub struct FileRows {
+    /// Rows of the entries table, by UTC day (`YYYY-MM-DD`, or [`NO_DAY`]).
+    pub entries: Vec<(String, Columns)>,
+    /// Rows of the tree table.
+    pub tree: Columns,
+}
+
+/// What of one file goes in the tables.
+pub struct Source<'a> {
+    /// The file, read.
+    pub repo: &'a Repo,
+    /// Its path, as the run names it.
+    pub path: &'a Path,
+    /// Its entries' facts, as [`crate::stats::read`] gives them.
+    pub facts: &'a [Option<Facts>],
+    /// The session's id.
+    pub session: &'a str,
+    /// The subagent whose file it is, or `None` for the session's own.
+    pub subagent: Option<&'a str>,
+    /// Entries whose lines end within this many bytes were in an earlier
+    /// export: only the others go in the entries table.
+    pub from: u64,
+}
+
+/// The entries of a file that the tables have: the user's tree, and the
+/// turns of subagents folded into it (Claude Code's sidechain lines, which
+/// `ysess stats` counts); not ysess's records, and not an app's
+/// bookkeeping.
+fn rows_of(repo: &Repo) -> Vec<Ix> {
+    let tree = &repo.tree;
+    (0..tree.len() as Ix)
+        .filter(|&ix| !tree.is_record(ix) || tree.node(ix).kind != MessageKind::Custom)
+        .collect()
+}
+
+/// The parent an entry's row names: its parent in the user's tree, or, for
+/// a subagent's turn folded into the file, the line it follows.
+fn parent_of(repo: &Repo, ix: Ix) -> Option<Ix> {
+    if repo.tree.is_record(ix) {
+        repo.tree.raw_parent(ix)
+    } else {
+        repo.tree.parent(ix)
+    }
+}
+
+/// Characters of a message's text (not its thinking, not its tool calls'
+/// arguments).
+fn text_len(message: &Message) -> usize {
+    let blocks: &[Block] = match message {
+        Message::User { content }
+        | Message::Assistant { content, .. }
+        | Message::ToolResult { content, .. } => content,
+        Message::Custom { .. } => &[],
+    };
+    blocks
+        .iter()
+        .map(|b| match b {
+            Block::Text(t) => t.chars().count(),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The subagent a folded-in line is a turn of (Claude Code's `agentId`).
+fn agent_of_line(line: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        #[serde(rename = "agentId")]
+        agent_id: Option<String>,
+    }
+    memchr::memmem::find(line, b"\"agentId\"")?;
+    serde_json::from_slice::<Line>(line).ok()?.agent_id
+}
+
+/// Maps `0..len` with `map` on every core, in order.
+fn on_every_core<T: Send>(
+    len: usize,
+    map: impl Fn(usize) -> io::Result<T> + Sync,
+) -> io::Result<Vec<T>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    let chunk = len.div_ceil(workers).max(4096);
+    let parts: Vec<io::Result<Vec<T>>> = std::thread::scope(|scope| {
+        let map = &map;
+        let handles: Vec<_> = (0..len)
+            .step_by(chunk)
+            .map(|from| scope.spawn(move || (from..(from + chunk).min(len)).map(map).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a reading thread does not panic"))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(len);
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(all)
+}
+
+/// The rows of one file.
+pub fn file_rows(
+    src: &Source<'_>,
+    escape: &(dyn Fn(&str) -> String + Sync),
+) -> io::Result<FileRows> {
+    let repo = src.repo;
+    let tree = &repo.tree;
+    let ixs = rows_of(repo);
+    let file = src.path.display().to_string();
+    // Roots, in file order (a parent comes before its children; one that
+    // does not is walked up).
+    let mut root: Vec<Ix> = (0..tree.len() as Ix).collect();
+    for ix in 0..tree.len() as Ix {
+        let mut at = ix;
+        let mut steps = 0;
+        while let Some(p) = parent_of(repo, at) {
+            if p < ix {
+                at = root[p as usize];
+                break;
+            }
+            at = p;
+            steps += 1;
+            if steps > tree.len() {
+                break;
+            }
+        }
+        root[ix as usize] = at;
+    }
+    // A Claude Code response counts once, on its last line.
+    let mut last_of_response: hashbrown::HashMap<&str, Ix> = hashbrown::HashMap::new();
+    for &ix in &ixs {
+        if let Some(Some(f)) = src.facts.get(ix as usize)
+            && let Some(id) = &f.response
+        {
+            last_of_response.insert(id, ix);
+        }
+    }
+    let on_head: Vec<bool> = {
+        let mut on = vec![false; tree.len()];
+        if let Some(head) = tree.head() {
+            for ix in tree.path(head) {
+                on[ix as usize] = true;
+            }
+        }
+        on
+    };
+    let fresh: Vec<Ix> = ixs
+        .iter()
+        .copied()
+        .filter(|&ix| {
+            let n = tree.node(ix);
+            n.offset + n.len > src.from
+        })
+        .collect();
+    // Each fresh entry read whole, on every core: its text's length, and
+    // the subagent of a folded-in turn.
+    let read = on_every_core(fresh.len(), |i| -> io::Result<(usize, Option<String>)> {
+        let ix = fresh[i];
+        let line = repo.line(ix)?;
+        let len = match repo.entry_from(ix, &line) {
+            Ok(entry) => text_len(&entry.message),
+            Err(_) => 0,
+        };
+        let agent = if tree.is_record(ix) && repo.format == Format::Claude {
+            agent_of_line(&line)
+        } else {
+            None
+        };
+        Ok((len, agent))
+    })?;
+    let mut by_day: Vec<(String, Columns)> = Vec::new();
+    let text = |s: &str| Cell::Text(s.to_string());
+    let opt_text = |s: Option<&str>| s.map_or(Cell::Null, |s| Cell::Text(s.to_string()));
+    let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    for (&ix, (len, agent)) in fresh.iter().zip(read) {
+        let node = tree.node(ix);
+        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+        let turn = facts.filter(|f| {
+            f.kind == MessageKind::Assistant
+                && f.response
+                    .as_deref()
+                    .is_none_or(|id| last_of_response.get(id) == Some(&ix))
+        });
+        let usage = |n: fn(&Facts) -> u64| turn.map_or(Cell::Null, |f| int(n(f)));
+        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+            Some((tool, err)) => (Cell::Text(tool.clone()).non_empty(), Cell::Bool(*err)),
+            None => (Cell::Null, Cell::Null),
+        };
+        let subagent = src.subagent.map(str::to_string).or(agent);
+        let row = vec![
+            text(src.session),
+            text(&file),
+            int(node.line),
+            text(tree.id(ix)),
+            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+            int(u64::from(node.depth)),
+            text(tree.id(root[ix as usize])),
+            text(node.kind.role_name()),
+            if node.kind == MessageKind::Custom {
+                Cell::Text(tree.tag(ix).to_string()).non_empty()
+            } else {
+                Cell::Null
+            },
+            opt_text(
+                facts
+                    .and_then(|f| f.model.as_deref())
+                    .filter(|m| !m.is_empty()),
+            ),
+            if node.timestamp > 0 {
+                int(node.timestamp)
+            } else {
+                Cell::Null
+            },
+            usage(|f| f.usage.input),
+            usage(|f| f.usage.output),
+            usage(|f| f.usage.cache_read),
+            usage(|f| f.usage.cache_write),
+            turn.and_then(|f| f.cost).map_or(Cell::Null, Cell::Float),
+            tool,
+            opt_text(facts.and_then(|f| f.call.as_deref())),
+            facts
+                .filter(|f| f.kind == MessageKind::Assistant)
+                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+            is_error,
+            int(len as u64),
+            Cell::Text(escape(tree.subject(ix))),
+            subagent.map_or(Cell::Null, Cell::Text),
+        ];
+        let day = crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
+            .filter(|_| node.timestamp > 0)
+            .unwrap_or_else(|| NO_DAY.to_string());
+        let at = match by_day.iter().position(|(d, _)| *d == day) {
+            Some(at) => at,
+            None => {
+                by_day.push((day, Columns::new(ENTRIES)));
+                by_day.len() - 1
+            }
+        };
+        by_day[at].1.push(row);
+    }
+    let mut tree_rows = Columns::new(TREE);
+    for &ix in &ixs {
+        let record = tree.is_record(ix);
+        tree_rows.push(vec![
+            text(src.session),
+            text(&file),
+            text(tree.id(ix)),
+            Cell::Bool(!record && tree.children(ix).is_empty()),
+            Cell::Bool(on_head[ix as usize]),
+            opt_text(
+                Some(ix)
+                    .filter(|_| !record)
+                    .and_then(|ix| tree.fork_point(ix))
+                    .map(|f| tree.id(f)),
+            ),
+            Cell::Texts(tree.labels_of(ix).iter().map(|l| l.to_string()).collect()),
+        ]);
+    }
+    Ok(FileRows {
+        entries: by_day,
+        tree: tree_rows,
+    })
+}
+
+impl Cell {
+    /// Null for empty text.
+    fn non_empty(self) -> Cell {
+        match self {
+            Cell::Text(t) if t.is_empty() => Cell::Null,
+            c => c,
+        }
+    }
+}
+
+/// The sessions table's row of a session, as `ls` says it.
+pub fn session_row(
+    s: &Session,
+    head: Option<&str>,
+    escape: &(dyn Fn(&str) -> String + Sync),
+) -> Columns {
+    let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    let time = |t: Option<u64>| t.map_or(Cell::Null, int);
+    let mut rows = Columns::new(SESSIONS);
+    rows.push(vec![
+        Cell::Text(s.id.clone()),
+        Cell::Text(s.path.display().to_string()),
+        s.project.clone().map_or(Cell::Null, Cell::Text),
+        time(s.started),
+        time(s.last),
+        int(s.entries),
+        int(s.branches as u64),
+        int(s.usage.input),
+        int(s.usage.output),
+        int(s.usage.cache_read),
+        int(s.usage.cache_write),
+        s.cost.map_or(Cell::Null, Cell::Float),
+        s.title
+            .as_deref()
+            .map_or(Cell::Null, |t| Cell::Text(escape(t))),
+        head.map_or(Cell::Null, |h| Cell::Text(h.to_string())),
+    ]);
+    rows
+}
