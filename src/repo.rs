@@ -353,6 +353,47 @@ impl Repo {
         }
     }
 
+    /// Where the whole lines read end: the start of a torn last line, else
+    /// the end of the bytes read (for a file held open, the end of its last
+    /// entry's line).
+    pub fn whole_lines_end(&self) -> io::Result<u64> {
+        if let Some(torn) = &self.torn {
+            return Ok(torn.offset);
+        }
+        match &self.store {
+            Held::Memory(bytes) => Ok(bytes.len() as u64),
+            Held::Open(file) => {
+                let Some(last) = self.tree.nodes().last() else {
+                    return Ok(0);
+                };
+                let end = last.offset + last.len;
+                let next = crate::input::read_at(file, end, 1)?;
+                Ok(end + u64::from(next == b"\n"))
+            }
+        }
+    }
+
+    /// The digest of the file's first `len` bytes, read from memory when
+    /// the session is held there.
+    pub fn digest_of_start(&self, len: u64) -> io::Result<crate::check::digest::Digest> {
+        let mut hasher = crate::check::digest::Hasher::default();
+        match &self.store {
+            Held::Memory(bytes) => hasher.update(&bytes[..bytes.len().min(len as usize)]),
+            Held::Open(file) => {
+                let mut at = 0;
+                while at < len {
+                    let chunk = crate::input::read_at(file, at, (len - at).min(1 << 20))?;
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    hasher.update(&chunk);
+                    at += chunk.len() as u64;
+                }
+            }
+        }
+        Ok(hasher.finish(len))
+    }
+
     /// The first `len` bytes of the file (fewer when it is shorter), read
     /// from memory when the session is held there.
     pub fn start(&self, len: u64) -> io::Result<Vec<u8>> {

@@ -128,31 +128,44 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
     };
     let old = |p: &Path| options.since.as_ref().and_then(|m| m.get(p)).copied();
     let once = |p: &Path| Once {
-        digest: options.digests,
         since: old(p),
         torn: true,
+        ..Once::default()
     };
-    let (repo, digest) =
-        Repo::load_once_with(path, ONCE, &once(path)).map_err(|e| refuse(path, e))?;
+    let (repo, _) = Repo::load_once_with(path, ONCE, &once(path)).map_err(|e| refuse(path, e))?;
     let from = old(path).map_or(0, |d| d.bytes);
-    let mut files = vec![(path.to_path_buf(), digest)];
+    let until = settled(&repo).map_err(|e| refuse(path, LoadError::Io(e)))?;
+    let mut read = vec![(path.to_path_buf(), from, until)];
     // A Claude Code session's subagents, in files of their own.
     let mut subs = Vec::new();
     if repo.format == crate::Format::Claude {
         for (id, file) in crate::format::claude::subagent_files(path) {
-            let (sub, digest) =
+            let (sub, _) =
                 Repo::load_once_with(&file, ONCE, &once(&file)).map_err(|e| refuse(&file, e))?;
             let from = old(&file).map_or(0, |d| d.bytes);
-            files.push((file.clone(), digest));
-            subs.push((id, file, sub, from));
+            let until = settled(&sub).map_err(|e| refuse(&file, LoadError::Io(e)))?;
+            read.push((file.clone(), from, until));
+            subs.push((id, file, sub, from, until));
         }
     }
-    let size = |p: &Path| std::fs::metadata(p).map_or(u64::MAX, |m| m.len());
+    // The digest of what this export takes of each file, for its manifest.
+    let mut files = Vec::new();
+    for (i, (p, _, until)) in read.iter().enumerate() {
+        let digest = if options.digests {
+            let repo = if i == 0 { &repo } else { &subs[i - 1].2 };
+            Some(
+                repo.digest_of_start(*until)
+                    .map_err(|e| refuse(p, LoadError::Io(e)))?,
+            )
+        } else {
+            None
+        };
+        files.push((p.clone(), digest));
+    }
     let unchanged = options.since.is_some()
-        && std::iter::once(from)
-            .chain(subs.iter().map(|s| s.3))
-            .zip(files.iter().map(|(p, _)| p))
-            .all(|(from, p)| old(p).is_some() && size(p) == from);
+        && read
+            .iter()
+            .all(|(p, from, until)| old(p).is_some() && from == until);
     let agent = repo.format.name();
     if unchanged {
         return Ok(Read {
@@ -175,13 +188,14 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
             session: &session.id,
             subagent: None,
             from,
+            until,
         },
         options.escape,
     )
     .map_err(io_err)?;
     let mut entries = main.entries;
     let mut tree = main.tree;
-    for (id, file, sub, from) in &subs {
+    for (id, file, sub, from, until) in &subs {
         let facts = crate::stats::read(sub).map_err(io_err)?;
         let rows = rows::file_rows(
             &Source {
@@ -191,6 +205,7 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
                 session: &session.id,
                 subagent: Some(id),
                 from: *from,
+                until: *until,
             },
             options.escape,
         )
@@ -233,6 +248,33 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
         written,
         unchanged,
     })
+}
+
+/// Where the lines of `repo` whose rows can no longer change end: every
+/// whole line, except the model outputs at the end of a Codex rollout
+/// still waiting for the `token_count` line that records their usage (and
+/// what follows them). Their rows are left for the next export, which
+/// starts here; what an export takes of a file never changes later.
+fn settled(repo: &Repo) -> io::Result<u64> {
+    let end = repo.whole_lines_end()?;
+    if repo.format != crate::Format::Codex {
+        return Ok(end);
+    }
+    let tree = &repo.tree;
+    let mut cut = end;
+    for ix in (0..tree.len() as crate::Ix).rev() {
+        if tree.is_record(ix) {
+            if tree.tag(ix) == "token_count" {
+                break;
+            }
+            continue;
+        }
+        if tree.node(ix).kind != crate::MessageKind::Assistant {
+            break;
+        }
+        cut = tree.node(ix).offset;
+    }
+    Ok(cut)
 }
 
 /// One partition of the entries table being written.

@@ -35,6 +35,7 @@ pub const ENTRIES: &[Column] = &[
     col("kind", Kind::Text, true, true),
     col("model", Kind::Text, true, true),
     col("timestamp", Kind::Time, true, false),
+    col("turn", Kind::Bool, false, false),
     col("tokens_in", Kind::Int, true, false),
     col("tokens_out", Kind::Int, true, false),
     col("cache_read", Kind::Int, true, false),
@@ -107,6 +108,9 @@ pub struct Source<'a> {
     /// Entries whose lines end within this many bytes were in an earlier
     /// export: only the others go in the entries table.
     pub from: u64,
+    /// Entries whose lines end after this many bytes are left for a later
+    /// export (their rows could still change).
+    pub until: u64,
 }
 
 /// The entries of a file that the tables have: the user's tree, and the
@@ -214,14 +218,22 @@ pub fn file_rows(
         }
         root[ix as usize] = at;
     }
-    // A Claude Code response counts once, on its last line.
-    let mut last_of_response: hashbrown::HashMap<&str, Ix> = hashbrown::HashMap::new();
+    // A Claude Code response is one model call written over several lines,
+    // each with the usage so far: each line's row has what it adds to the
+    // line before (the rows of a response add up to its last line's usage,
+    // as `ysess stats` counts it), and its first line is the turn. A row so
+    // never changes when more lines come.
+    let mut before: hashbrown::HashMap<&str, &Facts> = hashbrown::HashMap::new();
+    let mut used: hashbrown::HashMap<Ix, Used> = hashbrown::HashMap::new();
     for &ix in &ixs {
-        if let Some(Some(f)) = src.facts.get(ix as usize)
-            && let Some(id) = &f.response
-        {
-            last_of_response.insert(id, ix);
+        let Some(Some(f)) = src.facts.get(ix as usize) else {
+            continue;
+        };
+        if f.kind != MessageKind::Assistant {
+            continue;
         }
+        let prior = f.response.as_deref().and_then(|id| before.insert(id, f));
+        used.insert(ix, Used::since(f, prior));
     }
     let on_head: Vec<bool> = {
         let mut on = vec![false; tree.len()];
@@ -237,7 +249,7 @@ pub fn file_rows(
         .copied()
         .filter(|&ix| {
             let n = tree.node(ix);
-            n.offset + n.len > src.from
+            n.offset + n.len > src.from && n.offset + n.len <= src.until
         })
         .collect();
     // Each fresh entry read whole, on every core: its text's length, and
@@ -263,13 +275,8 @@ pub fn file_rows(
     for (&ix, (len, agent)) in fresh.iter().zip(read) {
         let node = tree.node(ix);
         let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-        let turn = facts.filter(|f| {
-            f.kind == MessageKind::Assistant
-                && f.response
-                    .as_deref()
-                    .is_none_or(|id| last_of_response.get(id) == Some(&ix))
-        });
-        let usage = |n: fn(&Facts) -> u64| turn.map_or(Cell::Null, |f| int(n(f)));
+        let turn = used.get(&ix);
+        let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
         let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
             Some((tool, err)) => (Cell::Text(tool.clone()).non_empty(), Cell::Bool(*err)),
             None => (Cell::Null, Cell::Null),
@@ -299,11 +306,12 @@ pub fn file_rows(
             } else {
                 Cell::Null
             },
-            usage(|f| f.usage.input),
-            usage(|f| f.usage.output),
-            usage(|f| f.usage.cache_read),
-            usage(|f| f.usage.cache_write),
-            turn.and_then(|f| f.cost).map_or(Cell::Null, Cell::Float),
+            Cell::Bool(turn.is_some_and(|u| u.turn)),
+            usage(|u| u.input),
+            usage(|u| u.output),
+            usage(|u| u.cache_read),
+            usage(|u| u.cache_write),
+            turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
             tool,
             opt_text(facts.and_then(|f| f.call.as_deref())),
             facts
@@ -348,6 +356,36 @@ pub fn file_rows(
         entries: by_day,
         tree: tree_rows,
     })
+}
+
+/// What one assistant line adds to its model call's usage.
+struct Used {
+    /// The line starts the call (the first line of a Claude Code response).
+    turn: bool,
+    input: i64,
+    output: i64,
+    cache_read: i64,
+    cache_write: i64,
+    cost: Option<f64>,
+}
+
+impl Used {
+    /// The usage of `now` beyond the line `prior` of the same call.
+    fn since(now: &Facts, prior: Option<&Facts>) -> Used {
+        let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        let (u, p) = (&now.usage, prior.map(|p| p.usage).unwrap_or_default());
+        Used {
+            turn: prior.is_none(),
+            input: n(u.input) - n(p.input),
+            output: n(u.output) - n(p.output),
+            cache_read: n(u.cache_read) - n(p.cache_read),
+            cache_write: n(u.cache_write) - n(p.cache_write),
+            cost: match (now.cost, prior.and_then(|p| p.cost)) {
+                (Some(c), Some(p)) => Some(c - p),
+                (c, _) => c,
+            },
+        }
+    }
 }
 
 impl Cell {

@@ -21,6 +21,7 @@ mod log_filters;
 mod ls;
 #[cfg(unix)]
 mod pager;
+mod parquet;
 mod pi;
 mod pipe;
 mod race;

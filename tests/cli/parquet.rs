@@ -1,0 +1,527 @@
+//! `export --parquet`: the tables, read by DuckDB (pinned in
+//! `tests/duckdb/requirements.txt`, in the virtual environment
+//! `tests/duckdb/.venv` that `.ci/run` makes; the tests make it once when
+//! it is missing, and fail rather than skip under CI), add up to what
+//! `ysess stats --json` says of each session, in every format; an
+//! incremental export plus the first equals one full export; and every
+//! column has the type the README documents.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{Dir, Group, Run, fixture, missing};
+
+const DUCKDB: Group = Group {
+    name: "duckdb",
+    enable: "python3 -m venv tests/duckdb/.venv && tests/duckdb/.venv/bin/pip install -r tests/duckdb/requirements.txt",
+};
+
+fn python() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/duckdb/.venv/bin/python")
+}
+
+/// Why DuckDB cannot run here, if it cannot; where its environment is not
+/// made yet, makes it first (once per run), as `.ci/run` does.
+fn duckdb_missing() -> Option<String> {
+    static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    SET_UP
+        .get_or_init(|| {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let works = || {
+                Command::new(python())
+                    .args(["-c", "import duckdb"])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            };
+            if works() {
+                return None;
+            }
+            let _ = writeln!(
+                std::io::stderr(),
+                "setting up the duckdb tests: {} (once)",
+                DUCKDB.enable
+            );
+            let venv = Command::new("python3")
+                .args(["-m", "venv"])
+                .arg(root.join("tests/duckdb/.venv"))
+                .output();
+            let pip = Command::new(python())
+                .args(["-m", "pip", "install", "--quiet", "-r"])
+                .arg(root.join("tests/duckdb/requirements.txt"))
+                .output();
+            if venv.is_ok_and(|o| o.status.success())
+                && pip.is_ok_and(|o| o.status.success())
+                && works()
+            {
+                None
+            } else {
+                Some("DuckDB's Python package is not installed in tests/duckdb/.venv".to_string())
+            }
+        })
+        .clone()
+}
+
+/// The rows of `sql` over the tables in `out` (views `entries`, `tree`,
+/// `sessions`).
+fn query(out: &Path, sql: &str) -> Vec<Value> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/duckdb/query.py");
+    let run = Command::new(python())
+        .arg(script)
+        .arg(out)
+        .arg(sql)
+        .output()
+        .expect("python starts");
+    assert!(
+        run.status.success(),
+        "duckdb: {sql}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice::<Vec<Value>>(&run.stdout).expect("the rows as JSON")
+}
+
+/// A folder of sessions of every format: yoagent's, pi's (written by pi),
+/// Claude Code's (one with a subagent in its own file) and Codex's.
+fn home() -> Option<(Dir, Vec<PathBuf>, Option<Dir>)> {
+    let dir = Dir::new();
+    let sessions = dir.join("sessions");
+    for sub in ["yoagent", "pi", "claude/delegates/subagents", "codex"] {
+        std::fs::create_dir_all(sessions.join(sub)).expect("a folder");
+    }
+    let mut files = Vec::new();
+    for (from, to) in [
+        ("demo.jsonl", "yoagent/demo.jsonl"),
+        ("medium.jsonl", "yoagent/medium.jsonl"),
+        ("small-forked.jsonl", "yoagent/small-forked.jsonl"),
+        ("pi/v2.jsonl", "pi/v2.jsonl"),
+        ("claude/session.jsonl", "claude/session.jsonl"),
+        ("claude/today.jsonl", "claude/today.jsonl"),
+        ("claude/compacted.jsonl", "claude/compacted.jsonl"),
+        ("claude/delegates.jsonl", "claude/delegates.jsonl"),
+        ("codex/rollout.jsonl", "codex/rollout.jsonl"),
+    ] {
+        std::fs::copy(fixture(from), sessions.join(to)).expect("copies");
+        files.push(sessions.join(to));
+    }
+    std::fs::copy(
+        fixture("claude/delegates/subagents/agent-a3f9c2e1.jsonl"),
+        sessions.join("claude/delegates/subagents/agent-a3f9c2e1.jsonl"),
+    )
+    .expect("copies");
+    let pi = match crate::pi::pi_session(7) {
+        Some((pi_dir, _)) => {
+            std::fs::copy(pi_dir.join("7.jsonl"), sessions.join("pi/7.jsonl")).expect("copies");
+            files.push(sessions.join("pi/7.jsonl"));
+            Some(pi_dir)
+        }
+        None => None,
+    };
+    Some((dir, files, pi))
+}
+
+fn export(dir: &Dir, args: &[&str]) -> Run {
+    let mut all = vec!["export", "--parquet"];
+    all.extend_from_slice(args);
+    dir.run(&all)
+}
+
+fn num(v: &Value) -> f64 {
+    match v {
+        Value::Null => 0.0,
+        Value::Number(n) => n.as_f64().expect("a number"),
+        Value::String(s) => s.parse().expect("a number as text"),
+        v => panic!("not a number: {v}"),
+    }
+}
+
+/// Tokens in/out/cache read/cache write and cost of a `stats --json` group.
+fn figures(group: &Value) -> [f64; 5] {
+    let t = &group["tokens"];
+    [
+        num(&t["input"]),
+        num(&t["output"]),
+        num(&t["cache_read"]),
+        num(&t["cache_write"]),
+        num(&group["cost"]),
+    ]
+}
+
+fn row_figures(row: &Value) -> [f64; 5] {
+    [
+        num(&row["i"]),
+        num(&row["o"]),
+        num(&row["r"]),
+        num(&row["w"]),
+        num(&row["c"]),
+    ]
+}
+
+fn same(a: [f64; 5], b: [f64; 5]) -> bool {
+    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9)
+}
+
+const SUMS: &str = "sum(tokens_in) i, sum(tokens_out) o, sum(cache_read) r, \
+                    sum(cache_write) w, sum(cost) c, count_if(turn) turns";
+
+#[test]
+fn group_by_session_day_and_model_equals_stats_json_in_every_format() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let Some((dir, files, _pi)) = home() else {
+        return;
+    };
+    export(&dir, &["out", "sessions"]).status(0).stdout("");
+    let out = dir.join("out");
+    let sessions = query(&out, "SELECT session, file FROM sessions ORDER BY file");
+    assert_eq!(sessions.len(), files.len(), "{sessions:?}");
+    let agents = query(&out, "SELECT DISTINCT agent FROM entries ORDER BY agent");
+    assert_eq!(
+        agents,
+        ["claude", "codex", "pi", "yoagent"]
+            .map(|a| serde_json::json!({ "agent": a }))
+            .to_vec()
+    );
+    for s in &sessions {
+        let file = s["file"].as_str().expect("a file");
+        let id = s["session"].as_str().expect("an id").replace('\'', "''");
+        let stats = |by: &[&str]| {
+            let mut args = vec!["-f", file, "stats", "--json"];
+            args.extend_from_slice(by);
+            dir.run(&args).status(0).json_lines()
+        };
+        // The session's total.
+        let total = stats(&[]).pop().expect("a total");
+        let rows = query(
+            &out,
+            &format!("SELECT {SUMS} FROM entries WHERE session = '{id}'"),
+        );
+        assert!(
+            same(row_figures(&rows[0]), figures(&total)),
+            "{file}: {:?} against stats {total}",
+            rows[0]
+        );
+        assert_eq!(
+            num(&rows[0]["turns"]),
+            num(&total["turns"]["assistant"]),
+            "{file}"
+        );
+        // By day (UTC), and by model.
+        for (by, key) in [("day", "CAST(day AS VARCHAR)"), ("model", "model")] {
+            let groups = stats(&["--by", by]);
+            let groups: Vec<&Value> = groups.iter().filter(|g| g["type"] == by).collect();
+            let rows = query(
+                &out,
+                &format!(
+                    "SELECT {key} k, {SUMS} FROM entries WHERE session = '{id}' \
+                     GROUP BY k HAVING count_if(turn) > 0 ORDER BY k"
+                ),
+            );
+            let used: Vec<&&Value> = groups
+                .iter()
+                .filter(|g| g["turns"]["assistant"].as_u64() > Some(0))
+                .collect();
+            assert_eq!(rows.len(), used.len(), "{file} by {by}: {rows:?}");
+            for (row, group) in rows.iter().zip(used) {
+                assert_eq!(row["k"], group["name"], "{file} by {by}");
+                assert!(
+                    same(row_figures(row), figures(group)),
+                    "{file} by {by} {}: {row:?} against {group}",
+                    group["name"]
+                );
+            }
+        }
+        // Tool errors, by tool, as stats counts them.
+        let tools = query(
+            &out,
+            &format!(
+                "SELECT tool, count(*) FILTER (WHERE is_error) errors FROM entries \
+                 WHERE session = '{id}' AND tool IS NOT NULL GROUP BY tool \
+                 HAVING errors > 0 ORDER BY tool"
+            ),
+        );
+        let want: Vec<Value> = total["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter(|t| t["errors"].as_u64() > Some(0))
+            .map(|t| serde_json::json!({ "tool": t["name"], "errors": t["errors"] }))
+            .collect();
+        assert_eq!(tools, want, "{file}");
+    }
+    // The sessions table says what `ls --json` says.
+    let listed = dir
+        .run_with(
+            &["ls", "--json", "sessions"],
+            None,
+            &[("HOME", dir.path().to_str().expect("UTF-8"))],
+        )
+        .status(0)
+        .json_lines();
+    for l in listed.iter().filter(|l| l["type"] == "session") {
+        let path = l["path"].as_str().expect("a path");
+        let rows = query(
+            &out,
+            &format!(
+                "SELECT session, agent, entries, branches, tokens_in, cost, epoch_ms(last) last \
+                 FROM sessions WHERE file = '{}'",
+                path.replace('\'', "''")
+            ),
+        );
+        assert_eq!(rows.len(), 1, "{path}");
+        let r = &rows[0];
+        assert_eq!(r["session"], l["id"], "{path}");
+        assert_eq!(r["agent"], l["agent"], "{path}");
+        assert_eq!(r["entries"], l["entries"], "{path}");
+        assert_eq!(r["branches"], l["branches"], "{path}");
+        assert_eq!(r["tokens_in"], l["tokens"]["input"], "{path}");
+        assert_eq!(r["last"], l["last"], "{path}");
+    }
+    // The subagent's turns are in its session's rows, named.
+    let sub = query(
+        &out,
+        "SELECT DISTINCT subagent FROM entries WHERE file LIKE '%subagents%'",
+    );
+    assert_eq!(sub, vec![serde_json::json!({ "subagent": "a3f9c2e1" })]);
+}
+
+/// The first `keep` lines of each file, the rest returned to be appended.
+fn cut(files: &[PathBuf], keep: f64) -> Vec<(PathBuf, Vec<u8>)> {
+    files
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(f).expect("reads");
+            let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+            let n = ((lines.len() as f64) * keep).ceil() as usize;
+            let head: Vec<u8> = lines[..n].concat();
+            let rest: Vec<u8> = lines[n..].concat();
+            std::fs::write(f, head).expect("writes");
+            (f.clone(), rest)
+        })
+        .collect()
+}
+
+fn append(rest: &[(PathBuf, Vec<u8>)]) {
+    for (f, bytes) in rest {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(f)
+            .expect("opens");
+        file.write_all(bytes).expect("appends");
+    }
+}
+
+/// Every table's rows, in one order, as DuckDB reads them.
+fn tables(out: &Path) -> Vec<Vec<Value>> {
+    [
+        "SELECT * FROM entries ORDER BY file, line",
+        "SELECT * FROM tree ORDER BY file, entry",
+        "SELECT * FROM sessions ORDER BY file",
+    ]
+    .iter()
+    .map(|sql| query(out, sql))
+    .collect()
+}
+
+#[test]
+fn an_incremental_export_after_the_first_equals_one_full_export() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let Some((dir, mut files, _pi)) = home() else {
+        return;
+    };
+    files.push(dir.join("sessions/claude/delegates/subagents/agent-a3f9c2e1.jsonl"));
+    // The sessions as they were: about half of each file.
+    let rest = cut(&files, 0.5);
+    export(&dir, &["first", "sessions", "--manifest", "first.manifest"]).status(0);
+    // They grow; one is tagged (a label, which changes the tree table).
+    append(&rest);
+    dir.run(&[
+        "-f",
+        "sessions/yoagent/medium.jsonl",
+        "tag",
+        "reviewed",
+        "HEAD~1",
+    ])
+    .status(0);
+    let grown = export(
+        &dir,
+        &[
+            "first",
+            "sessions",
+            "--since-manifest",
+            "first.manifest",
+            "--manifest",
+            "second.manifest",
+        ],
+    );
+    grown.status(0);
+    assert!(grown.stderr.contains("exported"), "{}", grown.stderr);
+    export(&dir, &["full", "sessions"]).status(0);
+    let (incremental, full) = (tables(&dir.join("first")), tables(&dir.join("full")));
+    assert!(full[0].len() > 100, "{} entry rows", full[0].len());
+    for (i, name) in ["entries", "tree", "sessions"].iter().enumerate() {
+        assert_eq!(incremental[i].len(), full[i].len(), "{name}: rows");
+        for (a, b) in incremental[i].iter().zip(&full[i]) {
+            assert_eq!(a, b, "{name}");
+        }
+    }
+    let labels = query(
+        &dir.join("first"),
+        "SELECT count(*) n FROM tree WHERE list_contains(labels, 'reviewed')",
+    );
+    assert_eq!(labels[0]["n"], 1);
+    // Nothing grew since the second manifest: nothing is written.
+    let again = export(
+        &dir,
+        &["first", "sessions", "--since-manifest", "second.manifest"],
+    );
+    again.status(0);
+    assert!(again.stderr.contains("unchanged"), "{}", again.stderr);
+    assert_eq!(tables(&dir.join("first")), incremental);
+}
+
+#[test]
+fn an_export_since_a_manifest_refuses_a_session_whose_history_was_rewritten() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("s")).expect("a folder");
+    let medium = dir.join("s/medium.jsonl");
+    std::fs::copy(fixture("medium.jsonl"), &medium).expect("copies");
+    std::fs::copy(fixture("demo.jsonl"), dir.join("s/demo.jsonl")).expect("copies");
+    export(&dir, &["out", "s", "--manifest", "m"]).status(0);
+    let before = tables(&dir.join("out"));
+    // A byte of an old line changed in place.
+    let mut bytes = std::fs::read(&medium).expect("reads");
+    let at = bytes.windows(4).position(|w| w == b"text").expect("text");
+    bytes[at + 10] = if bytes[at + 10] == b'a' { b'b' } else { b'a' };
+    std::fs::write(&medium, &bytes).expect("writes");
+    let run = export(&dir, &["out", "s", "--since-manifest", "m"]);
+    run.status(128);
+    assert!(
+        run.stderr.contains("s/medium.jsonl") && run.stderr.contains("history rewritten"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(tables(&dir.join("out")), before, "nothing of it exported");
+}
+
+/// The README's table of a table's columns: (name, DuckDB type).
+fn documented(table: &str) -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("the README");
+    let header = format!("| `{table}` column | type |");
+    let start = readme
+        .find(&header)
+        .unwrap_or_else(|| panic!("the README documents the {table} table"));
+    readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                cells[1].trim_matches('`').to_string(),
+                cells[2].trim_matches('`').to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_column_has_the_type_the_readme_documents() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("s")).expect("a folder");
+    for (from, to) in [
+        ("demo.jsonl", "s/demo.jsonl"),
+        ("claude/session.jsonl", "s/session.jsonl"),
+    ] {
+        std::fs::copy(fixture(from), dir.join(to)).expect("copies");
+    }
+    export(&dir, &["out", "s"]).status(0);
+    for table in ["entries", "tree", "sessions"] {
+        let described: Vec<(String, String)> =
+            query(&dir.join("out"), &format!("DESCRIBE {table}"))
+                .iter()
+                .map(|r| {
+                    (
+                        r["column_name"].as_str().expect("a name").to_string(),
+                        r["column_type"].as_str().expect("a type").to_string(),
+                    )
+                })
+                .collect();
+        assert_eq!(described, documented(table), "{table}");
+    }
+}
+
+#[test]
+fn session_text_in_the_tables_is_escaped() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("s")).expect("a folder");
+    dir.write(
+        "s/hostile.jsonl",
+        concat!(
+            r#"{"id":"e1","parent_id":null,"message":{"role":"user","content":[{"type":"text","text":"\u001b[31mred\u202e evil\u0007"}],"timestamp":1764666000000},"timestamp":1764666000000}"#,
+            "\n"
+        ),
+    );
+    export(&dir, &["out", "s"]).status(0);
+    let rows = query(
+        &dir.join("out"),
+        "SELECT subject, text_len, title FROM entries JOIN sessions USING (session)",
+    );
+    assert_eq!(rows.len(), 1);
+    let subject = rows[0]["subject"].as_str().expect("a subject");
+    assert_eq!(subject, r"\u{1b}[31mred\u{202e} evil\u{7}");
+    assert_eq!(rows[0]["title"].as_str(), Some(subject));
+    assert_eq!(rows[0]["text_len"], 15);
+}
+
+#[test]
+fn an_export_names_what_it_cannot_read_and_exports_the_rest() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("s")).expect("a folder");
+    std::fs::copy(fixture("demo.jsonl"), dir.join("s/demo.jsonl")).expect("copies");
+    dir.write("s/bad.jsonl", "{\"id\":\"e1\",\"parent_id\":\"nope\"}\n");
+    let run = export(&dir, &["out", "s"]);
+    run.status(128);
+    assert!(run.stderr.contains("s/bad.jsonl"), "{}", run.stderr);
+    assert!(run.stderr.contains("exported 1 sessions"), "{}", run.stderr);
+    assert!(dir.join("out/sessions/agent=yoagent").is_dir());
+    // Nothing half-written is left behind under a temporary name.
+    let hidden = walk(&dir.join("out"))
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .count();
+    assert_eq!(hidden, 0);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for e in std::fs::read_dir(dir)
+        .expect("reads")
+        .filter_map(Result::ok)
+    {
+        let p = e.path();
+        if p.is_dir() {
+            all.extend(walk(&p));
+        } else {
+            all.push(p);
+        }
+    }
+    all
+}
