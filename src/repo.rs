@@ -367,6 +367,9 @@ impl Repo {
                     return Ok(0);
                 };
                 let end = last.offset + last.len;
+                if end >= file.metadata()?.len() {
+                    return Ok(end);
+                }
                 let next = crate::input::read_at(file, end, 1)?;
                 Ok(end + u64::from(next == b"\n"))
             }

@@ -179,12 +179,13 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
     let io_err = |e: io::Error| refuse(path, LoadError::Io(e));
     let (facts, counted) = whole_session(&repo, Some(path)).map_err(io_err)?;
     let session = Session::of_repo(path, &repo, &facts, counted);
-    let own = crate::stats::read(&repo).map_err(io_err)?;
+    // The facts of the session's own entries come first.
+    let own = &facts[..repo.tree.len().min(facts.len())];
     let main = rows::file_rows(
         &Source {
             repo: &repo,
             path,
-            facts: &own,
+            facts: own,
             session: &session.id,
             subagent: None,
             from,

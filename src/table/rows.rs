@@ -163,31 +163,101 @@ fn agent_of_line(line: &[u8]) -> Option<String> {
     serde_json::from_slice::<Line>(line).ok()?.agent_id
 }
 
-/// Maps `0..len` with `map` on every core, in order.
-fn on_every_core<T: Send>(
+/// [`text_len`] of a yoagent, pi or Claude Code line, read lean: the text
+/// blocks' characters counted, nothing else of the line built. `None` for
+/// a line not in the usual shape (then it is read whole).
+fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
+    use std::borrow::Cow;
+
+    use serde_json::value::RawValue;
+
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        #[serde(borrow)]
+        message: Msg<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Msg<'a> {
+        #[serde(default, borrow)]
+        content: Option<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Part<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        text: Option<&'a RawValue>,
+        #[serde(default, borrow)]
+        content: Option<&'a RawValue>,
+    }
+    fn chars(raw: &RawValue) -> Option<usize> {
+        let text: Cow<'_, str> = serde_json::from_str(raw.get()).ok()?;
+        Some(text.chars().count())
+    }
+    let claude = format == Format::Claude;
+    if !matches!(format, Format::Yoagent | Format::Pi | Format::Claude) {
+        return None;
+    }
+    let line: Line<'_> = serde_json::from_slice(line).ok()?;
+    let Some(content) = line.message.content else {
+        return Some(0);
+    };
+    match content.get().as_bytes().first()? {
+        b'"' if claude => chars(content),
+        b'[' => {
+            let parts: Vec<Part<'_>> = serde_json::from_str(content.get()).ok()?;
+            let mut n = 0;
+            for p in parts {
+                match &*p.kind {
+                    "text" => n += chars(p.text?)?,
+                    // A Claude Code tool result's text: its content, a
+                    // string or text parts joined by line breaks.
+                    "tool_result" if claude => match p.content {
+                        None => {}
+                        Some(c) if c.get().starts_with('"') => n += chars(c)?,
+                        Some(c) => {
+                            let inner: Vec<Part<'_>> = serde_json::from_str(c.get()).ok()?;
+                            let mut texts = 0;
+                            for q in inner {
+                                if let Some(t) = q.text {
+                                    n += chars(t)?;
+                                    texts += 1;
+                                }
+                            }
+                            n += texts.max(1) - 1;
+                        }
+                    },
+                    _ => {}
+                }
+            }
+            Some(n)
+        }
+        _ => None,
+    }
+}
+
+/// Maps ranges that cover `0..len` with `map` on every core, the results
+/// in order.
+fn on_chunks<T: Send>(
     len: usize,
-    map: impl Fn(usize) -> io::Result<T> + Sync,
+    map: impl Fn(std::ops::Range<usize>) -> io::Result<T> + Sync,
 ) -> io::Result<Vec<T>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let chunk = len.div_ceil(workers).max(4096);
-    let parts: Vec<io::Result<Vec<T>>> = std::thread::scope(|scope| {
+    let parts: Vec<io::Result<T>> = std::thread::scope(|scope| {
         let map = &map;
         let handles: Vec<_> = (0..len)
             .step_by(chunk)
-            .map(|from| scope.spawn(move || (from..(from + chunk).min(len)).map(map).collect()))
+            .map(|from| scope.spawn(move || map(from..(from + chunk).min(len))))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("a reading thread does not panic"))
             .collect()
     });
-    let mut all = Vec::with_capacity(len);
-    for part in parts {
-        all.extend(part?);
-    }
-    Ok(all)
+    parts.into_iter().collect()
 }
 
 /// The rows of one file.
@@ -252,87 +322,112 @@ pub fn file_rows(
             n.offset + n.len > src.from && n.offset + n.len <= src.until
         })
         .collect();
-    // Each fresh entry read whole, on every core: its text's length, and
-    // the subagent of a folded-in turn.
-    let read = on_every_core(fresh.len(), |i| -> io::Result<(usize, Option<String>)> {
-        let ix = fresh[i];
-        let line = repo.line(ix)?;
-        let len = match repo.entry_from(ix, &line) {
-            Ok(entry) => text_len(&entry.message),
-            Err(_) => 0,
-        };
-        let agent = if tree.is_record(ix) && repo.format == Format::Claude {
-            agent_of_line(&line)
-        } else {
-            None
-        };
-        Ok((len, agent))
-    })?;
-    let mut by_day: Vec<(String, Columns)> = Vec::new();
     let text = |s: &str| Cell::Text(s.to_string());
     let opt_text = |s: Option<&str>| s.map_or(Cell::Null, |s| Cell::Text(s.to_string()));
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
-    for (&ix, (len, agent)) in fresh.iter().zip(read) {
-        let node = tree.node(ix);
-        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-        let turn = used.get(&ix);
-        let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-            Some((tool, err)) => (Cell::Text(tool.clone()).non_empty(), Cell::Bool(*err)),
-            None => (Cell::Null, Cell::Null),
-        };
-        let subagent = src.subagent.map(str::to_string).or(agent);
-        let row = vec![
-            text(src.session),
-            text(&file),
-            int(node.line),
-            text(tree.id(ix)),
-            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
-            int(u64::from(node.depth)),
-            text(tree.id(root[ix as usize])),
-            text(node.kind.role_name()),
-            if node.kind == MessageKind::Custom {
-                Cell::Text(tree.tag(ix).to_string()).non_empty()
+    // The rows of the fresh entries, made on every core, a range of them
+    // each, by UTC day.
+    let parts = on_chunks(fresh.len(), |range| -> io::Result<Vec<(String, Columns)>> {
+        let mut by_day: Vec<(String, Columns)> = Vec::new();
+        let mut day_of: Option<(u64, usize)> = None;
+        for &ix in &fresh[range] {
+            let node = tree.node(ix);
+            let line = repo.line(ix)?;
+            let len = match lean_text_len(&line, repo.format) {
+                Some(len) => len,
+                None => repo
+                    .entry_from(ix, &line)
+                    .map_or(0, |entry| text_len(&entry.message)),
+            };
+            // The subagent of a turn folded into the file.
+            let agent = if tree.is_record(ix) && repo.format == Format::Claude {
+                agent_of_line(&line)
             } else {
-                Cell::Null
-            },
-            opt_text(
+                None
+            };
+            let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+            let turn = used.get(&ix);
+            let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
+            let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+                Some((tool, err)) => (Cell::Text(tool.clone()).non_empty(), Cell::Bool(*err)),
+                None => (Cell::Null, Cell::Null),
+            };
+            let subagent = src.subagent.map(str::to_string).or(agent);
+            let row = vec![
+                text(src.session),
+                text(&file),
+                int(node.line),
+                text(tree.id(ix)),
+                opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+                int(u64::from(node.depth)),
+                text(tree.id(root[ix as usize])),
+                text(node.kind.role_name()),
+                if node.kind == MessageKind::Custom {
+                    Cell::Text(tree.tag(ix).to_string()).non_empty()
+                } else {
+                    Cell::Null
+                },
+                opt_text(
+                    facts
+                        .and_then(|f| f.model.as_deref())
+                        .filter(|m| !m.is_empty()),
+                ),
+                if node.timestamp > 0 {
+                    int(node.timestamp)
+                } else {
+                    Cell::Null
+                },
+                Cell::Bool(turn.is_some_and(|u| u.turn)),
+                usage(|u| u.input),
+                usage(|u| u.output),
+                usage(|u| u.cache_read),
+                usage(|u| u.cache_write),
+                turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
+                tool,
+                opt_text(facts.and_then(|f| f.call.as_deref())),
                 facts
-                    .and_then(|f| f.model.as_deref())
-                    .filter(|m| !m.is_empty()),
-            ),
-            if node.timestamp > 0 {
-                int(node.timestamp)
+                    .filter(|f| f.kind == MessageKind::Assistant)
+                    .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                is_error,
+                int(len as u64),
+                Cell::Text(escape(tree.subject(ix))),
+                subagent.map_or(Cell::Null, Cell::Text),
+            ];
+            // The UTC day, named once per run of rows on one day.
+            let number = if node.timestamp > 0 {
+                node.timestamp / 86_400_000
             } else {
-                Cell::Null
-            },
-            Cell::Bool(turn.is_some_and(|u| u.turn)),
-            usage(|u| u.input),
-            usage(|u| u.output),
-            usage(|u| u.cache_read),
-            usage(|u| u.cache_write),
-            turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
-            tool,
-            opt_text(facts.and_then(|f| f.call.as_deref())),
-            facts
-                .filter(|f| f.kind == MessageKind::Assistant)
-                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
-            is_error,
-            int(len as u64),
-            Cell::Text(escape(tree.subject(ix))),
-            subagent.map_or(Cell::Null, Cell::Text),
-        ];
-        let day = crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
-            .filter(|_| node.timestamp > 0)
-            .unwrap_or_else(|| NO_DAY.to_string());
-        let at = match by_day.iter().position(|(d, _)| *d == day) {
-            Some(at) => at,
-            None => {
-                by_day.push((day, Columns::new(ENTRIES)));
-                by_day.len() - 1
+                u64::MAX
+            };
+            let at = match day_of {
+                Some((n, at)) if n == number => at,
+                _ => {
+                    let day = crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
+                        .filter(|_| node.timestamp > 0)
+                        .unwrap_or_else(|| NO_DAY.to_string());
+                    let at = match by_day.iter().position(|(d, _)| *d == day) {
+                        Some(at) => at,
+                        None => {
+                            by_day.push((day, Columns::new(ENTRIES)));
+                            by_day.len() - 1
+                        }
+                    };
+                    day_of = Some((number, at));
+                    at
+                }
+            };
+            by_day[at].1.push(row);
+        }
+        Ok(by_day)
+    })?;
+    let mut by_day: Vec<(String, Columns)> = Vec::new();
+    for part in parts {
+        for (day, cols) in part {
+            match by_day.iter_mut().find(|(d, _)| *d == day) {
+                Some((_, mine)) => mine.append(cols),
+                None => by_day.push((day, cols)),
             }
-        };
-        by_day[at].1.push(row);
+        }
     }
     let mut tree_rows = Columns::new(TREE);
     for &ix in &ixs {
@@ -426,4 +521,47 @@ pub fn session_row(
         head.map_or(Cell::Null, |h| Cell::Text(h.to_string())),
     ]);
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lean_text_length_is_the_length_of_the_text_read_whole() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut leaned = 0;
+        for name in [
+            "demo.jsonl",
+            "medium.jsonl",
+            "small-forked.jsonl",
+            "pi/demo.jsonl",
+            "pi/handmade.jsonl",
+            "pi/v1.jsonl",
+            "pi/v2.jsonl",
+            "claude/session.jsonl",
+            "claude/today.jsonl",
+            "claude/compacted.jsonl",
+            "claude/delegates.jsonl",
+            "claude/commands.jsonl",
+        ] {
+            let repo = Repo::open(root.join(name)).expect("opens");
+            for ix in 0..repo.tree.len() as Ix {
+                let line = repo.line(ix).expect("reads");
+                let Ok(entry) = repo.entry_from(ix, &line) else {
+                    continue;
+                };
+                if let Some(len) = lean_text_len(&line, repo.format) {
+                    assert_eq!(
+                        len,
+                        text_len(&entry.message),
+                        "{name} line {}",
+                        repo.tree.node(ix).line
+                    );
+                    leaned += 1;
+                }
+            }
+        }
+        assert!(leaned > 100, "{leaned} lines read lean");
+    }
 }
