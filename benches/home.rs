@@ -24,8 +24,11 @@ mod support;
 #[path = "claude_gen.rs"]
 mod claude_gen;
 
+#[path = "home_gen.rs"]
+mod home_gen;
+
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
@@ -35,38 +38,6 @@ const TABLE: Table = Table { what: 44 };
 
 /// The pattern searched: a word of the sessions' text (in every one).
 const PATTERN: &str = "collect";
-
-fn make_home(sessions: usize, megabytes: usize) -> std::io::Result<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("target/bench/home-{sessions}-{megabytes}"));
-    let meta = dir.join(".meta");
-    let marker = format!("gen=1 sessions={sessions} mb={megabytes}\n");
-    if std::fs::read_to_string(&meta).is_ok_and(|m| m == marker) {
-        println!("reusing {}", dir.display());
-        return Ok(dir);
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-    println!(
-        "generating {} ({sessions} sessions, {megabytes} MB) ...",
-        dir.display()
-    );
-    let t = Instant::now();
-    let each = ((megabytes as u64) << 20) / sessions.max(1) as u64;
-    let mut block = 0;
-    for k in 0..sessions {
-        let project = dir.join(format!(
-            ".claude/projects/-home-dana-src-project{:02}",
-            k % 20
-        ));
-        std::fs::create_dir_all(&project)?;
-        let day = format!("2026-11-{:02}", 1 + k % 28);
-        let file = project.join(format!("{:08x}-0000-4000-8000-{:012x}.jsonl", k, k));
-        block += claude_gen::generate(&file, each, block, Some(&day))?;
-    }
-    std::fs::write(&meta, marker)?;
-    println!("generated in {}", ms(t.elapsed()));
-    Ok(dir)
-}
 
 /// Bytes of the session files under `dir`.
 fn size_of(dir: &Path) -> u64 {
@@ -117,7 +88,7 @@ fn main() -> ExitCode {
     let sessions = env_usize("YSESS_BENCH_SESSIONS", 2000);
     let megabytes = env_usize("YSESS_BENCH_HOME_MB", 1536);
     let runs = env_usize("YSESS_BENCH_RUNS", 1).max(1);
-    let home = match make_home(sessions, megabytes) {
+    let home = match home_gen::make_home(sessions, megabytes) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("error: making the home: {e}");

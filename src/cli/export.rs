@@ -22,11 +22,17 @@ use crate::ui::output::{escape, json_line};
 /// the selected entry's path (`page.html#e42` selects e42). With
 /// --markdown, the path as a readable transcript.
 ///
+/// With --parquet OUT, whole sessions (this one, the files or folders
+/// named, or --all) as Parquet tables in the folder OUT, for DuckDB, Spark
+/// or Trino: entries (by agent and UTC day), tree and sessions;
+/// --since-manifest adds only what was appended since an earlier export.
+///
 /// Examples:
 ///   ysess export first-draft > messages.json
 ///   ysess export --session lib > lib.jsonl
 ///   ysess export --html -o session.html
 ///   ysess export --markdown lib > lib.md
+///   ysess export --parquet tables --all --manifest tables.manifest
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ExportArgs {

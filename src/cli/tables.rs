@@ -75,7 +75,6 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
     }
     let sizes: std::collections::HashMap<PathBuf, u64> = files.iter().cloned().collect();
     let paths: Vec<PathBuf> = files.into_iter().map(|(p, _)| p).collect();
-    let escape_text = |t: &str| escape(t).into_owned();
     let now = jiff::Timestamp::now();
     let run = format!(
         "{}{:03}Z-{}",
@@ -88,7 +87,7 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
         out: out.to_path_buf(),
         since,
         digests: manifest_out.is_some(),
-        escape: &escape_text,
+        escape: &escape,
         run,
     };
     let mut said: io::Result<()> = Ok(());

@@ -25,6 +25,7 @@ pub mod rows;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use sha2::Digest as _;
 
@@ -40,7 +41,7 @@ const ROW_GROUP: usize = 128 * 1024;
 
 /// Bytes of rows buffered over every partition before the largest is
 /// written out: what bounds an export's memory.
-const BUFFERED: usize = 96 << 20;
+const BUFFERED: usize = 48 << 20;
 
 /// A part file is closed, and the next begun, past this size.
 const PART_BYTES: usize = 256 << 20;
@@ -57,7 +58,7 @@ pub struct Options<'a> {
     pub digests: bool,
     /// Session text made inert (control characters escaped), for subjects
     /// and titles.
-    pub escape: &'a (dyn Fn(&str) -> String + Sync),
+    pub escape: &'a (dyn for<'s> Fn(&'s str) -> std::borrow::Cow<'s, str> + Sync),
     /// This run's name in its part files' names.
     pub run: String,
 }
@@ -77,9 +78,8 @@ pub struct Summary {
 
 /// One session, read for the tables by a worker.
 struct Read {
-    agent: &'static str,
-    /// Its entries' rows, by UTC day; empty when nothing is new.
-    entries: Vec<(String, Columns)>,
+    /// Rows it added to the entries table.
+    rows: u64,
     /// Every file read (the session's and its subagents'), with its digest
     /// when asked for.
     files: Vec<(PathBuf, Option<Digest>)>,
@@ -87,6 +87,13 @@ struct Read {
     written: Vec<PathBuf>,
     /// Whether nothing grew since the manifest.
     unchanged: bool,
+}
+
+/// Why a session is not in the tables: a refusal of the session alone
+/// (before any of its rows is written), or a failure of the export.
+enum Failed {
+    Refused(Box<Refused>),
+    Fatal(io::Error),
 }
 
 /// Why one session is not in the tables.
@@ -119,12 +126,16 @@ fn snapshot_name(id: &str, path: &Path) -> String {
 
 /// Reads one session (and its subagents' files) into its rows, and writes
 /// its snapshot files.
-fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>> {
+fn read_session(
+    path: &Path,
+    options: &Options<'_>,
+    entries: &Mutex<Entries<'_>>,
+) -> Result<Read, Failed> {
     let refuse = |path: &Path, error: LoadError| {
-        Box::new(Refused {
+        Failed::Refused(Box::new(Refused {
             path: path.to_path_buf(),
             error,
-        })
+        }))
     };
     let old = |p: &Path| options.since.as_ref().and_then(|m| m.get(p)).copied();
     let once = |p: &Path| Once {
@@ -169,8 +180,7 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
     let agent = repo.format.name();
     if unchanged {
         return Ok(Read {
-            agent,
-            entries: Vec::new(),
+            rows: 0,
             files,
             written: Vec::new(),
             unchanged,
@@ -181,7 +191,21 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
     let session = Session::of_repo(path, &repo, &facts, counted);
     // The facts of the session's own entries come first.
     let own = &facts[..repo.tree.len().min(facts.len())];
-    let main = rows::file_rows(
+    // The rows go to the writer a window at a time, so a session of any
+    // size is held in bounded memory; from the first on, a failure is the
+    // export's (rows of the session are written).
+    let mut added = 0u64;
+    let mut sink = |by_day: Vec<(String, Columns)>| -> io::Result<()> {
+        let mut entries = entries
+            .lock()
+            .map_err(|_| io::Error::other("a writer failed"))?;
+        for (day, cols) in by_day {
+            added += cols.rows() as u64;
+            entries.add(agent, day, cols)?;
+        }
+        Ok(())
+    };
+    let mut tree = rows::file_rows(
         &Source {
             repo: &repo,
             path,
@@ -192,12 +216,11 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
             until,
         },
         options.escape,
+        &mut sink,
     )
-    .map_err(io_err)?;
-    let mut entries = main.entries;
-    let mut tree = main.tree;
+    .map_err(Failed::Fatal)?;
     for (id, file, sub, from, until) in &subs {
-        let facts = crate::stats::read(sub).map_err(io_err)?;
+        let facts = crate::stats::read(sub).map_err(Failed::Fatal)?;
         let rows = rows::file_rows(
             &Source {
                 repo: sub,
@@ -209,15 +232,10 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
                 until: *until,
             },
             options.escape,
+            &mut sink,
         )
-        .map_err(io_err)?;
-        for (day, cols) in rows.entries {
-            match entries.iter_mut().find(|(d, _)| *d == day) {
-                Some((_, mine)) => mine.append(cols),
-                None => entries.push((day, cols)),
-            }
-        }
-        tree.append(rows.tree);
+        .map_err(Failed::Fatal)?;
+        tree.append(rows);
     }
     let head = repo.tree.head().map(|h| repo.tree.id(h));
     let name = snapshot_name(&session.id, path);
@@ -235,16 +253,15 @@ fn read_session(path: &Path, options: &Options<'_>) -> Result<Read, Box<Refused>
             .join(table)
             .join(format!("agent={agent}"))
             .join(&name);
-        let mut part = Part::create(at, columns).map_err(io_err)?;
+        let mut part = Part::create(at, columns).map_err(Failed::Fatal)?;
         if let Err(e) = part.write(cols) {
             part.abandon();
-            return Err(io_err(e));
+            return Err(Failed::Fatal(e));
         }
-        written.push(part.finish(true).map_err(io_err)?);
+        written.push(part.finish(true).map_err(Failed::Fatal)?);
     }
     Ok(Read {
-        agent,
-        entries,
+        rows: added,
         files,
         written,
         unchanged,
@@ -285,6 +302,34 @@ struct Partition {
     part: Option<Part>,
     /// The number of the next part file.
     next: usize,
+}
+
+impl Partition {
+    /// Writes the buffered rows as a row group of the part file (begun
+    /// when there is none); the file, when it is now large enough, is put
+    /// in place and named.
+    fn flush(&mut self, run: &str) -> io::Result<Option<PathBuf>> {
+        let rows = std::mem::replace(&mut self.buffer, Columns::new(ENTRIES));
+        if rows.rows() == 0 {
+            return Ok(None);
+        }
+        let part = match &mut self.part {
+            Some(part) => part,
+            None => {
+                let name = format!("part-{run}-{}.parquet", self.next);
+                self.next += 1;
+                self.part
+                    .insert(Part::create(self.dir.join(name), ENTRIES)?)
+            }
+        };
+        part.write(rows)?;
+        if part.bytes_written() >= PART_BYTES
+            && let Some(part) = self.part.take()
+        {
+            return part.finish(false).map(Some);
+        }
+        Ok(None)
+    }
 }
 
 /// The partitions of the entries table, written as rows come.
@@ -334,48 +379,66 @@ impl Entries<'_> {
         let Some(p) = self.open.get_mut(key) else {
             return Ok(());
         };
-        let rows = std::mem::replace(&mut p.buffer, Columns::new(ENTRIES));
-        self.buffered -= rows.bytes();
-        if rows.rows() == 0 {
-            return Ok(());
-        }
-        let part = match &mut p.part {
-            Some(part) => part,
-            None => {
-                let name = format!("part-{}-{}.parquet", self.run, p.next);
-                p.next += 1;
-                p.part.insert(Part::create(p.dir.join(name), ENTRIES)?)
-            }
-        };
-        part.write(rows)?;
-        if part.bytes_written() >= PART_BYTES
-            && let Some(part) = p.part.take()
-        {
-            self.written.push(part.finish(false)?);
+        self.buffered -= p.buffer.bytes();
+        if let Some(done) = p.flush(self.run)? {
+            self.written.push(done);
         }
         Ok(())
     }
 
-    /// Writes what is buffered and puts every part file in place.
+    /// Writes what is buffered and puts every part file in place, the
+    /// partitions on every core.
     fn finish(mut self) -> io::Result<Vec<PathBuf>> {
-        let keys: Vec<_> = self.open.keys().cloned().collect();
-        for key in &keys {
-            self.flush(key)?;
-        }
-        for p in self.open.values_mut() {
-            if let Some(part) = p.part.take() {
-                self.written.push(part.finish(false)?);
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut partitions: Vec<&mut Partition> = self.open.values_mut().collect();
+        let per = partitions.len().div_ceil(workers).max(1);
+        let run = self.run;
+        let done: Vec<io::Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = partitions
+                .chunks_mut(per)
+                .map(|some| {
+                    scope.spawn(move || -> io::Result<Vec<PathBuf>> {
+                        let mut written = Vec::new();
+                        for p in some {
+                            written.extend(p.flush(run)?);
+                            if let Some(part) = p.part.take() {
+                                written.push(part.finish(false)?);
+                            }
+                        }
+                        Ok(written)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a writing thread does not panic"))
+                .collect()
+        });
+        let mut failed = None;
+        for written in done {
+            match written {
+                Ok(written) => self.written.extend(written),
+                Err(e) => failed = failed.or(Some(e)),
             }
         }
-        Ok(self.written)
+        // A run that fails takes back the part files it put in place: the
+        // same run again then adds each row once.
+        if let Some(e) = failed {
+            self.abandon();
+            return Err(e);
+        }
+        Ok(std::mem::take(&mut self.written))
     }
 
-    /// Gives up: the part files not yet in place are removed.
+    /// Gives up: the part files of this run are removed, in place or not.
     fn abandon(self) {
         for p in self.open.into_values() {
             if let Some(part) = p.part {
                 part.abandon();
             }
+        }
+        for path in self.written {
+            let _ = std::fs::remove_file(path);
         }
     }
 }
@@ -393,47 +456,47 @@ pub fn export(
     mut progress: impl FnMut(),
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let mut entries = Entries {
+    let entries = Mutex::new(Entries {
         out: &options.out,
         run: &options.run,
         open: BTreeMap::new(),
         buffered: 0,
         written: Vec::new(),
-    };
+    });
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failed: io::Result<()> = Ok(());
     crate::fleet::ordered(
         workers,
         workers * 2,
         files.iter(),
-        |path| read_session(path, options),
+        |path| read_session(path, options, &entries),
         |read| {
             progress();
             let read = match read {
                 Ok(read) => read,
-                Err(refusal) => {
+                Err(Failed::Refused(refusal)) => {
                     refused(refusal);
                     return true;
+                }
+                Err(Failed::Fatal(e)) => {
+                    failed = Err(e);
+                    return false;
                 }
             };
             summary.sessions += 1;
             summary.unchanged += u64::from(read.unchanged);
+            summary.entries += read.rows;
             summary.written.extend(read.written);
-            failed = (|| -> io::Result<()> {
-                for (path, d) in &read.files {
-                    if let Some(d) = d {
-                        digest(path, *d)?;
-                    }
-                }
-                for (day, rows) in read.entries {
-                    summary.entries += rows.rows() as u64;
-                    entries.add(read.agent, day, rows)?;
-                }
-                Ok(())
-            })();
+            failed = read.files.iter().try_for_each(|(path, d)| match d {
+                Some(d) => digest(path, *d),
+                None => Ok(()),
+            });
             failed.is_ok()
         },
     );
+    let entries = entries
+        .into_inner()
+        .map_err(|_| io::Error::other("a writer failed"))?;
     if let Err(e) = failed {
         entries.abandon();
         return Err(e);

@@ -2,6 +2,7 @@
 //! buffered column by column ([`Columns`]), and a file that is written to
 //! a temporary name and put in place only when whole ([`Part`]).
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -46,11 +47,11 @@ pub struct Column {
 
 /// A value of one row's cell.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Cell {
+pub enum Cell<'a> {
     /// No value (`NULL`).
     Null,
     /// Text.
-    Text(String),
+    Text(Cow<'a, str>),
     /// An integer, or a time in ms.
     Int(i64),
     /// A float.
@@ -58,7 +59,7 @@ pub enum Cell {
     /// A boolean.
     Bool(bool),
     /// Texts.
-    Texts(Vec<String>),
+    Texts(Vec<Cow<'a, str>>),
 }
 
 /// The Parquet schema of `columns`.
@@ -84,10 +85,12 @@ fn schema(columns: &[Column]) -> parquet::errors::Result<Type> {
     parquet::schema::parser::parse_message_type(&text)
 }
 
-/// One column's values, with the levels Parquet stores for nulls and lists.
+/// One column's values, with the levels Parquet stores for nulls and lists;
+/// texts one after another in one buffer, each ending where `ends` says.
 #[derive(Debug, Default)]
 struct Values {
-    texts: Vec<ByteArray>,
+    text: Vec<u8>,
+    ends: Vec<usize>,
     ints: Vec<i64>,
     floats: Vec<f64>,
     bools: Vec<bool>,
@@ -128,9 +131,10 @@ impl Columns {
     /// Adds a row: one cell per column, in the columns' order. A cell of
     /// the wrong type, or a null where none is allowed, is a bug of the
     /// caller, and panics in tests.
-    pub fn push(&mut self, row: Vec<Cell>) {
-        debug_assert_eq!(row.len(), self.columns.len());
+    pub fn push<'a>(&mut self, row: impl IntoIterator<Item = Cell<'a>>) {
+        let mut cells = 0;
         for ((cell, column), v) in row.into_iter().zip(self.columns).zip(&mut self.values) {
+            cells += 1;
             let present = !matches!(cell, Cell::Null);
             debug_assert!(present || column.nullable, "{} is null", column.name);
             if column.nullable {
@@ -139,8 +143,9 @@ impl Columns {
             match cell {
                 Cell::Null => {}
                 Cell::Text(t) => {
-                    self.bytes += t.len() + 4;
-                    v.texts.push(ByteArray::from(t.into_bytes()));
+                    self.bytes += t.len() + 8;
+                    v.text.extend_from_slice(t.as_bytes());
+                    v.ends.push(v.text.len());
                 }
                 Cell::Int(i) => {
                     self.bytes += 8;
@@ -162,19 +167,23 @@ impl Columns {
                     for (i, t) in list.into_iter().enumerate() {
                         v.defs.push(1);
                         v.reps.push(i16::from(i > 0));
-                        self.bytes += t.len() + 4;
-                        v.texts.push(ByteArray::from(t.into_bytes()));
+                        self.bytes += t.len() + 8;
+                        v.text.extend_from_slice(t.as_bytes());
+                        v.ends.push(v.text.len());
                     }
                 }
             }
         }
+        debug_assert_eq!(cells, self.columns.len());
         self.rows += 1;
     }
 
     /// Moves every row of `other` (of the same table) after these.
     pub fn append(&mut self, other: Columns) {
         for (mine, theirs) in self.values.iter_mut().zip(other.values) {
-            mine.texts.extend(theirs.texts);
+            let base = mine.text.len();
+            mine.text.extend_from_slice(&theirs.text);
+            mine.ends.extend(theirs.ends.iter().map(|e| e + base));
             mine.ints.extend(theirs.ints);
             mine.floats.extend(theirs.floats);
             mine.bools.extend(theirs.bools);
@@ -263,9 +272,23 @@ impl Part {
             let defs = (column.nullable || column.kind == Kind::Texts).then_some(&v.defs[..]);
             let reps = (column.kind == Kind::Texts).then_some(&v.reps[..]);
             match column.kind {
-                Kind::Text | Kind::Texts => writer
-                    .typed::<ByteArrayType>()
-                    .write_batch(&v.texts, defs, reps),
+                Kind::Text | Kind::Texts => {
+                    // Each text a slice of the one buffer, not a copy.
+                    let all = bytes::Bytes::from(v.text);
+                    let mut from = 0;
+                    let texts: Vec<ByteArray> = v
+                        .ends
+                        .iter()
+                        .map(|&end| {
+                            let one = ByteArray::from(all.slice(from..end));
+                            from = end;
+                            one
+                        })
+                        .collect();
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&texts, defs, reps)
+                }
                 Kind::Int | Kind::Time => {
                     writer.typed::<Int64Type>().write_batch(&v.ints, defs, reps)
                 }

@@ -1,6 +1,7 @@
 //! What the tables hold of one session: its entries' rows (by day), its
 //! tree's rows, and its one row of the sessions table.
 
+use std::borrow::Cow;
 use std::io;
 use std::path::Path;
 
@@ -84,14 +85,9 @@ pub const SESSIONS: &[Column] = &[
 /// name a null partition.
 pub const NO_DAY: &str = "__HIVE_DEFAULT_PARTITION__";
 
-/// One file of a session (the session's own, or a subagent's) read for
-/// the tables.
-pub struct FileRows {
-    /// Rows of the entries table, by UTC day (`YYYY-MM-DD`, or [`NO_DAY`]).
-    pub entries: Vec<(String, Columns)>,
-    /// Rows of the tree table.
-    pub tree: Columns,
-}
+/// Entries whose rows are made at once: what bounds the memory one session
+/// takes, however long it is.
+const WINDOW: usize = 64 * 1024;
 
 /// What of one file goes in the tables.
 pub struct Source<'a> {
@@ -167,8 +163,6 @@ fn agent_of_line(line: &[u8]) -> Option<String> {
 /// blocks' characters counted, nothing else of the line built. `None` for
 /// a line not in the usual shape (then it is read whole).
 fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
-    use std::borrow::Cow;
-
     use serde_json::value::RawValue;
 
     #[derive(serde::Deserialize)]
@@ -260,11 +254,14 @@ fn on_chunks<T: Send>(
     parts.into_iter().collect()
 }
 
-/// The rows of one file.
+/// The rows of one file: its entries' rows, by UTC day (`YYYY-MM-DD`, or
+/// [`NO_DAY`]), handed to `sink` a window of entries at a time; its tree's
+/// rows returned.
 pub fn file_rows(
     src: &Source<'_>,
-    escape: &(dyn Fn(&str) -> String + Sync),
-) -> io::Result<FileRows> {
+    escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
+    sink: &mut dyn FnMut(Vec<(String, Columns)>) -> io::Result<()>,
+) -> io::Result<Columns> {
     let repo = src.repo;
     let tree = &repo.tree;
     let ixs = rows_of(repo);
@@ -322,112 +319,123 @@ pub fn file_rows(
             n.offset + n.len > src.from && n.offset + n.len <= src.until
         })
         .collect();
-    let text = |s: &str| Cell::Text(s.to_string());
-    let opt_text = |s: Option<&str>| s.map_or(Cell::Null, |s| Cell::Text(s.to_string()));
+    fn text(s: &str) -> Cell<'_> {
+        Cell::Text(Cow::Borrowed(s))
+    }
+    fn opt_text(s: Option<&str>) -> Cell<'_> {
+        s.map_or(Cell::Null, text)
+    }
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
-    // The rows of the fresh entries, made on every core, a range of them
-    // each, by UTC day.
-    let parts = on_chunks(fresh.len(), |range| -> io::Result<Vec<(String, Columns)>> {
-        let mut by_day: Vec<(String, Columns)> = Vec::new();
-        let mut day_of: Option<(u64, usize)> = None;
-        for &ix in &fresh[range] {
-            let node = tree.node(ix);
-            let line = repo.line(ix)?;
-            let len = match lean_text_len(&line, repo.format) {
-                Some(len) => len,
-                None => repo
-                    .entry_from(ix, &line)
-                    .map_or(0, |entry| text_len(&entry.message)),
-            };
-            // The subagent of a turn folded into the file.
-            let agent = if tree.is_record(ix) && repo.format == Format::Claude {
-                agent_of_line(&line)
-            } else {
-                None
-            };
-            let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-            let turn = used.get(&ix);
-            let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-            let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-                Some((tool, err)) => (Cell::Text(tool.clone()).non_empty(), Cell::Bool(*err)),
-                None => (Cell::Null, Cell::Null),
-            };
-            let subagent = src.subagent.map(str::to_string).or(agent);
-            let row = vec![
-                text(src.session),
-                text(&file),
-                int(node.line),
-                text(tree.id(ix)),
-                opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
-                int(u64::from(node.depth)),
-                text(tree.id(root[ix as usize])),
-                text(node.kind.role_name()),
-                if node.kind == MessageKind::Custom {
-                    Cell::Text(tree.tag(ix).to_string()).non_empty()
-                } else {
-                    Cell::Null
-                },
-                opt_text(
-                    facts
-                        .and_then(|f| f.model.as_deref())
-                        .filter(|m| !m.is_empty()),
-                ),
-                if node.timestamp > 0 {
-                    int(node.timestamp)
-                } else {
-                    Cell::Null
-                },
-                Cell::Bool(turn.is_some_and(|u| u.turn)),
-                usage(|u| u.input),
-                usage(|u| u.output),
-                usage(|u| u.cache_read),
-                usage(|u| u.cache_write),
-                turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
-                tool,
-                opt_text(facts.and_then(|f| f.call.as_deref())),
-                facts
-                    .filter(|f| f.kind == MessageKind::Assistant)
-                    .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
-                is_error,
-                int(len as u64),
-                Cell::Text(escape(tree.subject(ix))),
-                subagent.map_or(Cell::Null, Cell::Text),
-            ];
-            // The UTC day, named once per run of rows on one day.
-            let number = if node.timestamp > 0 {
-                node.timestamp / 86_400_000
-            } else {
-                u64::MAX
-            };
-            let at = match day_of {
-                Some((n, at)) if n == number => at,
-                _ => {
-                    let day = crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
-                        .filter(|_| node.timestamp > 0)
-                        .unwrap_or_else(|| NO_DAY.to_string());
-                    let at = match by_day.iter().position(|(d, _)| *d == day) {
-                        Some(at) => at,
-                        None => {
-                            by_day.push((day, Columns::new(ENTRIES)));
-                            by_day.len() - 1
+    // The rows of the fresh entries, a window at a time, made on every
+    // core, a range of the window each, by UTC day.
+    for window in fresh.chunks(WINDOW) {
+        let parts = on_chunks(
+            window.len(),
+            |range| -> io::Result<Vec<(String, Columns)>> {
+                let mut by_day: Vec<(String, Columns)> = Vec::new();
+                let mut day_of: Option<(u64, usize)> = None;
+                for &ix in &window[range] {
+                    let node = tree.node(ix);
+                    let line = repo.line(ix)?;
+                    let len = match lean_text_len(&line, repo.format) {
+                        Some(len) => len,
+                        None => repo
+                            .entry_from(ix, &line)
+                            .map_or(0, |entry| text_len(&entry.message)),
+                    };
+                    // The subagent of a turn folded into the file.
+                    let agent = if tree.is_record(ix) && repo.format == Format::Claude {
+                        agent_of_line(&line)
+                    } else {
+                        None
+                    };
+                    let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+                    let turn = used.get(&ix);
+                    let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
+                    let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+                        Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
+                        None => (Cell::Null, Cell::Null),
+                    };
+                    let subagent = src.subagent.map(str::to_string).or(agent);
+                    let row = vec![
+                        text(src.session),
+                        text(&file),
+                        int(node.line),
+                        text(tree.id(ix)),
+                        opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+                        int(u64::from(node.depth)),
+                        text(tree.id(root[ix as usize])),
+                        text(node.kind.role_name()),
+                        if node.kind == MessageKind::Custom {
+                            text(tree.tag(ix)).non_empty()
+                        } else {
+                            Cell::Null
+                        },
+                        opt_text(
+                            facts
+                                .and_then(|f| f.model.as_deref())
+                                .filter(|m| !m.is_empty()),
+                        ),
+                        if node.timestamp > 0 {
+                            int(node.timestamp)
+                        } else {
+                            Cell::Null
+                        },
+                        Cell::Bool(turn.is_some_and(|u| u.turn)),
+                        usage(|u| u.input),
+                        usage(|u| u.output),
+                        usage(|u| u.cache_read),
+                        usage(|u| u.cache_write),
+                        turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
+                        tool,
+                        opt_text(facts.and_then(|f| f.call.as_deref())),
+                        facts
+                            .filter(|f| f.kind == MessageKind::Assistant)
+                            .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                        is_error,
+                        int(len as u64),
+                        Cell::Text(escape(tree.subject(ix))),
+                        subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
+                    ];
+                    // The UTC day, named once per run of rows on one day.
+                    let number = if node.timestamp > 0 {
+                        node.timestamp / 86_400_000
+                    } else {
+                        u64::MAX
+                    };
+                    let at = match day_of {
+                        Some((n, at)) if n == number => at,
+                        _ => {
+                            let day =
+                                crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
+                                    .filter(|_| node.timestamp > 0)
+                                    .unwrap_or_else(|| NO_DAY.to_string());
+                            let at = match by_day.iter().position(|(d, _)| *d == day) {
+                                Some(at) => at,
+                                None => {
+                                    by_day.push((day, Columns::new(ENTRIES)));
+                                    by_day.len() - 1
+                                }
+                            };
+                            day_of = Some((number, at));
+                            at
                         }
                     };
-                    day_of = Some((number, at));
-                    at
+                    by_day[at].1.push(row);
                 }
-            };
-            by_day[at].1.push(row);
-        }
-        Ok(by_day)
-    })?;
-    let mut by_day: Vec<(String, Columns)> = Vec::new();
-    for part in parts {
-        for (day, cols) in part {
-            match by_day.iter_mut().find(|(d, _)| *d == day) {
-                Some((_, mine)) => mine.append(cols),
-                None => by_day.push((day, cols)),
+                Ok(by_day)
+            },
+        )?;
+        let mut by_day: Vec<(String, Columns)> = Vec::new();
+        for part in parts {
+            for (day, cols) in part {
+                match by_day.iter_mut().find(|(d, _)| *d == day) {
+                    Some((_, mine)) => mine.append(cols),
+                    None => by_day.push((day, cols)),
+                }
             }
         }
+        sink(by_day)?;
     }
     let mut tree_rows = Columns::new(TREE);
     for &ix in &ixs {
@@ -444,13 +452,15 @@ pub fn file_rows(
                     .and_then(|ix| tree.fork_point(ix))
                     .map(|f| tree.id(f)),
             ),
-            Cell::Texts(tree.labels_of(ix).iter().map(|l| l.to_string()).collect()),
+            Cell::Texts(
+                tree.labels_of(ix)
+                    .iter()
+                    .map(|l| Cow::Borrowed(&**l))
+                    .collect(),
+            ),
         ]);
     }
-    Ok(FileRows {
-        entries: by_day,
-        tree: tree_rows,
-    })
+    Ok(tree_rows)
 }
 
 /// What one assistant line adds to its model call's usage.
@@ -483,9 +493,9 @@ impl Used {
     }
 }
 
-impl Cell {
+impl<'a> Cell<'a> {
     /// Null for empty text.
-    fn non_empty(self) -> Cell {
+    fn non_empty(self) -> Cell<'a> {
         match self {
             Cell::Text(t) if t.is_empty() => Cell::Null,
             c => c,
@@ -497,15 +507,17 @@ impl Cell {
 pub fn session_row(
     s: &Session,
     head: Option<&str>,
-    escape: &(dyn Fn(&str) -> String + Sync),
+    escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
 ) -> Columns {
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     let time = |t: Option<u64>| t.map_or(Cell::Null, int);
     let mut rows = Columns::new(SESSIONS);
     rows.push(vec![
-        Cell::Text(s.id.clone()),
-        Cell::Text(s.path.display().to_string()),
-        s.project.clone().map_or(Cell::Null, Cell::Text),
+        Cell::Text(Cow::Borrowed(&s.id)),
+        Cell::Text(s.path.to_string_lossy()),
+        s.project
+            .as_deref()
+            .map_or(Cell::Null, |p| Cell::Text(Cow::Borrowed(p))),
         time(s.started),
         time(s.last),
         int(s.entries),
@@ -518,7 +530,7 @@ pub fn session_row(
         s.title
             .as_deref()
             .map_or(Cell::Null, |t| Cell::Text(escape(t))),
-        head.map_or(Cell::Null, |h| Cell::Text(h.to_string())),
+        head.map_or(Cell::Null, |h| Cell::Text(Cow::Borrowed(h))),
     ]);
     rows
 }

@@ -275,7 +275,7 @@ pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
 /// Tests that need a program outside Rust as ground truth: pi and ccusage
 /// (Node.js, pinned in tests/pi and tests/ccusage) and Chromium. Where it is missing they fail, saying
 /// which group and the one command that enables it; a person who means to
-/// run without them says so with `YSESS_SKIP=pi,ccusage,browser` (never under CI),
+/// run without them says so with `YSESS_SKIP=pi,ccusage,duckdb,browser` (never under CI),
 /// and each skipped test then says so on the terminal.
 pub struct Group {
     pub name: &'static str,
