@@ -338,6 +338,22 @@ impl Repo {
         max.checked_add(1)
     }
 
+    /// The bytes of an entry's line, borrowed when the session is held in
+    /// memory (no copy), read from the file otherwise.
+    pub fn line_bytes(&self, ix: Ix) -> io::Result<std::borrow::Cow<'_, [u8]>> {
+        let node = self.tree.node(ix);
+        match &self.store {
+            Held::Open(file) => crate::input::read_at(file, node.offset, node.len).map(Into::into),
+            Held::Memory(bytes) => {
+                let from = node.offset as usize;
+                Ok(bytes
+                    .get(from..from + node.len as usize)
+                    .unwrap_or_default()
+                    .into())
+            }
+        }
+    }
+
     /// The bytes of an entry's line.
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         let node = self.tree.node(ix);

@@ -117,10 +117,13 @@ pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
         return Ok((facts, Vec::new(), None));
     }
     let leaned = match repo.format {
-        Format::Yoagent | Format::Pi => {
-            lean(&repo.line(ix)?, node.kind, node.timestamp, repo.format)
-        }
-        Format::Claude => lean_claude(&repo.line(ix)?, node.kind, node.timestamp).map(
+        Format::Yoagent | Format::Pi => lean(
+            &repo.line_bytes(ix)?,
+            node.kind,
+            node.timestamp,
+            repo.format,
+        ),
+        Format::Claude => lean_claude(&repo.line_bytes(ix)?, node.kind, node.timestamp).map(
             |(mut facts, calls, answer)| {
                 if let Some((tool, _)) = &mut facts.result {
                     tool.push_str(repo.tree.tag(ix));

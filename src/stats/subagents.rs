@@ -62,7 +62,7 @@ pub fn answered_by(repo: &Repo, path: &Path, ix: Ix) -> io::Result<Option<Subage
     {
         return Ok(None);
     }
-    let Some(id) = agent_of(&repo.line(ix)?) else {
+    let Some(id) = agent_of(&repo.line_bytes(ix)?) else {
         return Ok(None);
     };
     let Some((id, file)) = crate::format::claude::subagent_files(path)
@@ -113,7 +113,7 @@ fn answers(repo: &Repo) -> io::Result<HashMap<String, Ix>> {
         if tree.is_record(ix) || tree.node(ix).kind != MessageKind::ToolResult {
             continue;
         }
-        if let Some(id) = agent_of(&repo.line(ix)?) {
+        if let Some(id) = agent_of(&repo.line_bytes(ix)?) {
             found.entry(id).or_insert(ix);
         }
     }

@@ -33,7 +33,7 @@ use crate::check::digest::Digest;
 use crate::fleet::sessions::{ONCE, Session};
 use crate::repo::{LoadError, Once, Repo};
 use crate::stats::report::whole_session;
-use part::{Columns, Part};
+use part::{Columns, Pages, Part};
 use rows::{ENTRIES, SESSIONS, Source, TREE};
 
 /// Rows of one partition buffered before they are written as a row group.
@@ -42,6 +42,9 @@ const ROW_GROUP: usize = 128 * 1024;
 /// Bytes of rows buffered over every partition before the largest is
 /// written out: what bounds an export's memory.
 const BUFFERED: usize = 48 << 20;
+
+/// Threads that put the snapshot files in place.
+const PUBLISHERS: usize = 4;
 
 /// A part file is closed, and the next begun, past this size.
 const PART_BYTES: usize = 256 << 20;
@@ -83,8 +86,9 @@ struct Read {
     /// Every file read (the session's and its subagents'), with its digest
     /// when asked for.
     files: Vec<(PathBuf, Option<Digest>)>,
-    /// The snapshot files written (tree, sessions).
-    written: Vec<PathBuf>,
+    /// The snapshot files written (tree, sessions), whole, to be put in
+    /// place.
+    closed: Vec<part::Closed>,
     /// Whether nothing grew since the manifest.
     unchanged: bool,
 }
@@ -182,7 +186,7 @@ fn read_session(
         return Ok(Read {
             rows: 0,
             files,
-            written: Vec::new(),
+            closed: Vec::new(),
             unchanged,
         });
     }
@@ -239,7 +243,7 @@ fn read_session(
     }
     let head = repo.tree.head().map(|h| repo.tree.id(h));
     let name = snapshot_name(&session.id, path);
-    let mut written = Vec::new();
+    let mut closed = Vec::new();
     for (table, columns, cols) in [
         ("tree", TREE, tree),
         (
@@ -253,17 +257,17 @@ fn read_session(
             .join(table)
             .join(format!("agent={agent}"))
             .join(&name);
-        let mut part = Part::create(at, columns).map_err(Failed::Fatal)?;
+        let mut part = Part::create(at, columns, Pages::Plain).map_err(Failed::Fatal)?;
         if let Err(e) = part.write(cols) {
             part.abandon();
             return Err(Failed::Fatal(e));
         }
-        written.push(part.finish(true).map_err(Failed::Fatal)?);
+        closed.push(part.close().map_err(Failed::Fatal)?);
     }
     Ok(Read {
         rows: added,
         files,
-        written,
+        closed,
         unchanged,
     })
 }
@@ -319,7 +323,7 @@ impl Partition {
                 let name = format!("part-{run}-{}.parquet", self.next);
                 self.next += 1;
                 self.part
-                    .insert(Part::create(self.dir.join(name), ENTRIES)?)
+                    .insert(Part::create(self.dir.join(name), ENTRIES, Pages::Zstd)?)
             }
         };
         part.write(rows)?;
@@ -355,7 +359,11 @@ impl Entries<'_> {
             next: 0,
         });
         self.buffered += rows.bytes();
-        p.buffer.append(rows);
+        if p.buffer.rows() == 0 {
+            p.buffer = rows;
+        } else {
+            p.buffer.append(rows);
+        }
         if p.buffer.rows() >= ROW_GROUP {
             self.flush(&key)?;
         }
@@ -465,35 +473,73 @@ pub fn export(
     });
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failed: io::Result<()> = Ok(());
-    crate::fleet::ordered(
-        workers,
-        workers * 2,
-        files.iter(),
-        |path| read_session(path, options, &entries),
-        |read| {
-            progress();
-            let read = match read {
-                Ok(read) => read,
-                Err(Failed::Refused(refusal)) => {
-                    refused(refusal);
-                    return true;
+    // The snapshot files are put in place by threads of their own: each
+    // waits for its bytes to reach the disk, which takes the reading none
+    // of its time.
+    let (to_publish, publishing) = std::sync::mpsc::channel::<part::Closed>();
+    let publishing = Mutex::new(publishing);
+    let published: Mutex<Vec<io::Result<PathBuf>>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..PUBLISHERS {
+            scope.spawn(|| {
+                loop {
+                    let next = publishing
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .recv();
+                    let Ok(closed) = next else { break };
+                    let done = closed.publish(true);
+                    published
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(done);
                 }
-                Err(Failed::Fatal(e)) => {
-                    failed = Err(e);
-                    return false;
-                }
-            };
-            summary.sessions += 1;
-            summary.unchanged += u64::from(read.unchanged);
-            summary.entries += read.rows;
-            summary.written.extend(read.written);
-            failed = read.files.iter().try_for_each(|(path, d)| match d {
-                Some(d) => digest(path, *d),
-                None => Ok(()),
             });
-            failed.is_ok()
-        },
-    );
+        }
+        crate::fleet::ordered(
+            workers,
+            workers * 2,
+            files.iter(),
+            |path| read_session(path, options, &entries),
+            |read| {
+                progress();
+                let read = match read {
+                    Ok(read) => read,
+                    Err(Failed::Refused(refusal)) => {
+                        refused(refusal);
+                        return true;
+                    }
+                    Err(Failed::Fatal(e)) => {
+                        failed = Err(e);
+                        return false;
+                    }
+                };
+                summary.sessions += 1;
+                summary.unchanged += u64::from(read.unchanged);
+                summary.entries += read.rows;
+                for closed in read.closed {
+                    if let Err(unsent) = to_publish.send(closed) {
+                        unsent.0.abandon();
+                    }
+                }
+                failed = read.files.iter().try_for_each(|(path, d)| match d {
+                    Some(d) => digest(path, *d),
+                    None => Ok(()),
+                });
+                failed.is_ok()
+            },
+        );
+        drop(to_publish);
+    });
+    for done in published
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        match done {
+            Ok(path) => summary.written.push(path),
+            Err(e) => failed = failed.and(Err(e)),
+        }
+    }
     let entries = entries
         .into_inner()
         .map_err(|_| io::Error::other("a writer failed"))?;

@@ -195,12 +195,26 @@ impl Columns {
     }
 }
 
-/// The writer's settings: zstd, Parquet 2 pages, a dictionary only for the
-/// columns where one pays.
-fn properties(columns: &[Column]) -> WriterProperties {
+/// How a file's pages are compressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pages {
+    /// With zstd: the tables' data.
+    Zstd,
+    /// Not at all: a file of one session's few rows, where setting zstd up
+    /// for each column costs more time than it saves bytes.
+    Plain,
+}
+
+/// The writer's settings: Parquet 2 pages, compressed as `pages` says, a
+/// dictionary only for the columns where one pays.
+fn properties(columns: &[Column], pages: Pages) -> WriterProperties {
+    let compression = match pages {
+        Pages::Zstd => Compression::ZSTD(ZstdLevel::default()),
+        Pages::Plain => Compression::UNCOMPRESSED,
+    };
     let mut props = WriterProperties::builder()
         .set_writer_version(WriterVersion::PARQUET_2_0)
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_compression(compression)
         .set_created_by(format!("ysess {}", env!("CARGO_PKG_VERSION")))
         .set_dictionary_enabled(false);
     for c in columns.iter().filter(|c| c.dictionary) {
@@ -232,7 +246,7 @@ fn parquet_error(e: parquet::errors::ParquetError) -> io::Error {
 
 impl Part {
     /// Starts the file that will be `path` (its folders made).
-    pub fn create(path: PathBuf, columns: &'static [Column]) -> io::Result<Part> {
+    pub fn create(path: PathBuf, columns: &'static [Column], pages: Pages) -> io::Result<Part> {
         let dir = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
         let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -240,9 +254,9 @@ impl Part {
         let file = File::options().write(true).create_new(true).open(&temp)?;
         let schema = Arc::new(schema(columns).map_err(parquet_error)?);
         let writer = SerializedFileWriter::new(
-            BufWriter::with_capacity(1 << 20, file),
+            BufWriter::with_capacity(64 << 10, file),
             schema,
-            Arc::new(properties(columns)),
+            Arc::new(properties(columns, pages)),
         )
         .map_err(parquet_error)?;
         Ok(Part {
@@ -304,16 +318,50 @@ impl Part {
         Ok(())
     }
 
-    /// Ends the file and puts it at its name: linked there (which fails
-    /// when a file has that name) and the temporary name removed, or, with
-    /// `replace`, renamed over what is there.
+    /// Ends the file and puts it at its name ([`Part::close`], then
+    /// [`Closed::publish`]).
     pub fn finish(self, replace: bool) -> io::Result<PathBuf> {
+        self.close()?.publish(replace)
+    }
+
+    /// Ends the file under its temporary name: whole, not yet in place.
+    pub fn close(self) -> io::Result<Closed> {
         let Part {
             writer, temp, path, ..
         } = self;
-        let done = (|| -> io::Result<()> {
+        let done = (|| -> io::Result<File> {
             let out = writer.into_inner().map_err(parquet_error)?;
-            let file = out.into_inner().map_err(|e| e.into_error())?;
+            out.into_inner().map_err(|e| e.into_error())
+        })();
+        match done {
+            Ok(file) => Ok(Closed { file, temp, path }),
+            Err(e) => {
+                let _ = std::fs::remove_file(&temp);
+                Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+            }
+        }
+    }
+
+    /// Gives up the file: its temporary name is removed.
+    pub fn abandon(self) {
+        let _ = std::fs::remove_file(&self.temp);
+    }
+}
+
+/// A whole file under its temporary name, to be put in place.
+pub struct Closed {
+    file: File,
+    temp: PathBuf,
+    path: PathBuf,
+}
+
+impl Closed {
+    /// Puts the file at its name, its bytes on disk first: linked there
+    /// (which fails when a file has that name) and the temporary name
+    /// removed, or, with `replace`, renamed over what is there.
+    pub fn publish(self, replace: bool) -> io::Result<PathBuf> {
+        let Closed { file, temp, path } = self;
+        let done = (|| -> io::Result<()> {
             file.sync_data()?;
             if replace {
                 std::fs::rename(&temp, &path)

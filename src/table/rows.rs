@@ -336,7 +336,7 @@ pub fn file_rows(
                 let mut day_of: Option<(u64, usize)> = None;
                 for &ix in &window[range] {
                     let node = tree.node(ix);
-                    let line = repo.line(ix)?;
+                    let line = repo.line_bytes(ix)?;
                     let len = match lean_text_len(&line, repo.format) {
                         Some(len) => len,
                         None => repo
