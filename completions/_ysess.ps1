@@ -214,6 +214,9 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         'ysess;export' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write to FILE instead of standard output (replaced whole, once done; never the session file)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of standard output (replaced whole, once done; never the session file)')
+            [CompletionResult]::new('--parquet', '--parquet', [CompletionResultType]::ParameterName, 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see the README)')
+            [CompletionResult]::new('--since-manifest', '--since-manifest', [CompletionResultType]::ParameterName, 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused')
+            [CompletionResult]::new('--manifest', '--manifest', [CompletionResultType]::ParameterName, 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
@@ -222,6 +225,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Write the path as a linear session file (JSON Lines)')
             [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Write one HTML page of the whole tree (with REV: of its path)')
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Write the path as Markdown')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'With --parquet: every session `ysess ls` finds')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')

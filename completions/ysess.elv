@@ -203,6 +203,9 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;export'= {
             cand -o 'Write to FILE instead of standard output (replaced whole, once done; never the session file)'
             cand --output 'Write to FILE instead of standard output (replaced whole, once done; never the session file)'
+            cand --parquet 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see the README)'
+            cand --since-manifest 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused'
+            cand --manifest 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
@@ -211,6 +214,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --session 'Write the path as a linear session file (JSON Lines)'
             cand --html 'Write one HTML page of the whole tree (with REV: of its path)'
             cand --markdown 'Write the path as Markdown'
+            cand --all 'With --parquet: every session `ysess ls` finds'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

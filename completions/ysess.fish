@@ -194,6 +194,9 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Neve
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done; never the session file)' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l parquet -d 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see the README)' -r -f -a "(__fish_complete_directories)"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l since-manifest -d 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l manifest -d 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -206,6 +209,7 @@ codex\t'Codex\'s rollout files (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l all -d 'With --parquet: every session `ysess ls` finds'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
