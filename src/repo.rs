@@ -356,17 +356,7 @@ impl Repo {
 
     /// The bytes of an entry's line.
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
-        let node = self.tree.node(ix);
-        match &self.store {
-            Held::Open(file) => crate::input::read_at(file, node.offset, node.len),
-            Held::Memory(bytes) => {
-                let from = node.offset as usize;
-                Ok(bytes
-                    .get(from..from + node.len as usize)
-                    .unwrap_or_default()
-                    .to_vec())
-            }
-        }
+        self.line_bytes(ix).map(std::borrow::Cow::into_owned)
     }
 
     /// Where the whole lines read end: the start of a torn last line, else
