@@ -81,22 +81,7 @@ pub struct GrepArgs {
 }
 
 pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    let options = PatternOptions {
-        fixed: args.fixed_strings,
-        ignore_case: args.ignore_case,
-        word: args.word_regexp,
-    };
-    let pattern = Pattern::new(&args.pattern, options).map_err(|e| {
-        Failure::usage(format!(
-            "the pattern {:?} does not parse: {}",
-            args.pattern,
-            crate::search::one_line(&e)
-        ))
-    })?;
-    let scope = Scope {
-        roles: args.role.iter().map(|&r| r.into()).collect(),
-        tool: args.tool.clone(),
-    };
+    let (pattern, scope) = pattern_of(args)?;
     let render = Render {
         args,
         paint: Paint {
@@ -125,6 +110,74 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 
 /// Searches the file as it streams, on every core: whether anything
 /// matched, and the lines that are no entry.
+/// The pattern and the scope (roles, tool) the arguments ask for.
+fn pattern_of(args: &GrepArgs) -> Result<(Pattern, Scope), Failure> {
+    let options = PatternOptions {
+        fixed: args.fixed_strings,
+        ignore_case: args.ignore_case,
+        word: args.word_regexp,
+    };
+    let pattern = Pattern::new(&args.pattern, options).map_err(|e| {
+        Failure::usage(format!(
+            "the pattern {:?} does not parse: {}",
+            args.pattern,
+            crate::search::one_line(&e)
+        ))
+    })?;
+    let scope = Scope {
+        roles: args.role.iter().map(|&r| r.into()).collect(),
+        tool: args.tool.clone(),
+    };
+    Ok((pattern, scope))
+}
+
+/// grep's engine for one entry at a time (`/` in `ysess tui`): the
+/// pattern and the filters of grep's arguments.
+pub struct Matcher {
+    pattern: Pattern,
+    scope: Scope,
+}
+
+impl Matcher {
+    /// grep's arguments as typed (`-i retry --role assistant`, quoted as a
+    /// shell quotes): what does not parse is said as grep says it.
+    pub fn parse(typed: &str) -> Result<Matcher, String> {
+        use clap::FromArgMatches as _;
+        let words = shlex::split(typed)
+            .ok_or_else(|| format!("cannot split {typed:?}: a quote is not closed"))?;
+        let mut cmd = GrepArgs::augment_args(clap::Command::new("/").no_binary_name(true))
+            .disable_help_flag(true);
+        let args = cmd
+            .try_get_matches_from_mut(words)
+            .and_then(|m| GrepArgs::from_arg_matches(&m))
+            .map_err(|e| {
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or("").trim();
+                first.strip_prefix("error: ").unwrap_or(first).to_string()
+            })?;
+        if args.all || !args.revs.is_empty() {
+            return Err("/ searches the session open, from the selection: no REV, no --all".into());
+        }
+        let (pattern, scope) = pattern_of(&args).map_err(|f| format!("{:#}", f.error))?;
+        Ok(Matcher { pattern, scope })
+    }
+
+    /// Whether entry `ix` of `repo` has a match (ysess's records and an
+    /// app's bookkeeping never do).
+    pub fn matches(&self, repo: &crate::repo::Repo, ix: crate::Ix) -> io::Result<bool> {
+        let tree = &repo.tree;
+        if tree.is_record(ix) || tree.node(ix).kind == MessageKind::Custom {
+            return Ok(false);
+        }
+        let bytes = repo.line_bytes(ix)?;
+        if !self.pattern.may_match_line(&bytes) {
+            return Ok(false);
+        }
+        let entry = repo.entry_from(ix, &bytes)?;
+        Ok(Found::in_entry(String::new(), 0, &entry, &self.pattern, &self.scope).is_some())
+    }
+}
+
 fn stream(
     args: &GrepArgs,
     ctx: &mut Context<'_>,

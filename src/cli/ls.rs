@@ -116,8 +116,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     .is_some_and(|project| project.contains(p))
             })
     });
-    // Newest activity first; sessions without a time last.
-    listed.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.path.cmp(&b.path)));
+    newest_first(&mut listed);
     if args.json {
         for s in &listed {
             json_line(ctx.streams.out, &session_json(s))?;
@@ -131,7 +130,10 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             },
         )?;
     } else {
-        let lines = table(ctx, &listed);
+        let paint = Paint {
+            on: ctx.streams.color_out,
+        };
+        let lines = table(&listed, &ctx.tz, paint, ctx.streams.width);
         crate::ui::pager::paged(&mut ctx.streams, false, |out| {
             lines.iter().try_for_each(|line| writeln!(out, "{line}"))
         })?;
@@ -180,10 +182,19 @@ fn session_json(s: &Session) -> json::Session<'_> {
 /// The sessions as a table, one per line, a header first:
 /// `ACTIVITY  AGENT  SESSION  ENTRIES  BRANCHES  TOKENS  COST  PROJECT  TITLE`,
 /// each line cut to the terminal's width.
-fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
-    let p = Paint {
-        on: ctx.streams.color_out,
-    };
+/// Newest activity first; sessions without a time last.
+pub(crate) fn newest_first(listed: &mut [Session]) {
+    listed.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.path.cmp(&b.path)));
+}
+
+/// The listing's lines: a header, then one line per session, cut to
+/// `width`.
+pub(crate) fn table(
+    listed: &[Session],
+    tz: &jiff::tz::TimeZone,
+    p: Paint,
+    width: Option<usize>,
+) -> Vec<String> {
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
     let rows: Vec<[String; 9]> = listed
         .iter()
@@ -197,7 +208,7 @@ fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
             });
             [
                 s.last
-                    .map_or_else(|| "-".to_string(), |l| time(l, &ctx.tz, true)),
+                    .map_or_else(|| "-".to_string(), |l| time(l, tz, true)),
                 s.format.name().to_string(),
                 escape(short_session(&s.id)).into_owned(),
                 thousands(s.entries),
@@ -213,14 +224,14 @@ fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
     let header = [
         "ACTIVITY", "AGENT", "SESSION", "ENTRIES", "BRANCHES", "TOKENS", "COST", "PROJECT", "TITLE",
     ];
-    let width = |k: usize| {
+    let column = |k: usize| {
         rows.iter()
             .map(|r| r[k].chars().count())
             .chain([header[k].len()])
             .max()
             .unwrap_or(0)
     };
-    let widths: Vec<usize> = (0..8).map(width).collect();
+    let widths: Vec<usize> = (0..8).map(column).collect();
     // Numbers are right-aligned, text left.
     let line = |cells: [&str; 9]| {
         let mut out = String::new();
@@ -238,7 +249,7 @@ fn table(ctx: &Context<'_>, listed: &[Session]) -> Vec<String> {
         out.push_str(cells[8]);
         out
     };
-    let cut = |text: &str| fit(text.trim_end(), ctx.streams.width).into_owned();
+    let cut = |text: &str| fit(text.trim_end(), width).into_owned();
     let mut lines = vec![cut(&p.dim(line(header).trim_end()))];
     lines.extend(rows.iter().map(|r| {
         cut(&line([

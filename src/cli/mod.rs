@@ -23,6 +23,7 @@ mod stats;
 mod status;
 mod tables;
 mod tag;
+pub mod tui;
 mod write;
 
 use std::io::{self, Write};
@@ -152,6 +153,7 @@ pub enum Command {
     Reflog(reflog::ReflogArgs),
     Grep(grep::GrepArgs),
     Stats(stats::StatsArgs),
+    Tui(tui::TuiArgs),
     /// Hidden: not in the derived command, so neither the help, the man
     /// pages nor the completion scripts show it; [`parse`] adds it.
     #[command(skip)]
@@ -170,6 +172,10 @@ pub enum Exit {
     /// 128: the command line parses, and ysess refuses it or cannot carry
     /// it out (git's `fatal:`).
     Fatal,
+    /// 128 + N: `ysess tui` ended by signal N (SIGTERM, SIGHUP) after
+    /// giving the terminal back, as a shell reports a process the signal
+    /// ended.
+    Signal(u8),
 }
 
 impl Exit {
@@ -180,6 +186,7 @@ impl Exit {
             Exit::No => 1,
             Exit::Usage => 2,
             Exit::Fatal => 128,
+            Exit::Signal(n) => 128u8.saturating_add(n),
         }
     }
 }
@@ -377,6 +384,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Reflog(args) => reflog::run(args, &mut ctx),
         Command::Grep(args) => grep::run(args, &mut ctx),
         Command::Stats(args) => stats::run(args, &mut ctx),
+        Command::Tui(args) => tui::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
 }
@@ -480,6 +488,21 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
+/// A failure as every command shows it: `error: …`, then its hints
+/// (unless `quiet`), on stderr.
+pub fn report(streams: &mut Streams<'_>, failure: &Failure, quiet: bool) {
+    // Messages may quote session text (ids, labels): escape it.
+    let _ = streams.diag(
+        Level::Error,
+        &output::escape(&format!("{:#}", failure.error)),
+    );
+    if !quiet {
+        for hint in &failure.hints {
+            let _ = streams.diag(Level::Hint, &output::escape(hint));
+        }
+    }
+}
+
 /// The process entry point.
 pub fn main() -> ExitCode {
     let started = std::time::Instant::now();
@@ -561,16 +584,7 @@ fn run_main() -> ExitCode {
                 pager: None,
                 width: None,
             };
-            // Messages may quote session text (ids, labels): escape it.
-            let _ = streams.diag(
-                Level::Error,
-                &output::escape(&format!("{:#}", failure.error)),
-            );
-            if !cli.global.quiet {
-                for hint in &failure.hints {
-                    let _ = streams.diag(Level::Hint, &output::escape(hint));
-                }
-            }
+            report(&mut streams, &failure, cli.global.quiet);
             ExitCode::from(failure.exit.code())
         }
     }

@@ -158,6 +158,29 @@ pub struct Row {
     pub prefix: String,
 }
 
+/// Where a [`Graph`] stopped drawing: its open columns, nothing borrowed.
+#[derive(Debug, Clone)]
+pub struct Paused {
+    style: Style,
+    columns: Vec<Option<Ix>>,
+    join: Option<(usize, usize)>,
+    width: usize,
+    after_root: Option<usize>,
+}
+
+impl Paused {
+    /// A drawing not yet begun, in `style`.
+    pub fn start(style: Style) -> Paused {
+        Paused {
+            style,
+            columns: Vec::new(),
+            join: None,
+            width: 0,
+            after_root: None,
+        }
+    }
+}
+
 /// Draws a tree row by row, entries given in [`display_order`].
 ///
 /// Any order in which every entry comes after its children also draws
@@ -167,6 +190,7 @@ pub struct Row {
 /// before the next entry is drawn.
 pub struct Graph<'t> {
     tree: &'t Tree,
+    style: Style,
     glyphs: &'static Glyphs,
     /// Each column's line runs down to the entry it names; `None` is blank
     /// space. A blank column is reused by the next branch tip; blank columns
@@ -197,6 +221,7 @@ impl<'t> Graph<'t> {
     pub fn new(tree: &'t Tree, style: Style) -> Graph<'t> {
         Graph {
             tree,
+            style,
             glyphs: match style {
                 Style::Curved => &CURVED,
                 Style::Ascii => &ASCII,
@@ -207,6 +232,30 @@ impl<'t> Graph<'t> {
             after_root: None,
             parent: Box::new(move |ix| tree.parent(ix)),
         }
+    }
+
+    /// Stops drawing, keeping where the drawing is, so that a view that
+    /// draws rows only as they come into sight (`ysess tui`) can go on
+    /// later with [`Graph::resume`] without holding the tree borrowed.
+    pub fn pause(self) -> Paused {
+        Paused {
+            style: self.style,
+            columns: self.columns,
+            join: self.join,
+            width: self.width,
+            after_root: self.after_root,
+        }
+    }
+
+    /// Goes on drawing `tree` where [`Graph::pause`] stopped (the whole
+    /// tree's graph: every entry joins its own parent).
+    pub fn resume(tree: &'t Tree, paused: Paused) -> Graph<'t> {
+        let mut graph = Graph::new(tree, paused.style);
+        graph.columns = paused.columns;
+        graph.join = paused.join;
+        graph.width = paused.width;
+        graph.after_root = paused.after_root;
+        graph
     }
 
     /// The graph text of the next entry, which must be an entry of the tree.

@@ -35,4 +35,5 @@ mod stats;
 mod status;
 mod support;
 mod tag;
+mod tui;
 mod write;

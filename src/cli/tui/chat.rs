@@ -1,0 +1,306 @@
+//! One entry as the chat pane shows it: a heading (role, model or tool,
+//! id, time, what the reply used) and its content blocks, from the same
+//! view model as the page ([`crate::view::Entry`]). Thinking, tool calls
+//! and tool results are folded under a one-line preview until opened;
+//! errors are marked. Every piece of session text is escaped and cut to
+//! the pane's width by display width (CJK and emoji take two columns).
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
+
+use crate::stats::Spent;
+use crate::ui::output::escape;
+use crate::view::{Block, Entry, Message, human_size};
+
+/// What the heading of an entry says beyond its message.
+pub struct Heading<'a> {
+    /// The entry's short id.
+    pub short: &'a str,
+    /// Its time, as shown (`2026-12-05 14:03`), or empty.
+    pub time: String,
+    /// What the reply used, when it records usage.
+    pub spent: Option<Spent>,
+}
+
+/// The style of a role's heading.
+fn role_style(message: &Message) -> Style {
+    match message {
+        Message::User { .. } => Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+        Message::Assistant { .. } => Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        Message::ToolResult { is_error: true, .. } => {
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+        }
+        Message::ToolResult { .. } => Style::new().fg(Color::Magenta),
+        Message::Custom { .. } => Style::new().fg(Color::DarkGray),
+    }
+}
+
+/// `1.2k`: a token count as the status line and headings show it.
+pub fn tokens(n: u64) -> String {
+    match n {
+        n if n < 1000 => n.to_string(),
+        n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        n => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// The lines of `entry`, `width` columns wide; `open`: its folds are open.
+pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(8));
+    let message = &entry.message;
+    let mut out = Vec::new();
+    // The heading: a bar, the role and what names it.
+    let (who, tag) = match message {
+        Message::User { .. } => ("user".to_string(), String::new()),
+        Message::Assistant { model, .. } => ("assistant".to_string(), escape(model).into_owned()),
+        Message::ToolResult {
+            tool_name,
+            is_error,
+            ..
+        } => (
+            if *is_error {
+                "✗ tool error".to_string()
+            } else {
+                "tool result".to_string()
+            },
+            escape(tool_name).into_owned(),
+        ),
+        Message::Custom { kind, .. } => ("custom".to_string(), escape(kind).into_owned()),
+    };
+    let mut spans = vec![
+        Span::styled("▌ ", role_style(message)),
+        Span::styled(who, role_style(message)),
+    ];
+    if !tag.is_empty() {
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(tag, Style::new().fg(Color::Blue)));
+    }
+    spans.push(Span::styled(
+        format!(" · {}", escape(heading.short)),
+        Style::new().fg(Color::Yellow),
+    ));
+    if let Some(s) = heading.spent {
+        let mut used = format!(" · {} in · {} out", tokens(s.input), tokens(s.output));
+        if let Some(cost) = s.cost {
+            used.push_str(&format!(" · ${cost:.4}"));
+        }
+        spans.push(Span::styled(used, Style::new().fg(Color::DarkGray)));
+    }
+    if !heading.time.is_empty() {
+        spans.push(Span::styled(
+            format!(" · {}", heading.time),
+            Style::new().fg(Color::DarkGray),
+        ));
+    }
+    out.push(cut(Line::from(spans), width));
+
+    let plain = Style::new();
+    let dim = Style::new().fg(Color::DarkGray);
+    match message {
+        Message::User { content } | Message::Assistant { content, .. } => {
+            for block in content {
+                block_lines(block, open, width, &mut out);
+            }
+            if let Message::Assistant {
+                error_message: Some(error),
+                ..
+            } = message
+            {
+                let red = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
+                text_lines(&format!("✗ error: {error}"), red, width, &mut out);
+            }
+        }
+        Message::ToolResult {
+            content,
+            is_error,
+            tool_name,
+            ..
+        } => {
+            let text: Vec<&str> = content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let text = text.join("\n");
+            let style = if *is_error {
+                Style::new().fg(Color::Red)
+            } else {
+                plain
+            };
+            let name = escape(tool_name).into_owned();
+            fold(
+                &format!("result {name}"),
+                &text,
+                open,
+                style,
+                width,
+                &mut out,
+            );
+            for block in content.iter().filter(|b| !matches!(b, Block::Text(_))) {
+                block_lines(block, open, width, &mut out);
+            }
+        }
+        Message::Custom { data, .. } => {
+            let text = match data {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            fold("custom", &text, open, dim, width, &mut out);
+        }
+    }
+    out
+}
+
+/// A content block's lines.
+fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
+    let dim = Style::new().fg(Color::DarkGray);
+    match block {
+        Block::Text(text) => text_lines(text, Style::new(), width, out),
+        Block::Thinking { text, redacted } => {
+            let text = if *redacted && text.is_empty() {
+                "(redacted)"
+            } else {
+                text.as_str()
+            };
+            fold(
+                "thinking",
+                text,
+                open,
+                dim.add_modifier(Modifier::ITALIC),
+                width,
+                out,
+            );
+        }
+        Block::ToolCall {
+            name, arguments, ..
+        } => {
+            let title = format!("tool call {}", escape(name));
+            if open {
+                let pretty = serde_json::to_string_pretty(arguments).unwrap_or_default();
+                fold(
+                    &title,
+                    &pretty,
+                    true,
+                    Style::new().fg(Color::Blue),
+                    width,
+                    out,
+                );
+            } else {
+                fold(
+                    &title,
+                    &arguments.to_string(),
+                    false,
+                    Style::new().fg(Color::Blue),
+                    width,
+                    out,
+                );
+            }
+        }
+        Block::Image { mime_type, bytes } => {
+            out.push(cut(
+                Line::styled(
+                    format!("  [image {}, {}]", escape(mime_type), human_size(*bytes)),
+                    dim,
+                ),
+                width,
+            ));
+        }
+    }
+}
+
+/// A folded block: `▸ title · first line…` closed; `▾ title` and every
+/// line open.
+fn fold(
+    title: &str,
+    text: &str,
+    open: bool,
+    style: Style,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let marker = Style::new().fg(Color::DarkGray);
+    if open {
+        out.push(cut(
+            Line::from(vec![
+                Span::styled("  ▾ ", marker),
+                Span::styled(title.to_string(), style.add_modifier(Modifier::BOLD)),
+            ]),
+            width,
+        ));
+        text_lines(text, style, width, out);
+    } else {
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let more = text.lines().filter(|l| !l.trim().is_empty()).count();
+        let mut spans = vec![
+            Span::styled("  ▸ ", marker),
+            Span::styled(title.to_string(), style.add_modifier(Modifier::BOLD)),
+        ];
+        if !first.is_empty() {
+            spans.push(Span::styled(format!(" · {}", escape(first.trim())), style));
+        }
+        if more > 1 {
+            spans.push(Span::styled(format!(" (+{} lines)", more - 1), marker));
+        }
+        out.push(cut(Line::from(spans), width));
+    }
+}
+
+/// Text as lines of at most `width` columns, indented by two, escaped
+/// (tabs as spaces, every other control character as an escape).
+fn text_lines(text: &str, style: Style, width: usize, out: &mut Vec<Line<'static>>) {
+    let room = width.saturating_sub(2).max(4);
+    for line in text.split('\n') {
+        let line = line
+            .strip_suffix('\r')
+            .unwrap_or(line)
+            .replace('\t', "    ");
+        let shown = escape(&line);
+        let mut rest: &str = &shown;
+        loop {
+            let (piece, after) = split_at_width(rest, room);
+            out.push(Line::styled(format!("  {piece}"), style));
+            if after.is_empty() {
+                break;
+            }
+            rest = after;
+        }
+    }
+}
+
+/// The longest start of `text` at most `width` columns wide (at least one
+/// character), and the rest.
+pub fn split_at_width(text: &str, width: usize) -> (&str, &str) {
+    let mut used = 0;
+    for (at, c) in text.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width && at > 0 {
+            return text.split_at(at);
+        }
+        used += w;
+    }
+    (text, "")
+}
+
+/// A line cut to `width` columns, its spans' styles kept.
+pub fn cut(line: Line<'static>, width: usize) -> Line<'static> {
+    let mut used = 0;
+    let mut spans = Vec::new();
+    let style = line.style;
+    for span in line.spans {
+        if used >= width {
+            break;
+        }
+        let (piece, rest) = split_at_width(&span.content, width - used);
+        used += piece.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>();
+        if rest.is_empty() {
+            spans.push(span);
+        } else {
+            spans.push(Span::styled(piece.to_string(), span.style));
+            break;
+        }
+    }
+    Line::from(spans).style(style)
+}

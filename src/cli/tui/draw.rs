@@ -1,0 +1,559 @@
+//! What the browser looks like: the tree pane (the rows of `log --graph`),
+//! the chat pane (the selected entry's path), the status line, and what
+//! covers them for a while (the keys, a prompt, a question, a diff).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use super::app::{App, Ask, Overlay};
+use super::chat::{cut, tokens};
+use super::view::{Pane, View};
+use crate::ui::output::escape;
+
+/// The keys, as `?` lists them (and the README's table).
+pub const KEYS: &[(&str, &str)] = &[
+    (
+        "j / k, ↓ / ↑",
+        "next / previous entry (in the chat: entry of the path)",
+    ),
+    ("PgDn / PgUp", "a page down / up"),
+    (
+        "g / G",
+        "first / last entry (in the chat: root / selected entry)",
+    ),
+    (
+        "Enter, Space",
+        "open or close the entry's folds (thinking, tool calls, results)",
+    ),
+    ("Tab", "switch between the tree and the chat"),
+    (
+        "/",
+        "search, with grep's arguments (`-i retry --role assistant`)",
+    ),
+    ("n / N", "next / previous match"),
+    ("[ / ]", "previous / next fork point"),
+    ("m", "mark the selected entry"),
+    (
+        "d",
+        "diff the mark with the selection (`ysess diff MARK SEL`)",
+    ),
+    (
+        "t",
+        "tag the selected entry (`ysess tag NAME SEL`, asks first)",
+    ),
+    (
+        "b",
+        "start a branch at the selected entry (`ysess branch NAME SEL`, asks first)",
+    ),
+    (
+        "c",
+        "check out the selected entry (`ysess checkout SEL`, asks first)",
+    ),
+    (
+        "y",
+        "copy the selected entry's id (to the terminal's clipboard)",
+    ),
+    ("?", "this list"),
+    ("q, Esc", "quit (or back to the session list); Ctrl-C quits"),
+];
+
+const FOCUS: Style = Style::new().fg(Color::Cyan);
+const DIM: Style = Style::new().fg(Color::DarkGray);
+
+impl App {
+    /// Draws the browser on `frame`.
+    pub fn draw(&mut self, frame: &mut Frame<'_>) {
+        let [main, status] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(frame.area());
+        self.page = usize::from(main.height.saturating_sub(2)).max(1);
+        match &mut self.view {
+            Some(view) => {
+                let [left, right] =
+                    Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+                        .areas(main);
+                self.chat_width = right.width.saturating_sub(2).max(8);
+                draw_tree(frame, view, left);
+                draw_chat(frame, view, right);
+            }
+            None => self.draw_list(frame, main),
+        }
+        self.draw_status(frame, status);
+        self.draw_overlay(frame, main);
+    }
+
+    fn draw_list(&mut self, frame: &mut Frame<'_>, area: Rect) {
+        let block = Block::bordered()
+            .title(" sessions (ysess ls) ")
+            .border_style(FOCUS);
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let Some(list) = &mut self.list else { return };
+        if list.loading {
+            frame.render_widget(Paragraph::new("reading sessions…").style(DIM), inner);
+            return;
+        }
+        if list.sessions.is_empty() {
+            frame.render_widget(
+                Paragraph::new("no session found where `ysess ls` looks").style(DIM),
+                inner,
+            );
+            return;
+        }
+        let lines = list.lines(usize::from(inner.width));
+        let height = usize::from(inner.height).saturating_sub(1);
+        list.move_by(0, height);
+        let mut shown = vec![Line::styled(lines[0].clone(), DIM)];
+        for (k, line) in lines.iter().enumerate().skip(1 + list.top).take(height) {
+            let style = if k - 1 == list.sel {
+                Style::new().add_modifier(Modifier::REVERSED)
+            } else {
+                Style::new()
+            };
+            shown.push(Line::styled(line.clone(), style));
+        }
+        frame.render_widget(Paragraph::new(shown), inner);
+    }
+
+    fn draw_status(&self, frame: &mut Frame<'_>, area: Rect) {
+        if let Some(Overlay::Prompt { ask, input }) = &self.overlay {
+            let asked = match (ask, self.view.as_ref().and_then(selected_short)) {
+                (Ask::Search, _) => "/".to_string(),
+                (Ask::Tag, Some(s)) => format!("tag {s} as: "),
+                (Ask::Branch, Some(s)) => format!("branch at {s}, named: "),
+                _ => String::new(),
+            };
+            let line = Line::from(vec![
+                Span::styled(asked, FOCUS),
+                Span::raw(escape(input).into_owned()),
+                Span::styled("█", DIM),
+            ]);
+            frame.render_widget(Paragraph::new(cut(line, usize::from(area.width))), area);
+            return;
+        }
+        let mut left = match &self.view {
+            Some(view) => {
+                let tree = &view.repo.tree;
+                let name = view.path.file_name().map_or_else(
+                    || view.path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let head = tree.head().map_or_else(
+                    || "-".to_string(),
+                    |h| escape(tree.short_id(h)).into_owned(),
+                );
+                let mut text = format!(
+                    " {} · {} · HEAD {head}",
+                    escape(&name),
+                    view.repo.format.name()
+                );
+                if let Some(branch) = &view.branch {
+                    text.push_str(&format!(" on {}", escape(branch)));
+                }
+                let n = view.order.len();
+                text.push_str(&format!(
+                    " · {} {} · {} {}",
+                    crate::ui::render::thousands(n as u64),
+                    if n == 1 { "entry" } else { "entries" },
+                    view.tips,
+                    if view.tips == 1 { "tip" } else { "tips" }
+                ));
+                if let Some(mark) = &view.mark
+                    && let Some(ix) = tree.find(mark)
+                {
+                    text.push_str(&format!(" · mark {}", escape(tree.short_id(ix))));
+                }
+                text
+            }
+            None => match &self.list {
+                Some(list) => format!(" {} sessions", list.sessions.len()),
+                None => String::new(),
+            },
+        };
+        left.push(' ');
+        let info = Span::styled(left, Style::new().add_modifier(Modifier::REVERSED));
+        // A message comes first: what a key just did matters most.
+        let line = match &self.note {
+            Some(note) => {
+                let style = if note.error {
+                    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+                } else {
+                    Style::new().fg(Color::Yellow)
+                };
+                Line::from(vec![Span::styled(format!(" {} ", note.text), style), info])
+            }
+            None => Line::from(vec![info, Span::styled(" ? keys · q quit", DIM)]),
+        };
+        frame.render_widget(Paragraph::new(cut(line, usize::from(area.width))), area);
+    }
+
+    fn draw_overlay(&self, frame: &mut Frame<'_>, area: Rect) {
+        match &self.overlay {
+            None | Some(Overlay::Prompt { .. }) => {}
+            Some(Overlay::Help) => {
+                let width = KEYS
+                    .iter()
+                    .map(|(k, _)| k.chars().count())
+                    .max()
+                    .unwrap_or(0);
+                let lines: Vec<Line<'_>> = KEYS
+                    .iter()
+                    .map(|(k, what)| {
+                        Line::from(vec![
+                            Span::styled(format!("{k:width$}  "), FOCUS),
+                            Span::raw(*what),
+                        ])
+                    })
+                    .collect();
+                let box_area = centered(area, 90, lines.len() as u16 + 2);
+                frame.render_widget(Clear, box_area);
+                frame.render_widget(
+                    Paragraph::new(lines).block(
+                        Block::bordered()
+                            .title(" keys (any key closes) ")
+                            .border_style(FOCUS),
+                    ),
+                    box_area,
+                );
+            }
+            Some(Overlay::Confirm { args }) => {
+                let command = format!(
+                    "ysess {}",
+                    args.iter()
+                        .map(|a| escape(a).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                );
+                let lines = vec![
+                    Line::raw(format!("Run `{command}`?")),
+                    Line::styled("It appends to the session file.", DIM),
+                    Line::from(vec![
+                        Span::styled("y", FOCUS),
+                        Span::raw(" runs it, any other key cancels"),
+                    ]),
+                ];
+                let box_area = centered(area, (command.chars().count() as u16 + 12).max(44), 5);
+                frame.render_widget(Clear, box_area);
+                frame.render_widget(
+                    Paragraph::new(lines)
+                        .block(Block::bordered().title(" write? ").border_style(FOCUS)),
+                    box_area,
+                );
+            }
+            Some(Overlay::Text {
+                title,
+                lines,
+                scroll,
+            }) => {
+                let box_area = Rect {
+                    x: area.x + 1,
+                    y: area.y,
+                    width: area.width.saturating_sub(2),
+                    height: area.height,
+                };
+                let inner_width = usize::from(box_area.width.saturating_sub(2));
+                let shown: Vec<Line<'_>> = lines
+                    .iter()
+                    .skip(*scroll)
+                    .take(usize::from(box_area.height.saturating_sub(2)))
+                    .map(|l| {
+                        let style = if l.starts_with('+') {
+                            Style::new().fg(Color::Green)
+                        } else if l.starts_with('-') {
+                            Style::new().fg(Color::Red)
+                        } else if l.starts_with("error:") {
+                            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+                        } else {
+                            Style::new()
+                        };
+                        cut(Line::styled(l.replace('\t', "    "), style), inner_width)
+                    })
+                    .collect();
+                frame.render_widget(Clear, box_area);
+                frame.render_widget(
+                    Paragraph::new(shown).block(
+                        Block::bordered()
+                            .title(format!(" {} (q closes) ", escape(title)))
+                            .border_style(FOCUS),
+                    ),
+                    box_area,
+                );
+            }
+        }
+    }
+}
+
+/// The selected entry's short id, escaped.
+fn selected_short(view: &View) -> Option<String> {
+    let ix = view.selected()?;
+    Some(escape(view.repo.tree.short_id(ix)).into_owned())
+}
+
+/// A box `width` × `height` in the middle of `area` (as much as fits).
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+fn pane(title: String, focused: bool) -> Block<'static> {
+    Block::new()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(if focused { FOCUS } else { DIM })
+}
+
+/// The tree pane: `log --graph`'s rows from the first in sight, the
+/// selection in reverse video with a `▶` before it, a `*` before the
+/// marked entry.
+fn draw_tree(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
+    let block = pane(" tree ".to_string(), view.focus == Pane::Tree);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let height = usize::from(inner.height);
+    let width = usize::from(inner.width);
+    view.scroll_to_selection(height);
+    let marked = view.mark.as_deref().and_then(|id| view.repo.tree.find(id));
+    let mut lines: Vec<Line<'static>> = Vec::with_capacity(height);
+    let mut k = view.top;
+    while lines.len() < height && k < view.order.len() {
+        view.draw_to(k);
+        let ix = view.order[k];
+        let Some(row) = view.graph_row(k).cloned() else {
+            break;
+        };
+        for extra in row.gap.iter().chain(&row.connector) {
+            if k != view.top {
+                lines.push(Line::styled(format!("  {extra}"), DIM));
+            }
+        }
+        let tree = &view.repo.tree;
+        let item = crate::view::Row::of(tree, &view.names, ix, false);
+        let gutter = format!(
+            "{}{}",
+            if k == view.sel { '▶' } else { ' ' },
+            if marked == Some(ix) { '*' } else { ' ' }
+        );
+        let mut spans = vec![
+            Span::styled(gutter, Style::new().fg(Color::Magenta)),
+            Span::styled(row.prefix.clone(), Style::new().fg(Color::Magenta)),
+            Span::styled(
+                escape(&item.short).into_owned(),
+                Style::new().fg(Color::Yellow),
+            ),
+        ];
+        let words = crate::ui::render::decorations(
+            item.head,
+            &item.branches,
+            &item.labels,
+            crate::ui::render::Paint { on: false },
+        );
+        if !words.is_empty() {
+            spans.push(Span::styled(
+                words,
+                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            ));
+        }
+        spans.push(Span::styled(
+            format!(" {}", crate::ui::render::role_text(item.kind, &item.tag)),
+            Style::new().fg(Color::Blue),
+        ));
+        if item.timestamp != 0 {
+            spans.push(Span::styled(
+                format!(
+                    " {}",
+                    crate::ui::render::time(item.timestamp, view.tz(), true)
+                ),
+                DIM,
+            ));
+        }
+        spans.push(Span::raw(format!(": {}", escape(&item.subject))));
+        let mut line = cut(Line::from(spans), width);
+        if k == view.sel {
+            line = line.patch_style(Style::new().add_modifier(Modifier::REVERSED));
+            // The selection spans the pane.
+            let used = line.width();
+            if used < width {
+                line.spans.push(Span::styled(
+                    " ".repeat(width - used),
+                    Style::new().add_modifier(Modifier::REVERSED),
+                ));
+            }
+        }
+        lines.push(line);
+        k += 1;
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// Lines of the chat's entry `k` (a place on the path).
+fn height_of(view: &mut View, k: usize, width: u16) -> usize {
+    let ix = view.path_ixs[k];
+    view.chat_lines(ix, width).len()
+}
+
+/// Puts the chat's first line where the path's entry `end` ends at the
+/// bottom of a pane `height` high (its start, when it is taller).
+fn anchor_bottom(view: &mut View, end: usize, height: usize, width: u16) {
+    let mut used = height_of(view, end, width);
+    if used >= height {
+        view.chat_top = (end, 0);
+        return;
+    }
+    let mut k = end;
+    while k > 0 {
+        let h = height_of(view, k - 1, width);
+        if used + h >= height {
+            view.chat_top = (k - 1, used + h - height);
+            return;
+        }
+        used += h;
+        k -= 1;
+    }
+    view.chat_top = (0, 0);
+}
+
+/// Scrolls the chat so its cursor's entry is in sight.
+pub fn cursor_in_sight(view: &mut View, height: usize, width: u16) {
+    if view.path_ixs.is_empty() {
+        return;
+    }
+    let (top, skip) = view.chat_top;
+    if top == usize::MAX {
+        anchor_bottom(view, view.path_ixs.len() - 1, height, width);
+    }
+    let (top, skip) = if top == usize::MAX {
+        view.chat_top
+    } else {
+        (top, skip)
+    };
+    if view.cursor < top || (view.cursor == top && skip > 0) {
+        view.chat_top = (view.cursor, 0);
+        return;
+    }
+    // Lines from the first in sight to the cursor's entry's end.
+    let mut used = height_of(view, top, width).saturating_sub(skip);
+    for k in top + 1..=view.cursor {
+        used += height_of(view, k, width);
+    }
+    if used > height {
+        anchor_bottom(view, view.cursor, height, width);
+    }
+}
+
+/// Scrolls the chat by `by` lines; the cursor goes to the entry then on
+/// the first line.
+pub fn scroll_chat(view: &mut View, by: isize, height: usize, width: u16) {
+    if view.path_ixs.is_empty() {
+        return;
+    }
+    if view.chat_top.0 == usize::MAX {
+        anchor_bottom(view, view.path_ixs.len() - 1, height, width);
+    }
+    let (mut k, mut skip) = view.chat_top;
+    if by >= 0 {
+        let mut left = by as usize;
+        while left > 0 {
+            let h = height_of(view, k, width);
+            if skip + left < h {
+                skip += left;
+                break;
+            }
+            if k + 1 >= view.path_ixs.len() {
+                skip = h.saturating_sub(1);
+                break;
+            }
+            left -= h - skip;
+            k += 1;
+            skip = 0;
+        }
+    } else {
+        let mut left = by.unsigned_abs();
+        while left > 0 {
+            if skip >= left {
+                skip -= left;
+                break;
+            }
+            left -= skip;
+            if k == 0 {
+                skip = 0;
+                break;
+            }
+            k -= 1;
+            skip = height_of(view, k, width);
+        }
+    }
+    view.chat_top = (k, skip);
+    view.cursor = k;
+}
+
+/// The chat pane: the path from its first line in sight, each entry's
+/// heading and blocks; the cursor's heading marked `▶` when the chat has
+/// the keys.
+fn draw_chat(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
+    let focused = view.focus == Pane::Chat;
+    let n = view.path_ixs.len();
+    let mut title = format!(
+        " path: {} {}",
+        crate::ui::render::thousands(n as u64),
+        if n == 1 { "entry" } else { "entries" }
+    );
+    let facts_read = view.facts.is_some();
+    match view.path_account() {
+        Some(a) if a.usage.total_tokens == 0 && a.cost.is_none() => {}
+        Some(a) => {
+            title.push_str(&format!(
+                " · {} in · {} out",
+                tokens(a.usage.input + a.usage.cache_read + a.usage.cache_write),
+                tokens(a.usage.output)
+            ));
+            if let Some(cost) = a.cost {
+                title.push_str(&format!(" · ${cost:.4}"));
+            }
+        }
+        None if !facts_read => title.push_str(" · reading usage…"),
+        None => {}
+    }
+    title.push(' ');
+    let block = pane(title, focused);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if n == 0 {
+        return;
+    }
+    let height = usize::from(inner.height);
+    let width = inner.width;
+    if view.chat_top.0 == usize::MAX {
+        anchor_bottom(view, n - 1, height, width);
+    }
+    let (mut k, skip) = view.chat_top;
+    k = k.min(n - 1);
+    let mut lines: Vec<Line<'static>> = Vec::with_capacity(height);
+    let mut skip = skip;
+    while lines.len() < height && k < n {
+        let entry_lines = view.chat_lines(view.path_ixs[k], width);
+        for (i, line) in entry_lines.iter().enumerate().skip(skip) {
+            if lines.len() >= height {
+                break;
+            }
+            let mut line = line.clone();
+            if i == 0 && focused && k == view.cursor {
+                if let Some(first) = line.spans.first_mut() {
+                    first.content = "▶ ".into();
+                }
+                line = line.patch_style(Style::new().add_modifier(Modifier::BOLD));
+            }
+            lines.push(line);
+        }
+        skip = 0;
+        k += 1;
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}

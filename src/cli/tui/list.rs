@@ -1,0 +1,135 @@
+//! `ysess tui --all`: every session `ysess ls` finds, as `ls` lists them
+//! (newest activity first, the same columns), read in the background;
+//! Enter opens one.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use crate::Format;
+use crate::fleet::sessions::{self, Found, Session};
+use crate::ui::render::Paint;
+
+/// The session list.
+pub struct List {
+    /// The sessions, once read.
+    pub sessions: Vec<Session>,
+    /// Files that could not be read, with why.
+    pub unreadable: Vec<String>,
+    /// Still reading.
+    pub loading: bool,
+    rx: Option<Receiver<(Vec<Session>, Vec<String>)>>,
+    /// The selected session.
+    pub sel: usize,
+    /// The first session in sight.
+    pub top: usize,
+    tz: jiff::tz::TimeZone,
+}
+
+impl List {
+    /// Starts reading the sessions in `dirs` (where `ls` looks, when empty).
+    pub fn start(dirs: Vec<PathBuf>, tz: jiff::tz::TimeZone) -> List {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(read(&dirs));
+        });
+        List {
+            sessions: Vec::new(),
+            unreadable: Vec::new(),
+            loading: true,
+            rx: Some(rx),
+            sel: 0,
+            top: 0,
+            tz,
+        }
+    }
+
+    /// Takes the sessions once read.
+    pub fn tick(&mut self) {
+        let Some(rx) = &self.rx else { return };
+        match rx.try_recv() {
+            Ok((sessions, unreadable)) => {
+                self.sessions = sessions;
+                self.unreadable = unreadable;
+                self.loading = false;
+                self.rx = None;
+            }
+            Err(TryRecvError::Disconnected) => {
+                self.loading = false;
+                self.rx = None;
+            }
+            Err(TryRecvError::Empty) => {}
+        }
+    }
+
+    /// Waits until the sessions are read (tests, and a first frame that
+    /// has nothing else to show).
+    pub fn wait(&mut self) {
+        if let Some(rx) = self.rx.take()
+            && let Ok((sessions, unreadable)) = rx.recv()
+        {
+            self.sessions = sessions;
+            self.unreadable = unreadable;
+        }
+        self.loading = false;
+    }
+
+    /// Moves the selection by `by`, keeping it in a pane `height` high.
+    pub fn move_by(&mut self, by: isize, height: usize) {
+        if self.sessions.is_empty() {
+            return;
+        }
+        let last = self.sessions.len() - 1;
+        self.sel = self.sel.saturating_add_signed(by).min(last);
+        let height = height.max(1);
+        if self.sel < self.top {
+            self.top = self.sel;
+        } else if self.sel >= self.top + height {
+            self.top = self.sel + 1 - height;
+        }
+    }
+
+    /// The selected session's file and format.
+    pub fn chosen(&self) -> Option<(PathBuf, Format)> {
+        self.sessions
+            .get(self.sel)
+            .map(|s| (s.path.clone(), s.format))
+    }
+
+    /// The lines `ls` prints: a header, then a line per session.
+    pub fn lines(&self, width: usize) -> Vec<String> {
+        crate::cli::ls::table(&self.sessions, &self.tz, Paint { on: false }, Some(width))
+    }
+}
+
+/// Every session in `dirs`, read on every core, newest first; and the files
+/// that could not be read.
+fn read(dirs: &[PathBuf]) -> (Vec<Session>, Vec<String>) {
+    let roots = sessions::roots(dirs);
+    let found = sessions::find(&roots);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut listed = Vec::new();
+    let mut unreadable = Vec::new();
+    crate::fleet::ordered(
+        workers,
+        workers * 4,
+        found.into_iter(),
+        |f| match f {
+            Found::File { path, .. } => {
+                let read = Session::of(&path).map_err(|e| crate::cli::hint::load_error(&e));
+                (path, read)
+            }
+            Found::Unreadable { path, error } => (path, Err(error.to_string())),
+        },
+        |(path, read)| {
+            match read {
+                Ok(session) => listed.push(session),
+                Err(why) => unreadable.push(
+                    crate::ui::output::escape(&format!("{}: {why}", path.display())).into_owned(),
+                ),
+            }
+            true
+        },
+    );
+    crate::cli::ls::newest_first(&mut listed);
+    (listed, unreadable)
+}

@@ -1,0 +1,214 @@
+//! `ysess tui`: the tree and its chat in one interactive view, as tig and
+//! lazygit show a repository.
+//!
+//! [`App`] is the whole browser without a terminal: it takes keys
+//! ([`App::key`]), looks at the file ([`App::tick`]) and draws itself on
+//! any ratatui backend ([`App::draw`]); the tests drive it on ratatui's
+//! test backend. [`run`] puts it on the terminal, and gives the terminal
+//! back however it ends: quit, error, panic, SIGTERM or SIGHUP.
+
+mod app;
+mod chat;
+mod draw;
+mod list;
+mod view;
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use clap::Args;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::{cursor, execute, terminal};
+
+pub use app::{App, Ask, Note, Overlay, Start};
+pub use draw::KEYS;
+pub use view::Pane;
+
+use super::{Context, Exit, Failure};
+use crate::tree::graph::Style;
+
+/// Browse a session's tree and its chat, as tig browses a repository
+///
+/// The tree on the left, drawn as `log --graph` draws it; the path of the
+/// selected entry on the right, as a chat (thinking, tool calls and results
+/// folded, errors marked, tokens and cost per reply and per path); a status
+/// line. Keys as tig and lazygit have them: `?` lists them. `t`, `b` and
+/// `c` tag, branch and check out the selected entry: each asks first, then
+/// writes exactly as `ysess tag`, `branch` and `checkout` do.
+///
+/// While an agent writes the file, new entries appear and HEAD follows;
+/// a half-written last line is waited for.
+///
+/// Examples:
+///   ysess tui                      the session file, at HEAD
+///   ysess tui first-draft          at a checkpoint
+///   ysess -s latest tui            the session written last
+///   ysess tui --all                every session `ysess ls` lists; Enter opens one
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct TuiArgs {
+    /// The entry to start on (default: HEAD)
+    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
+    pub rev: Option<String>,
+    /// Start from the list of every session `ysess ls` finds
+    #[arg(long, conflicts_with = "rev")]
+    pub all: bool,
+    /// Draw the graph with ASCII characters only
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// Runs the browser on the terminal.
+pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    use std::io::IsTerminal as _;
+    let style = if args.ascii {
+        Style::Ascii
+    } else {
+        Style::Curved
+    };
+    let tz: jiff::tz::TimeZone = (*ctx.tz).clone();
+    // Everything that can be refused is, before the terminal is touched.
+    let app = if args.all {
+        App::new(Start::List { dirs: Vec::new() }, None, style, tz)?
+    } else {
+        let Some(path) = ctx.session_file() else {
+            return Err(Failure::usage(
+                "ysess tui watches a file: it cannot read the session from standard input",
+            ));
+        };
+        let repo = super::open_with(ctx, crate::repo::Repo::load_torn)?;
+        let start = Start::Session {
+            path,
+            format_of: ctx.global.format_of,
+            rev: args.rev.clone(),
+        };
+        App::new(start, Some(repo), style, tz)?
+    };
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        return Err(Failure::refuse(
+            "ysess tui draws on a terminal: its standard input and output must be one",
+        )
+        .with_hint("`ysess log --graph` prints the tree, and `ysess show` an entry, to a pipe"));
+    }
+    let signals = Signals::register()?;
+    let screen = Screen::enter()?;
+    let ended = event_loop(app, &signals);
+    drop(screen);
+    match ended? {
+        Some(signal) => Ok(Exit::Signal(signal)),
+        None => Ok(Exit::Success),
+    }
+}
+
+/// Draws, takes keys and looks at the file until the user quits (`None`)
+/// or a signal ends the browser (its number).
+fn event_loop(mut app: App, signals: &Signals) -> io::Result<Option<u8>> {
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    loop {
+        terminal.draw(|frame| app.draw(frame))?;
+        if let Some(text) = app.copy.take() {
+            copy(&text)?;
+        }
+        if let Some(signal) = signals.taken() {
+            return Ok(Some(signal));
+        }
+        if event::poll(Duration::from_millis(100))? {
+            match event::read()? {
+                Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
+                _ => {}
+            }
+            // Take every key already typed before drawing again.
+            while !app.quit && event::poll(Duration::ZERO)? {
+                if let Event::Key(key) = event::read()?
+                    && key.kind != KeyEventKind::Release
+                {
+                    app.key(key);
+                }
+            }
+        }
+        if app.quit {
+            return Ok(None);
+        }
+        app.tick();
+    }
+}
+
+/// Puts `text` on the terminal's clipboard: OSC 52, which terminals (and
+/// tmux, and ssh sessions) pass on to the system's.
+fn copy(text: &str) -> io::Result<()> {
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let mut out = io::stdout();
+    write!(out, "\x1b]52;c;{encoded}\x07")?;
+    out.flush()
+}
+
+/// The terminal in raw mode on the alternate screen, until dropped; a
+/// panic gives it back too, before its message is printed.
+struct Screen;
+
+impl Screen {
+    fn enter() -> io::Result<Screen> {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            hook(info);
+        }));
+        terminal::enable_raw_mode()?;
+        let screen = Screen;
+        execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide)?;
+        Ok(screen)
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves raw mode and the alternate screen, and shows the cursor.
+fn restore() {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+}
+
+/// SIGTERM and SIGHUP, caught so that the terminal is given back before
+/// ysess ends.
+struct Signals {
+    #[cfg(unix)]
+    caught: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Signals {
+    fn register() -> io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGTERM};
+            let caught = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            for signal in [SIGTERM, SIGHUP] {
+                signal_hook::flag::register_usize(
+                    signal,
+                    std::sync::Arc::clone(&caught),
+                    signal as usize,
+                )?;
+            }
+            Ok(Signals { caught })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The signal caught, if any.
+    fn taken(&self) -> Option<u8> {
+        #[cfg(unix)]
+        {
+            let n = self.caught.load(std::sync::atomic::Ordering::Relaxed);
+            (n != 0).then(|| u8::try_from(n).unwrap_or(u8::MAX))
+        }
+        #[cfg(not(unix))]
+        None
+    }
+}

@@ -1,0 +1,555 @@
+//! `ysess tui`: key sequences against ratatui's test backend, the screen
+//! text after each step checked against a transcript in
+//! `tests/cli/tui/*.txt` (`YSESS_BLESS=1` writes them anew; a person reads
+//! the change), and what each step must show asserted besides.
+
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ysess::cli::tui::{App, Start};
+use ysess::tree::graph::Style;
+
+use crate::sessgen as sg;
+use crate::support::{Dir, fixture};
+
+/// The browser on a test terminal.
+struct Screen {
+    app: App,
+    term: Terminal<TestBackend>,
+    /// Every step: the keys and the screen after them.
+    transcript: String,
+}
+
+/// A key by name: `Enter`, `Tab`, `Esc`, `Space`, `PgDn`, `PgUp`, `Down`,
+/// `Up`, `Backspace`, `C-c`, or one character.
+fn key(name: &str) -> KeyEvent {
+    let code = match name {
+        "Enter" => KeyCode::Enter,
+        "Tab" => KeyCode::Tab,
+        "Esc" => KeyCode::Esc,
+        "Space" => KeyCode::Char(' '),
+        "PgDn" => KeyCode::PageDown,
+        "PgUp" => KeyCode::PageUp,
+        "Down" => KeyCode::Down,
+        "Up" => KeyCode::Up,
+        "Backspace" => KeyCode::Backspace,
+        "C-c" => return KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        one if one.chars().count() == 1 => KeyCode::Char(one.chars().next().unwrap()),
+        other => panic!("no key named {other:?}"),
+    };
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+impl Screen {
+    fn open(path: &Path, rev: Option<&str>) -> Screen {
+        Screen::start(Start::Session {
+            path: path.to_path_buf(),
+            format_of: None,
+            rev: rev.map(str::to_string),
+        })
+    }
+
+    fn start(start: Start) -> Screen {
+        let app = match App::new(start, None, Style::Curved, jiff::tz::TimeZone::UTC) {
+            Ok(app) => app,
+            Err(f) => panic!("the browser opens: {:#}", f.error),
+        };
+        let mut screen = Screen {
+            app,
+            term: Terminal::new(TestBackend::new(120, 24)).expect("a test terminal"),
+            transcript: String::new(),
+        };
+        screen.app.settle();
+        screen.step("(open)");
+        screen
+    }
+
+    /// The screen's text, one line per row, trailing blanks trimmed.
+    fn text(&mut self) -> String {
+        self.term
+            .draw(|frame| self.app.draw(frame))
+            .expect("the browser draws");
+        let buffer = self.term.backend().buffer();
+        let width = buffer.area.width as usize;
+        let mut out = String::new();
+        for row in buffer.content.chunks(width) {
+            let mut line = String::new();
+            let mut skip = 0;
+            for cell in row {
+                // A character two columns wide covers the next cell.
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                line.push_str(cell.symbol());
+                skip = unicode_width::UnicodeWidthStr::width(cell.symbol()).saturating_sub(1);
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Draws, and writes the keys and the screen into the transcript.
+    fn step(&mut self, keys: &str) -> String {
+        let text = self.text();
+        self.transcript.push_str(&format!("── {keys}\n{text}"));
+        text
+    }
+
+    /// Presses keys (names separated by spaces): the screen after them.
+    fn press(&mut self, keys: &str) -> String {
+        for name in keys.split(' ').filter(|k| !k.is_empty()) {
+            self.app.key(key(name));
+        }
+        self.app.settle();
+        self.step(keys)
+    }
+
+    /// Types text into a prompt, one character at a time.
+    fn typed(&mut self, text: &str) -> String {
+        for c in text.chars() {
+            self.app
+                .key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+        }
+        self.step(&format!("(typed {text:?})"))
+    }
+
+    /// Takes back what a prompt holds (`/` starts from the last search).
+    fn clear_prompt(&mut self) {
+        for _ in 0..64 {
+            self.app.key(key("Backspace"));
+        }
+    }
+
+    /// Looks at the file, as the browser does between keys, and waits
+    /// for what that starts reading.
+    fn grow(&mut self) -> String {
+        self.app.tick();
+        self.app.settle();
+        self.step("(the file grew)")
+    }
+
+    /// Checks the transcript against `tests/cli/tui/NAME.txt`.
+    fn check(&self, name: &str) {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/cli/tui")
+            .join(format!("{name}.txt"));
+        if std::env::var_os("YSESS_BLESS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &self.transcript).unwrap();
+            return;
+        }
+        let want = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (YSESS_BLESS=1 writes it)", path.display()));
+        if want != self.transcript {
+            let diff = similar::TextDiff::from_lines(&want, &self.transcript);
+            panic!(
+                "the screens differ from {} (YSESS_BLESS=1 writes them anew):\n{}",
+                path.display(),
+                diff.unified_diff().context_radius(3)
+            );
+        }
+    }
+}
+
+/// The line of the screen that holds `text`.
+fn line_with<'a>(screen: &'a str, text: &str) -> &'a str {
+    screen
+        .lines()
+        .find(|l| l.contains(text))
+        .unwrap_or_else(|| panic!("no line holds {text:?}:\n{screen}"))
+}
+
+/// The status line: the screen's last.
+fn status(screen: &str) -> &str {
+    screen.lines().last().unwrap_or("")
+}
+
+/// The selected row of the tree pane (marked `▶`).
+fn selected(screen: &str) -> &str {
+    line_with(screen, "│▶")
+}
+
+#[test]
+fn the_demo_session_opens_at_head_and_keys_walk_the_tree_and_the_chat() {
+    let demo = fixture("demo.jsonl");
+    let mut s = Screen::open(&demo, None);
+    let first = s.text();
+    // The tree as `log --graph` draws it, HEAD selected; its path as a
+    // chat, with what each reply and the whole path used.
+    assert!(
+        selected(&first).contains("@  e15 (HEAD) assistant claude-sonnet-5"),
+        "{first}"
+    );
+    assert!(line_with(&first, "e8 (library)").contains("○"), "{first}");
+    assert!(
+        line_with(&first, "path: 8 entries").contains("6.1k in · 395 out"),
+        "{first}"
+    );
+    assert!(
+        line_with(&first, "· e15 ·").contains("1.8k in · 22 out"),
+        "{first}"
+    );
+    assert!(status(&first).contains("demo.jsonl · yoagent · HEAD e15 · 15 entries · 3 tips"));
+    // Down the tree: the chat follows the selection.
+    let two_down = s.press("j j");
+    assert!(selected(&two_down).contains("e13 assistant"), "{two_down}");
+    assert!(
+        line_with(&two_down, "path: 11 entries").contains("path"),
+        "{two_down}"
+    );
+    // A fork point, then the next; and back.
+    let fork = s.press("]");
+    assert!(selected(&fork).contains("e8 (library)"), "{fork}");
+    let next = s.press("]");
+    assert!(selected(&next).contains("e4 (first-draft)"), "{next}");
+    let back = s.press("[");
+    assert!(selected(&back).contains("e8 (library)"), "{back}");
+    // The chat: its cursor walks the path; Enter opens the folds of the
+    // entry under it.
+    s.press("Tab");
+    let up = s.press("k k k k");
+    assert!(line_with(&up, "▶ assistant").contains("e2"), "{up}");
+    let closed = line_with(&up, "▸ thinking").to_string();
+    let open = s.press("Enter");
+    assert!(open.contains("▾ thinking"), "{open}");
+    assert!(!open.contains(&closed), "{open}");
+    let shut = s.press("Space");
+    assert!(shut.contains(&closed), "{shut}");
+    // Back to the tree; to the last entry and the first.
+    s.press("Tab");
+    let last = s.press("G");
+    assert!(selected(&last).contains("◆  e1 user"), "{last}");
+    let top = s.press("g");
+    assert!(selected(&top).contains("e15 (HEAD)"), "{top}");
+    // The keys, and any key closes them.
+    let help = s.press("?");
+    assert!(help.contains("open or close the entry's folds"), "{help}");
+    let closed = s.press("x");
+    assert!(
+        !closed.contains("open or close the entry's folds"),
+        "{closed}"
+    );
+    s.press("q");
+    assert!(s.app.quit);
+    s.check("demo");
+}
+
+#[test]
+fn search_takes_greps_arguments_and_n_and_n_walk_the_matches() {
+    let demo = fixture("demo.jsonl");
+    let mut s = Screen::open(&demo, None);
+    s.press("/");
+    s.typed("-i 'WHICH CRATES'");
+    let found = s.press("Enter");
+    // From HEAD on, in the tree's order: e14 comes next.
+    assert!(selected(&found).contains("e14 user"), "{found}");
+    assert!(status(&found).contains("/-i 'WHICH CRATES'"), "{found}");
+    let next = s.press("n");
+    assert!(selected(&next).contains("e10 user"), "{next}");
+    let wrapped = s.press("n");
+    assert!(selected(&wrapped).contains("e14 user"), "{wrapped}");
+    assert!(status(&wrapped).contains("(wrapped)"), "{wrapped}");
+    let back = s.press("N");
+    assert!(selected(&back).contains("e10 user"), "{back}");
+    // grep's filters: only tool results, and a tool by name.
+    s.press("/");
+    s.clear_prompt();
+    s.typed("error --role toolResult");
+    let tool = s.press("Enter");
+    assert!(selected(&tool).contains("e12 toolResult search"), "{tool}");
+    // What grep would refuse is said, and the selection stays.
+    s.press("/ C-c");
+    assert!(s.app.quit, "Ctrl-C quits, even from a prompt");
+    s.app.quit = false;
+    s.press("/");
+    s.clear_prompt();
+    s.typed("x --role nobody");
+    let refused = s.press("Enter");
+    assert!(
+        status(&refused).contains("invalid value 'nobody'"),
+        "{refused}"
+    );
+    assert!(
+        selected(&refused).contains("e12 toolResult search"),
+        "{refused}"
+    );
+    s.press("/");
+    s.clear_prompt();
+    s.typed("'no such words anywhere'");
+    let none = s.press("Enter");
+    assert!(status(&none).contains("no match"), "{none}");
+    s.check("search");
+}
+
+/// The lines of a session file with each entry's `timestamp` fields taken
+/// out (a write stamps the time it ran).
+fn without_times(text: &str) -> Vec<serde_json::Value> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("timestamp");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            strip(&mut v);
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn tag_branch_and_checkout_ask_first_then_write_as_the_commands_do() {
+    let dir = Dir::new();
+    let path = dir.fixture("demo.jsonl", "session.jsonl");
+    let mut s = Screen::open(&path, Some("e4"));
+    let opened = s.text();
+    assert!(selected(&opened).contains("e4 (first-draft)"), "{opened}");
+    // t: a name, then a question naming the command; only y writes.
+    s.press("t");
+    s.typed("keep");
+    let asked = s.press("Enter");
+    assert!(asked.contains("Run `ysess tag keep e4`?"), "{asked}");
+    let cancelled = s.press("n");
+    assert!(
+        status(&cancelled).contains("nothing written"),
+        "{cancelled}"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(fixture("demo.jsonl")).unwrap()
+    );
+    s.press("t");
+    s.typed("keep");
+    s.press("Enter");
+    let tagged = s.press("y");
+    assert!(
+        status(&tagged).contains("Labelled e4 (first-draft)"),
+        "{tagged}"
+    );
+    assert!(
+        selected(&tagged).contains("e4 (first-draft, keep)"),
+        "{tagged}"
+    );
+    // A refusal is shown as the command shows it, hint and all.
+    s.press("j t");
+    s.typed("first-draft");
+    s.press("Enter");
+    let refused = s.press("y");
+    assert!(
+        refused.contains("error: label 'first-draft' already names e4"),
+        "{refused}"
+    );
+    assert!(refused.contains("hint: `ysess"), "{refused}");
+    s.press("q");
+    // b: a branch at the selection; c: HEAD moves there.
+    s.press("b");
+    s.typed("retry");
+    s.press("Enter");
+    let branched = s.press("y");
+    assert!(status(&branched).contains("retry"), "{branched}");
+    let asked = s.press("c");
+    assert!(asked.contains("Run `ysess checkout e3`?"), "{asked}");
+    let moved = s.press("y");
+    assert!(selected(&moved).contains("(HEAD"), "{moved}");
+    assert!(status(&moved).contains("HEAD e3"), "{moved}");
+    s.check("writes");
+
+    // The same commands, run from the command line on another copy,
+    // write the same lines (but for the times they ran).
+    let other = Dir::new();
+    other.fixture("demo.jsonl", "session.jsonl");
+    other.run(&["tag", "keep", "e4"]).status(0);
+    other.run(&["tag", "first-draft", "e3"]).status(128);
+    other.run(&["branch", "retry", "e3"]).status(0);
+    other.run(&["checkout", "e3"]).status(0);
+    let ours = std::fs::read_to_string(&path).unwrap();
+    let theirs = String::from_utf8(other.read("session.jsonl")).unwrap();
+    assert_eq!(without_times(&ours), without_times(&theirs));
+}
+
+#[test]
+fn mark_and_d_diff_two_directions_and_y_copies_an_id() {
+    let demo = fixture("demo.jsonl");
+    let mut s = Screen::open(&demo, None);
+    let nothing = s.press("d");
+    assert!(status(&nothing).contains("nothing marked"), "{nothing}");
+    s.press("m");
+    let marked = s.press("j j");
+    assert!(line_with(&marked, " *").contains("e15"), "{marked}");
+    assert!(status(&marked).contains("mark e15"), "{marked}");
+    let diff = s.press("d");
+    assert!(diff.contains("ysess diff e15 e13"), "{diff}");
+    // What `ysess diff e15 e13` prints.
+    let run = crate::support::Dir::new();
+    run.fixture("demo.jsonl", "session.jsonl");
+    let printed = run.run(&["--no-pager", "diff", "e15", "e13"]);
+    let first = printed.stdout.lines().next().unwrap_or("").trim_end();
+    assert!(!first.is_empty());
+    assert!(
+        diff.contains(&first[..first.len().min(40)]),
+        "{diff}
+{}",
+        printed.stdout
+    );
+    let closed = s.press("q");
+    assert!(!closed.contains("ysess diff e15 e13"), "{closed}");
+    s.press("y");
+    assert_eq!(s.app.copy.as_deref(), Some("e13"));
+    s.check("diff");
+}
+
+/// Every screen line of a pane ends at its border: nothing wider than the
+/// terminal was drawn past it (CJK and emoji take two columns each).
+#[track_caller]
+fn assert_fits(screen: &str) {
+    for line in screen.lines().skip(1) {
+        if line.starts_with('│') {
+            assert!(
+                line.ends_with('│'),
+                "a line runs past its pane:\n{line}\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
+    for (name, file, format, shown) in [
+        ("pi", "pi/demo.jsonl", "pi", "assistant"),
+        ("claude", "claude/session.jsonl", "claude", "tool result"),
+        ("codex", "codex/rollout.jsonl", "codex", "tool result"),
+    ] {
+        let mut s = Screen::open(&fixture(file), None);
+        let first = s.text();
+        assert!(
+            status(&first).contains(&format!(" · {format} · HEAD ")),
+            "{name}: {first}"
+        );
+        assert!(first.contains(shown), "{name}: {first}");
+        assert!(selected(&first).contains("(HEAD"), "{name}: {first}");
+        assert_fits(&first);
+        // Every entry's chat, folds opened, and back to the top.
+        let end = s.press("G");
+        assert_fits(&end);
+        s.press("Tab Enter");
+        let top = s.press("g");
+        assert_fits(&top);
+        s.check(name);
+    }
+}
+
+#[test]
+fn a_hostile_session_draws_inert_and_wide_text_keeps_its_columns() {
+    let dir = Dir::new();
+    let path = dir.write("session.jsonl", sg::hostile());
+    let mut s = Screen::open(&path, None);
+    let mut screens = vec![s.text()];
+    for keys in [
+        "j", "j", "Tab", "Enter", "k", "Enter", "Tab", "G", "?", "x", "m", "g", "d", "q",
+    ] {
+        screens.push(s.press(keys));
+    }
+    for screen in &screens {
+        sg::assert_safe_text("the screen", screen);
+        assert_fits(screen);
+    }
+    let all = screens.join("\n");
+    assert!(all.contains(sg::HOSTILE_SHOWN), "{all}");
+    s.check("hostile");
+
+    // Text two columns a character wide wraps at the pane's edge.
+    let wide = "漢字のテキスト🙂".repeat(30);
+    let path = dir.write(
+        "wide.jsonl",
+        format!("{}\n", crate::support::user_line("e1", None, &wide)),
+    );
+    let mut s = Screen::open(&path, None);
+    let screen = s.text();
+    assert_fits(&screen);
+    assert!(
+        screen.lines().filter(|l| l.contains("漢字")).count() >= 4,
+        "{screen}"
+    );
+    s.check("wide");
+}
+
+#[test]
+fn a_growing_file_shows_new_entries_and_head_follows_without_losing_the_selection() {
+    let dir = Dir::new();
+    let path = dir.fixture("demo.jsonl", "session.jsonl");
+    let mut s = Screen::open(&path, None);
+    let append = |text: &str| {
+        use std::io::Write as _;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+    };
+    // The agent is writing a line: it is waited for, not reported.
+    let line = crate::support::user_line("e16", Some("e15"), "and a fourth crate?");
+    let (half, rest) = line.split_at(line.len() / 2);
+    // yoagent ends its file without a line break; a writer adds one first.
+    append("\n");
+    append(half);
+    let torn = s.grow();
+    assert!(status(&torn).contains("15 entries"), "{torn}");
+    assert!(s.app.note.is_none(), "a torn line is no news: {torn}");
+    // The line whole: the entry appears, and the selection, on HEAD,
+    // follows it.
+    append(&format!("{rest}\n"));
+    let grown = s.grow();
+    assert!(status(&grown).contains("HEAD e16 · 16 entries"), "{grown}");
+    assert!(
+        status(&grown).contains("the file grew: 16 entries"),
+        "{grown}"
+    );
+    assert!(selected(&grown).contains("e16 (HEAD) user"), "{grown}");
+    assert!(grown.contains("and a fourth crate?"), "{grown}");
+    // Selected elsewhere, the selection stays where it is.
+    s.press("j j j");
+    let before = selected(&s.text()).to_string();
+    assert!(before.contains("e13"), "{before}");
+    append(&format!(
+        "{}\n",
+        crate::support::user_line("e17", Some("e16"), "never mind")
+    ));
+    let again = s.grow();
+    assert!(status(&again).contains("HEAD e17 · 17 entries"), "{again}");
+    assert!(selected(&again).contains("e13"), "{again}");
+    s.check("growing");
+}
+
+#[test]
+fn all_starts_from_the_session_list_and_enter_opens_one() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "yoagent.jsonl");
+    dir.fixture("pi/demo.jsonl", "pi.jsonl");
+    let mut s = Screen::start(Start::List {
+        dirs: vec![dir.path().to_path_buf()],
+    });
+    let list = s.text();
+    assert!(list.contains("ACTIVITY"), "{list}");
+    assert!(status(&list).contains("2 sessions"), "{list}");
+    let opened = s.press("Enter");
+    assert!(opened.contains("tree"), "{opened}");
+    let back = s.press("q");
+    assert!(back.contains("ACTIVITY"), "{back}");
+    assert!(!s.app.quit);
+    let other = s.press("j Enter");
+    assert!(opened != other, "the second session is another: {other}");
+    s.press("q q");
+    assert!(s.app.quit);
+    s.check("list");
+}
