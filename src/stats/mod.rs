@@ -129,6 +129,10 @@ pub struct Spent {
     pub input: u64,
     /// Output tokens.
     pub output: u64,
+    /// Input tokens read from the cache.
+    pub cache_read: u64,
+    /// Input tokens written to the cache.
+    pub cache_write: u64,
     /// Dollars, where the format records a cost.
     pub cost: Option<f64>,
 }
@@ -144,6 +148,8 @@ pub fn spent(repo: &Repo, ix: Ix) -> io::Result<Option<Spent>> {
     Ok(counts_alone(repo, ix, &facts)?.then_some(Spent {
         input: facts.usage.input,
         output: facts.usage.output,
+        cache_read: facts.usage.cache_read,
+        cache_write: facts.usage.cache_write,
         cost: facts.cost,
     }))
 }

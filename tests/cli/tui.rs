@@ -95,7 +95,14 @@ impl Screen {
     /// Draws, and writes the keys and the screen into the transcript.
     fn step(&mut self, keys: &str) -> String {
         let text = self.text();
-        self.transcript.push_str(&format!("── {keys}\n{text}"));
+        // Scratch folders are named anew on every run.
+        let scratch = regex::Regex::new(&format!(
+            "{}/\\.tmp[A-Za-z0-9]+",
+            regex::escape(&std::env::temp_dir().display().to_string())
+        ))
+        .unwrap();
+        let shown = scratch.replace_all(&text, "$$TMP");
+        self.transcript.push_str(&format!("── {keys}\n{shown}"));
         text
     }
 
@@ -423,6 +430,15 @@ fn assert_fits(screen: &str) {
     }
 }
 
+/// A token count as the browser shows it.
+fn short_tokens(n: u64) -> String {
+    match n {
+        n if n < 1000 => n.to_string(),
+        n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        n => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
 #[test]
 fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
     for (name, file, format, shown) in [
@@ -439,6 +455,26 @@ fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
         assert!(first.contains(shown), "{name}: {first}");
         assert!(selected(&first).contains("(HEAD"), "{name}: {first}");
         assert_fits(&first);
+        // The path's title adds up what `ysess stats HEAD` does.
+        let dir = Dir::new();
+        let path = fixture(file);
+        let run = dir.run(&["-f", path.to_str().unwrap(), "stats", "HEAD", "--json"]);
+        let account = &run.json_lines()[0];
+        let n = |k: &str| account["tokens"][k].as_u64().unwrap();
+        let mut want = format!(
+            "{} in · {} out",
+            short_tokens(n("input") + n("cache_read") + n("cache_write")),
+            short_tokens(n("output"))
+        );
+        if let Some(cost) = account["cost"].as_f64() {
+            want.push_str(&format!(" · ${cost:.4}"));
+        }
+        if n("total") > 0 {
+            assert!(
+                line_with(&first, " path: ").contains(&want),
+                "{name}: {want}\n{first}"
+            );
+        }
         // Every entry's chat, folds opened, and back to the top.
         let end = s.press("G");
         assert_fits(&end);
@@ -552,4 +588,229 @@ fn all_starts_from_the_session_list_and_enter_opens_one() {
     s.press("q q");
     assert!(s.app.quit);
     s.check("list");
+}
+
+/// The real binary on a pseudo-terminal: keys typed into it, its screen
+/// read through a terminal emulator (vt100).
+#[cfg(unix)]
+struct Pty {
+    master: std::fs::File,
+    terminal: std::fs::File,
+    child: std::process::Child,
+    seen: std::sync::mpsc::Receiver<Vec<u8>>,
+    parser: vt100::Parser,
+}
+
+#[cfg(unix)]
+impl Pty {
+    const ROWS: u16 = 30;
+    const COLUMNS: u16 = 120;
+
+    fn spawn(dir: &Dir, args: &[&str]) -> Pty {
+        use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+        use std::ffi::OsStr;
+        use std::io::{Read as _, Write as _};
+        use std::os::unix::ffi::OsStrExt;
+
+        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
+            .expect("a pseudo-terminal");
+        grantpt(&master).expect("grantpt");
+        unlockpt(&master).expect("unlockpt");
+        let size = rustix::termios::Winsize {
+            ws_row: Pty::ROWS,
+            ws_col: Pty::COLUMNS,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        rustix::termios::tcsetwinsize(&master, size).expect("the terminal takes a size");
+        let name = ptsname(&master, Vec::new()).expect("ptsname");
+        let terminal = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(OsStr::from_bytes(name.as_bytes()))
+            .expect("the terminal's other end opens");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_ysess"))
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("YSESS_FILE")
+            .env("TZ", "UTC")
+            .env("YSESS_CACHE_DIR", "")
+            .env("TERM", "xterm-256color")
+            .stdin(terminal.try_clone().unwrap())
+            .stdout(terminal.try_clone().unwrap())
+            .stderr(terminal.try_clone().unwrap())
+            .spawn()
+            .expect("ysess starts");
+        let mut master = std::fs::File::from(master);
+        let mut reader = master.try_clone().unwrap();
+        let (tx, seen) = std::sync::mpsc::channel();
+        let mut answer = master.try_clone().unwrap();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n @ 1..) = reader.read(&mut chunk) {
+                // A terminal answers where its cursor is when asked.
+                if memchr_all(&chunk[..n], b"\x1b[6n") {
+                    let _ = answer.write_all(b"\x1b[1;1R");
+                }
+                if tx.send(chunk[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        master.flush().unwrap();
+        Pty {
+            master,
+            terminal,
+            child,
+            seen,
+            parser: vt100::Parser::new(
+                std::num::NonZeroU16::new(Pty::ROWS).unwrap(),
+                std::num::NonZeroU16::new(Pty::COLUMNS).unwrap(),
+                0,
+            ),
+        }
+    }
+
+    /// Reads what the terminal shows until `done` holds for its screen
+    /// (at most ten seconds): the screen's text.
+    fn wait(&mut self, what: &str, done: impl Fn(&vt100::Screen) -> bool) -> String {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            if done(self.parser.screen()) {
+                return self.parser.screen().contents();
+            }
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            assert!(
+                !left.is_zero(),
+                "waited for {what}; the screen:\n{}",
+                self.parser.screen().contents()
+            );
+            if let Ok(bytes) = self
+                .seen
+                .recv_timeout(left.min(std::time::Duration::from_millis(200)))
+            {
+                self.parser.process(&bytes);
+            }
+        }
+    }
+
+    /// Types `keys` as a person would.
+    fn keys(&mut self, keys: &[u8]) {
+        use std::io::Write as _;
+        self.master.write_all(keys).unwrap();
+        self.master.flush().unwrap();
+    }
+}
+
+#[cfg(unix)]
+fn memchr_all(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(unix)]
+#[test]
+fn the_binary_on_a_terminal_tags_and_checks_out_then_gives_the_terminal_back() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let mut pty = Pty::spawn(&dir, &["tui"]);
+    let first = pty.wait("the first frame", |s| s.contents().contains("3 tips"));
+    assert!(pty.parser.screen().alternate_screen(), "{first}");
+    assert!(first.contains("e15 (HEAD)"), "{first}");
+    // e14: tag it, then check it out; each asks, and y says yes.
+    pty.keys(b"j");
+    pty.wait("e14 selected", |s| s.contents().contains("path: 7 entries"));
+    pty.keys(b"t");
+    pty.wait("the prompt", |s| s.contents().contains("tag e14 as:"));
+    pty.keys(b"on-tty\r");
+    pty.wait("the question", |s| {
+        s.contents().contains("Run `ysess tag on-tty e14`?")
+    });
+    pty.keys(b"y");
+    pty.wait("the label", |s| s.contents().contains("e14 (on-tty)"));
+    pty.keys(b"c");
+    pty.wait("the question", |s| {
+        s.contents().contains("Run `ysess checkout e14`?")
+    });
+    pty.keys(b"y");
+    pty.wait("HEAD moved", |s| s.contents().contains("HEAD e14"));
+    pty.keys(b"q");
+    let status = pty.child.wait().expect("ysess ends");
+    assert_eq!(status.code(), Some(0));
+    // Drain what it wrote last: leaving the alternate screen.
+    pty.wait("the terminal given back", |s| !s.alternate_screen());
+    assert!(!pty.parser.screen().hide_cursor(), "the cursor shows again");
+    let modes = rustix::termios::tcgetattr(&pty.terminal).expect("the terminal's modes");
+    use rustix::termios::LocalModes;
+    assert!(
+        modes
+            .local_modes
+            .contains(LocalModes::ICANON | LocalModes::ECHO),
+        "raw mode is left: {:?}",
+        modes.local_modes
+    );
+
+    // What the same commands write.
+    let other = Dir::new();
+    other.fixture("demo.jsonl", "session.jsonl");
+    other.run(&["tag", "on-tty", "e14"]).status(0);
+    other.run(&["checkout", "e14"]).status(0);
+    let ours = String::from_utf8(dir.read("session.jsonl")).unwrap();
+    let theirs = String::from_utf8(other.read("session.jsonl")).unwrap();
+    assert_eq!(without_times(&ours), without_times(&theirs));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_end_the_browser_with_the_terminal_given_back() {
+    for (signal, code) in [
+        (rustix::process::Signal::TERM, 128 + 15),
+        (rustix::process::Signal::HUP, 128 + 1),
+    ] {
+        let dir = Dir::new();
+        dir.fixture("demo.jsonl", "session.jsonl");
+        let mut pty = Pty::spawn(&dir, &["tui"]);
+        pty.wait("the first frame", |s| s.contents().contains("3 tips"));
+        let pid = rustix::process::Pid::from_child(&pty.child);
+        rustix::process::kill_process(pid, signal).expect("the signal is sent");
+        let status = pty.child.wait().expect("ysess ends");
+        assert_eq!(status.code(), Some(code), "{signal:?}");
+        pty.wait("the terminal given back", |s| !s.alternate_screen());
+        let modes = rustix::termios::tcgetattr(&pty.terminal).expect("the terminal's modes");
+        assert!(
+            modes
+                .local_modes
+                .contains(rustix::termios::LocalModes::ICANON | rustix::termios::LocalModes::ECHO),
+            "{signal:?}: raw mode is left"
+        );
+    }
+}
+
+#[test]
+fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("the README");
+    let table: Vec<(String, String)> = readme
+        .lines()
+        .skip_while(|l| *l != "| key | what it does |")
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+            (cells[0].to_string(), cells[1..].join(" | "))
+        })
+        .collect();
+    let keys: Vec<(String, String)> = ysess::cli::tui::KEYS
+        .iter()
+        .map(|(k, w)| (k.to_string(), w.to_string()))
+        .collect();
+    assert_eq!(table, keys, "the README's key table is `?`'s list");
+    let marker = "<!-- tui screenshot: tests/cli/tui/demo.txt, first screen -->\n```text\n";
+    let at = readme.find(marker).expect("the screenshot") + marker.len();
+    let shown = &readme[at..at + readme[at..].find("\n```").expect("its end") + 1];
+    let mut s = Screen::open(&fixture("demo.jsonl"), None);
+    assert_eq!(
+        shown,
+        s.text(),
+        "the README's screenshot is what the browser draws"
+    );
 }

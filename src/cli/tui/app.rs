@@ -10,7 +10,7 @@ use super::list::List;
 use super::view::{Pane, Tick, View};
 use crate::Format;
 use crate::cli::grep::Matcher;
-use crate::tree::graph::Style;
+use crate::view::log::Style;
 
 /// Where the browser starts.
 pub enum Start {
@@ -102,6 +102,11 @@ pub struct App {
     pub(super) page: usize,
     /// The chat pane's text width in the last frame.
     pub(super) chat_width: u16,
+    /// The terminal's width in the last frame.
+    pub(super) width: u16,
+    /// How the session file was named (`-f`, `$YSESS_FILE`, by default):
+    /// the commands' hints repeat it as the user would type it.
+    pub(super) file_from: crate::cli::FileFrom,
 }
 
 /// An error that keeps the browser from opening, as the command line
@@ -129,6 +134,8 @@ impl App {
             tz,
             page: 20,
             chat_width: 60,
+            width: 120,
+            file_from: crate::cli::FileFrom::CommandLine,
         };
         match start {
             Start::Session {
@@ -535,10 +542,11 @@ impl App {
         argv.extend(args.next().map(Into::into));
         argv.push("--".into());
         argv.extend(args.map(Into::into));
-        let cli = match crate::cli::parse(argv) {
+        let mut cli = match crate::cli::parse(argv) {
             Ok(cli) => cli,
             Err(e) => return (false, String::new(), e.to_string()),
         };
+        cli.global.file_from = self.file_from;
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let streams = crate::ui::output::Streams {
             out: &mut out,
@@ -546,7 +554,8 @@ impl App {
             color_err: false,
             color_out: false,
             pager: None,
-            width: Some(usize::from(self.chat_width.max(40)) * 2),
+            // As wide as the box that shows what it prints.
+            width: Some(usize::from(self.width.saturating_sub(4).max(40))),
         };
         let ok = match crate::cli::run(&cli, streams) {
             Ok(_) => true,

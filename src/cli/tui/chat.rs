@@ -81,7 +81,11 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
         Style::new().fg(Color::Yellow),
     ));
     if let Some(s) = heading.spent {
-        let mut used = format!(" · {} in · {} out", tokens(s.input), tokens(s.output));
+        let mut used = format!(
+            " · {} in · {} out",
+            tokens(s.input + s.cache_read + s.cache_write),
+            tokens(s.output)
+        );
         if let Some(cost) = s.cost {
             used.push_str(&format!(" · ${cost:.4}"));
         }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::app::{App, Ask, Overlay};
-use super::chat::{cut, tokens};
+use super::chat::{cut, split_at_width, tokens};
 use super::view::{Pane, View};
 use crate::ui::output::escape;
 
@@ -69,6 +69,7 @@ impl App {
         let [main, status] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(frame.area());
         self.page = usize::from(main.height.saturating_sub(2)).max(1);
+        self.width = frame.area().width;
         match &mut self.view {
             Some(view) => {
                 let [left, right] =
@@ -247,18 +248,13 @@ impl App {
                 lines,
                 scroll,
             }) => {
-                let box_area = Rect {
-                    x: area.x + 1,
-                    y: area.y,
-                    width: area.width.saturating_sub(2),
-                    height: area.height,
-                };
-                let inner_width = usize::from(box_area.width.saturating_sub(2));
+                let box_area = area;
+                let inner_width = usize::from(box_area.width.saturating_sub(2)).max(8);
+                // Long lines wrap at the box's edge, in the colour of
+                // their start.
                 let shown: Vec<Line<'_>> = lines
                     .iter()
-                    .skip(*scroll)
-                    .take(usize::from(box_area.height.saturating_sub(2)))
-                    .map(|l| {
+                    .flat_map(|l| {
                         let style = if l.starts_with('+') {
                             Style::new().fg(Color::Green)
                         } else if l.starts_with('-') {
@@ -268,8 +264,21 @@ impl App {
                         } else {
                             Style::new()
                         };
-                        cut(Line::styled(l.replace('\t', "    "), style), inner_width)
+                        let text = l.replace('\t', "    ");
+                        let mut pieces = Vec::new();
+                        let mut rest = text.as_str();
+                        loop {
+                            let (piece, after) = split_at_width(rest, inner_width);
+                            pieces.push(Line::styled(piece.to_string(), style));
+                            if after.is_empty() {
+                                break;
+                            }
+                            rest = after;
+                        }
+                        pieces
                     })
+                    .skip(*scroll)
+                    .take(usize::from(box_area.height.saturating_sub(2)))
                     .collect();
                 frame.render_widget(Clear, box_area);
                 frame.render_widget(
@@ -324,9 +333,8 @@ fn draw_tree(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
     let mut lines: Vec<Line<'static>> = Vec::with_capacity(height);
     let mut k = view.top;
     while lines.len() < height && k < view.order.len() {
-        view.draw_to(k);
         let ix = view.order[k];
-        let Some(row) = view.graph_row(k).cloned() else {
+        let Some(row) = view.graph_row(k) else {
             break;
         };
         for extra in row.gap.iter().chain(&row.connector) {
@@ -505,21 +513,19 @@ fn draw_chat(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
         crate::ui::render::thousands(n as u64),
         if n == 1 { "entry" } else { "entries" }
     );
-    let facts_read = view.facts.is_some();
-    match view.path_account() {
-        Some(a) if a.usage.total_tokens == 0 && a.cost.is_none() => {}
-        Some(a) => {
+    match view.path_used() {
+        Some(s) if s.input + s.output + s.cache_read + s.cache_write == 0 && s.cost.is_none() => {}
+        Some(s) => {
             title.push_str(&format!(
                 " · {} in · {} out",
-                tokens(a.usage.input + a.usage.cache_read + a.usage.cache_write),
-                tokens(a.usage.output)
+                tokens(s.input + s.cache_read + s.cache_write),
+                tokens(s.output)
             ));
-            if let Some(cost) = a.cost {
+            if let Some(cost) = s.cost {
                 title.push_str(&format!(" · ${cost:.4}"));
             }
         }
-        None if !facts_read => title.push_str(" · reading usage…"),
-        None => {}
+        None => title.push_str(" · reading usage…"),
     }
     title.push(' ');
     let block = pane(title, focused);

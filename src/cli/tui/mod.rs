@@ -27,7 +27,7 @@ pub use draw::KEYS;
 pub use view::Pane;
 
 use super::{Context, Exit, Failure};
-use crate::tree::graph::Style;
+use crate::view::log::Style;
 
 /// Browse a session's tree and its chat, as tig browses a repository
 ///
@@ -84,7 +84,9 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             format_of: ctx.global.format_of,
             rev: args.rev.clone(),
         };
-        App::new(start, Some(repo), style, tz)?
+        let mut app = App::new(start, Some(repo), style, tz)?;
+        app.file_from = ctx.global.file_from;
+        app
     };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(Failure::refuse(

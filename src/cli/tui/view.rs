@@ -13,8 +13,8 @@ use ratatui::text::Line;
 
 use super::chat;
 use crate::repo::{LoadError, Repo};
-use crate::stats::Facts;
-use crate::tree::graph::{Graph, Paused, Row as GraphRow, Style, display_order};
+use crate::stats::Spent;
+use crate::view::log::{Graph, GraphRow, Paused, Style, display_order};
 use crate::{Format, Ix};
 
 /// Which pane keys move.
@@ -53,10 +53,10 @@ pub struct View {
     pub order: Vec<Ix>,
     /// Each entry's place in `order` (`u32::MAX`: not listed).
     place: Vec<u32>,
-    /// The graph rows of `order[..drawn.len()]`.
-    drawn: Vec<GraphRow>,
-    /// Where the graph stopped drawing.
-    paused: Option<Paused>,
+    /// The graph, drawn as far as the screen has been.
+    drawing: Drawing,
+    /// Checkpoints of the whole graph, drawn in the background.
+    checkpoints_rx: Option<Receiver<Vec<Paused>>>,
     style: Style,
     /// The selected entry's place in `order`.
     pub sel: usize,
@@ -75,11 +75,12 @@ pub struct View {
     /// The chat's first line in sight: a place in `path_ixs` and a line of
     /// that entry.
     pub chat_top: (usize, usize),
-    /// Every entry's facts (usage, cost), read once in the background.
-    pub facts: Option<Arc<Vec<Option<Facts>>>>,
-    facts_rx: Option<Receiver<std::io::Result<Vec<Option<Facts>>>>>,
-    /// The path's account, for the entry it was made for.
-    path_account: Option<(Ix, crate::stats::Account)>,
+    /// What each reply used, and each path, read once in the background.
+    pub usage: Option<Arc<Usage>>,
+    usage_rx: Option<Receiver<std::io::Result<Usage>>>,
+    /// The background reads (usage, the graph's checkpoints) are started:
+    /// after the first frame, which they would slow.
+    started: bool,
     seen: Option<Seen>,
     reload_rx: Option<Receiver<Result<Repo, LoadError>>>,
     /// Chat lines made, by entry, open or not, and width.
@@ -87,7 +88,7 @@ pub struct View {
     /// The zone times are shown in.
     tz: jiff::tz::TimeZone,
     /// What names each entry: HEAD, branches, labels.
-    pub names: crate::refs::Names,
+    pub names: crate::Names,
     /// The branch HEAD is on.
     pub branch: Option<String>,
     /// Tips of the tree.
@@ -124,8 +125,8 @@ impl View {
             repo: Arc::new(repo),
             order: Vec::new(),
             place: Vec::new(),
-            drawn: Vec::new(),
-            paused: None,
+            drawing: Drawing::new(style),
+            checkpoints_rx: None,
             style,
             sel: 0,
             top: 0,
@@ -135,14 +136,14 @@ impl View {
             path_ixs: Vec::new(),
             cursor: 0,
             chat_top: (0, 0),
-            facts: None,
-            facts_rx: None,
-            path_account: None,
+            usage: None,
+            usage_rx: None,
+            started: false,
             seen,
             reload_rx: None,
             cache: HashMap::new(),
             tz,
-            names: crate::refs::Names::new(&crate::tree::Tree::default(), None, &[]),
+            names: crate::Names::new(&crate::Tree::default(), None, &[]),
             branch: None,
             tips: 0,
         };
@@ -164,20 +165,39 @@ impl View {
         self.order = order;
         self.place = place;
         let repo = &self.repo;
-        self.names = crate::refs::Names::new(tree, tree.head(), &repo.refs.pairs());
+        self.names = crate::Names::new(tree, tree.head(), &repo.refs.pairs());
         self.branch = repo.refs.current(tree).map(|b| b.name.clone());
         self.tips = tree.tips().count();
-        self.drawn.clear();
-        self.paused = Some(Paused::start(self.style));
+        self.drawing = Drawing::new(self.style);
+        self.checkpoints_rx = None;
+        self.usage = None;
+        self.usage_rx = None;
+        self.started = false;
         self.cache.clear();
-        self.path_account = None;
-        self.facts = None;
+    }
+
+    /// Starts what is read in the background: what each reply and path
+    /// used, and the whole graph's checkpoints (so that `G` draws only the
+    /// rows in sight).
+    pub fn start(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
         let repo = Arc::clone(&self.repo);
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let _ = tx.send(crate::stats::read(&repo));
+            let _ = tx.send(Usage::read(&repo));
         });
-        self.facts_rx = Some(rx);
+        self.usage_rx = Some(rx);
+        let (repo, order, style) = (Arc::clone(&self.repo), self.order.clone(), self.style);
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut drawing = Drawing::new(style);
+            drawing.checkpoint_to(&repo.tree, &order, order.len());
+            let _ = tx.send(drawing.checkpoints);
+        });
+        self.checkpoints_rx = Some(rx);
     }
 
     /// The selected entry.
@@ -185,32 +205,22 @@ impl View {
         self.order.get(self.sel).copied()
     }
 
-    /// Draws the graph down to the `k`th listed entry.
-    pub fn draw_to(&mut self, k: usize) {
-        let k = k.min(self.order.len().saturating_sub(1));
-        if self.drawn.len() > k || self.order.is_empty() {
-            return;
+    /// The graph row of the `k`th listed entry.
+    pub fn graph_row(&mut self, k: usize) -> Option<GraphRow> {
+        if let Some(rx) = &self.checkpoints_rx
+            && let Ok(all) = rx.try_recv()
+        {
+            if all.len() > self.drawing.checkpoints.len() {
+                self.drawing.checkpoints = all;
+            }
+            self.checkpoints_rx = None;
         }
-        let Some(paused) = self.paused.take() else {
-            return;
-        };
-        let mut graph = Graph::resume(&self.repo.tree, paused);
-        while self.drawn.len() <= k {
-            let ix = self.order[self.drawn.len()];
-            self.drawn.push(graph.draw(ix));
-        }
-        self.paused = Some(graph.pause());
-    }
-
-    /// The graph row of the `k`th listed entry (drawn by [`View::draw_to`]).
-    pub fn graph_row(&self, k: usize) -> Option<&GraphRow> {
-        self.drawn.get(k)
+        self.drawing.row(&self.repo.tree, &self.order, k)
     }
 
     /// Screen lines the `k`th entry takes in the tree pane.
     pub fn tree_height(&mut self, k: usize) -> usize {
-        self.draw_to(k);
-        self.drawn.get(k).map_or(1, |r| {
+        self.graph_row(k).map_or(1, |r| {
             1 + usize::from(r.gap.is_some()) + usize::from(r.connector.is_some())
         })
     }
@@ -241,23 +251,28 @@ impl View {
         self.reset_chat();
     }
 
-    /// Scrolls the tree pane so the selection is in sight.
+    /// Scrolls the tree pane so the selection is in sight: the rows above
+    /// it are counted back from it, never more than a screen of them.
     pub fn scroll_to_selection(&mut self, height: usize) {
         let height = height.max(1);
-        if self.sel < self.top {
+        if self.sel <= self.top {
             self.top = self.sel;
+            return;
         }
-        // Lines from the top entry down to the selection's end.
-        loop {
-            let mut used = 0;
-            for k in self.top..=self.sel {
-                used += self.tree_height(k);
+        // The first row that still leaves the selection on the screen.
+        let mut used = 0;
+        let mut k = self.sel;
+        let lowest = loop {
+            used += self.tree_height(k);
+            if used > height {
+                break k + 1;
             }
-            if used <= height || self.top >= self.sel {
-                break;
+            if k == self.top {
+                break self.top;
             }
-            self.top += 1;
-        }
+            k -= 1;
+        };
+        self.top = self.top.max(lowest.min(self.sel));
     }
 
     /// The chat goes back to the selected entry's path, its end in sight.
@@ -294,23 +309,7 @@ impl View {
         }
         let repo = &self.repo;
         let node = repo.tree.node(ix);
-        let spent = match &self.facts {
-            Some(facts) => facts
-                .get(ix as usize)
-                .and_then(Option::as_ref)
-                .filter(|f| f.has_usage())
-                .and_then(|f| {
-                    crate::stats::counts_alone(repo, ix, f)
-                        .ok()
-                        .filter(|&alone| alone)
-                        .map(|_| crate::stats::Spent {
-                            input: f.usage.input,
-                            output: f.usage.output,
-                            cost: f.cost,
-                        })
-                }),
-            None => None,
-        };
+        let spent = self.usage.as_ref().and_then(|u| u.own[ix as usize]);
         let time = if node.timestamp == 0 {
             String::new()
         } else {
@@ -338,28 +337,24 @@ impl View {
         lines
     }
 
-    /// What the selected entry's path used, once the facts are read.
-    pub fn path_account(&mut self) -> Option<&crate::stats::Account> {
+    /// What the selected entry's path used, once usage is read.
+    pub fn path_used(&self) -> Option<Spent> {
         let sel = self.selected()?;
-        let facts = self.facts.as_ref()?;
-        if self.path_account.as_ref().is_none_or(|(ix, _)| *ix != sel) {
-            let account = crate::stats::Account::of(facts, self.path_ixs.iter().copied());
-            self.path_account = Some((sel, account));
-        }
-        self.path_account.as_ref().map(|(_, a)| a)
+        Some(self.usage.as_ref()?.path[sel as usize])
     }
 
     /// Looks for facts read and for growth of the file; reads the file
     /// again, in the background, when it grew.
     pub fn tick(&mut self) -> Tick {
-        if let Some(rx) = &self.facts_rx {
+        self.start();
+        if let Some(rx) = &self.usage_rx {
             match rx.try_recv() {
-                Ok(Ok(facts)) => {
-                    self.facts = Some(Arc::new(facts));
-                    self.facts_rx = None;
+                Ok(Ok(usage)) => {
+                    self.usage = Some(Arc::new(usage));
+                    self.usage_rx = None;
                     self.cache.clear();
                 }
-                Ok(Err(_)) | Err(TryRecvError::Disconnected) => self.facts_rx = None,
+                Ok(Err(_)) | Err(TryRecvError::Disconnected) => self.usage_rx = None,
                 Err(TryRecvError::Empty) => {}
             }
         }
@@ -404,11 +399,18 @@ impl View {
                 Err(_) => {}
             }
         }
-        if let Some(rx) = self.facts_rx.take()
-            && let Ok(Ok(facts)) = rx.recv()
+        self.start();
+        if let Some(rx) = self.usage_rx.take()
+            && let Ok(Ok(usage)) = rx.recv()
         {
-            self.facts = Some(Arc::new(facts));
+            self.usage = Some(Arc::new(usage));
             self.cache.clear();
+        }
+        if let Some(rx) = self.checkpoints_rx.take()
+            && let Ok(all) = rx.recv()
+            && all.len() > self.drawing.checkpoints.len()
+        {
+            self.drawing.checkpoints = all;
         }
         tick
     }
@@ -488,5 +490,138 @@ impl View {
         } else {
             (0..self.sel).rev().find(is_fork)
         }
+    }
+}
+
+/// Rows drawn again from a checkpoint taken every this many: memory holds
+/// the checkpoints and the rows near the screen, never the whole drawing.
+const STRIDE: usize = 1024;
+
+/// The graph of a listing, drawn in pieces: the state before every
+/// [`STRIDE`]th row, and the rows of one piece around the screen.
+struct Drawing {
+    /// The graph's state before row `i * STRIDE`.
+    checkpoints: Vec<Paused>,
+    /// The first row in `rows`.
+    start: usize,
+    /// Rows `start..start + rows.len()`.
+    rows: Vec<GraphRow>,
+}
+
+impl Drawing {
+    fn new(style: Style) -> Drawing {
+        Drawing {
+            checkpoints: vec![Paused::start(style)],
+            start: 0,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Takes checkpoints down to row `k`.
+    fn checkpoint_to(&mut self, tree: &crate::Tree, order: &[Ix], k: usize) {
+        while (self.checkpoints.len() - 1) * STRIDE + STRIDE <= k.min(order.len()) {
+            let from = (self.checkpoints.len() - 1) * STRIDE;
+            let last = self
+                .checkpoints
+                .last()
+                .expect("the first checkpoint")
+                .clone();
+            let mut graph = Graph::resume(tree, last);
+            for &ix in &order[from..from + STRIDE] {
+                graph.draw(ix);
+            }
+            self.checkpoints.push(graph.pause());
+        }
+    }
+
+    /// Row `k` (`None` past the end).
+    fn row(&mut self, tree: &crate::Tree, order: &[Ix], k: usize) -> Option<GraphRow> {
+        if k >= order.len() {
+            return None;
+        }
+        if !(self.start..self.start + self.rows.len()).contains(&k) {
+            // Two strides from the checkpoint before `k`: `k` and at
+            // least a stride after it.
+            let base = k / STRIDE * STRIDE;
+            self.checkpoint_to(tree, order, base);
+            let mut graph = Graph::resume(tree, self.checkpoints[base / STRIDE].clone());
+            let end = (base + 2 * STRIDE).min(order.len());
+            self.rows = order[base..end].iter().map(|&ix| graph.draw(ix)).collect();
+            self.start = base;
+        }
+        self.rows.get(k - self.start).cloned()
+    }
+}
+
+/// What each entry used on its own (as `log --format {tokens_in}` counts
+/// it: a Claude Code response on its last line), and what the path from
+/// the root to each entry used: a few numbers per entry, not the entries'
+/// facts, so memory stays that of the tree.
+pub struct Usage {
+    /// By entry: what it used on its own.
+    own: Vec<Option<Spent>>,
+    /// By entry: what its path used, itself included.
+    path: Vec<Spent>,
+}
+
+impl Usage {
+    /// Reads every entry's usage, on every core.
+    fn read(repo: &Repo) -> std::io::Result<Usage> {
+        let tree = &repo.tree;
+        let n = tree.len();
+        let workers = std::thread::available_parallelism().map_or(1, |w| w.get());
+        let chunk = n.div_ceil(workers).max(1024);
+        let parts: Vec<std::io::Result<Vec<Option<Spent>>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..n)
+                .step_by(chunk)
+                .map(|from| {
+                    scope.spawn(move || {
+                        (from..(from + chunk).min(n))
+                            .map(|ix| crate::stats::spent(repo, ix as Ix))
+                            .collect()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(std::io::Error::other("a reader failed")))
+                })
+                .collect()
+        });
+        let mut own = Vec::with_capacity(n);
+        for part in parts {
+            own.extend(part?);
+        }
+        // A parent is on an earlier line than its children.
+        let none = Spent {
+            input: 0,
+            output: 0,
+            cache_read: 0,
+            cache_write: 0,
+            cost: None,
+        };
+        let mut path = vec![none; n];
+        for ix in 0..n {
+            let before = tree
+                .parent(ix as Ix)
+                .filter(|&p| (p as usize) < ix)
+                .map_or(none, |p| path[p as usize]);
+            path[ix] = match own[ix] {
+                Some(s) if !tree.is_record(ix as Ix) => Spent {
+                    input: before.input + s.input,
+                    output: before.output + s.output,
+                    cache_read: before.cache_read + s.cache_read,
+                    cache_write: before.cache_write + s.cache_write,
+                    cost: match (before.cost, s.cost) {
+                        (None, None) => None,
+                        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+                    },
+                },
+                _ => before,
+            };
+        }
+        Ok(Usage { own, path })
     }
 }
