@@ -57,6 +57,8 @@ pub struct Repo {
     /// ([`crate::check::Report::title`]).
     pub title: Option<String>,
     store: Held,
+    /// Read without subject lines ([`Repo::load_lean`]).
+    lean: bool,
 }
 
 /// Why a session cannot be shown.
@@ -135,7 +137,7 @@ impl Repo {
     /// [`Repo::load`], reading the file as `format` when one is given
     /// (else as its first line shows).
     pub fn load_as(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
-        let (report, tree, store) = Repo::read(source, format)?;
+        let (report, tree, store) = Repo::read(source, format, true)?;
         Repo::new(report, tree, store)
     }
 
@@ -200,19 +202,52 @@ impl Repo {
     /// write, which the format's app skips) is no refusal: it is kept in
     /// [`Repo::torn`], and the entries before it are read.
     pub fn load_torn(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
-        let (mut report, tree, store) = Repo::read(source, format)?;
+        let (mut report, tree, store) = Repo::read(source, format, true)?;
         report
             .findings
             .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
         Repo::new(report, tree, store)
     }
 
+    /// [`Repo::load_torn`] without the subject lines in the tree: a view
+    /// that shows a few entries at a time (`ysess tui`) reads each one's
+    /// subject when it shows it ([`Repo::subject`]), and opens a large
+    /// session sooner, in less memory.
+    pub fn load_lean(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
+        let (mut report, tree, store) = Repo::read(source, format, false)?;
+        report
+            .findings
+            .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
+        let mut repo = Repo::new(report, tree, store)?;
+        repo.lean = true;
+        Ok(repo)
+    }
+
+    /// Entry `ix`'s subject line: the tree's, or, for a repo read without
+    /// them ([`Repo::load_lean`]), made from its line as the tree would
+    /// have made it (empty when the line cannot be read).
+    pub fn subject(&self, ix: Ix) -> std::borrow::Cow<'_, str> {
+        if !self.lean {
+            return std::borrow::Cow::Borrowed(self.tree.subject(ix));
+        }
+        let Ok(line) = self.line_bytes(ix) else {
+            return std::borrow::Cow::Borrowed("");
+        };
+        match self.format.check_line(&line, true) {
+            crate::format::Checked::Entry { facts, .. } => {
+                std::borrow::Cow::Owned(facts.subject.as_deref().unwrap_or_default().to_string())
+            }
+            _ => std::borrow::Cow::Borrowed(""),
+        }
+    }
+
     fn read(
         source: &Source,
         format: Option<Format>,
+        subjects: bool,
     ) -> Result<(crate::check::Report, Tree, Held), LoadError> {
         let options = Options {
-            subjects: true,
+            subjects,
             format,
             ..Options::default()
         };
@@ -253,6 +288,7 @@ impl Repo {
             tree,
             refs: Refs::default(),
             store,
+            lean: false,
         };
         repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
         Ok(repo)
@@ -493,6 +529,33 @@ impl Repo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lean_session_reads_each_subject_as_the_tree_keeps_it() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for name in [
+            "demo.jsonl",
+            "pi/demo.jsonl",
+            "pi/v1.jsonl",
+            "claude/session.jsonl",
+            "claude/compacted.jsonl",
+            "claude/delegates.jsonl",
+            "codex/rollout.jsonl",
+        ] {
+            let source = Source::Path(root.join(name));
+            let whole = Repo::load_torn(&source, None).expect("loads");
+            let lean = Repo::load_lean(&source, None).expect("loads lean");
+            assert_eq!(whole.tree.len(), lean.tree.len(), "{name}");
+            for ix in 0..whole.tree.len() as Ix {
+                assert_eq!(
+                    lean.tree.subject(ix),
+                    "",
+                    "{name}: the lean tree keeps none"
+                );
+                assert_eq!(lean.subject(ix), whole.subject(ix), "{name}: entry {ix}");
+            }
+        }
+    }
 
     #[test]
     fn a_session_loaded_once_is_never_read_from_its_file_again() {

@@ -814,3 +814,25 @@ fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
         "the README's screenshot is what the browser draws"
     );
 }
+
+#[test]
+fn without_a_terminal_tui_refuses_and_points_to_log_graph() {
+    let dir = crate::support::demo();
+    let run = dir.run(&["tui"]);
+    run.status(128);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert!(
+        run.stderr.contains("ysess tui draws on a terminal"),
+        "{run}"
+    );
+    assert!(run.stderr.contains("ysess log --graph"), "{run}");
+    // What every command refuses comes first: a missing file, a bad REV.
+    let run = dir.run(&["tui", "no-such-rev"]);
+    run.status(128);
+    assert!(run.stderr.contains("no-such-rev"), "{run}");
+    let run = dir.run(&["-f", "missing.jsonl", "tui"]);
+    run.status(128);
+    assert!(run.stderr.contains("missing.jsonl"), "{run}");
+    let run = dir.run(&["tui", "--all", "HEAD"]);
+    run.status(2);
+}

@@ -146,7 +146,7 @@ impl App {
                 let repo = match repo {
                     Some(repo) => repo,
                     None => {
-                        crate::repo::Repo::load_torn(&crate::Source::Path(path.clone()), format_of)
+                        crate::repo::Repo::load_lean(&crate::Source::Path(path.clone()), format_of)
                             .map_err(|e| {
                                 crate::cli::Failure::refuse(format!(
                                     "{}: {}",

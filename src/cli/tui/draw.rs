@@ -343,7 +343,9 @@ fn draw_tree(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
             }
         }
         let tree = &view.repo.tree;
-        let item = crate::view::Row::of(tree, &view.names, ix, false);
+        let mut item = crate::view::Row::of(tree, &view.names, ix, false);
+        // The session is read without subjects: each row's is read here.
+        item.subject = view.repo.subject(ix).into_owned();
         let gutter = format!(
             "{}{}",
             if k == view.sel { '▶' } else { ' ' },

@@ -78,7 +78,7 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 "ysess tui watches a file: it cannot read the session from standard input",
             ));
         };
-        let repo = super::open_with(ctx, crate::repo::Repo::load_torn)?;
+        let repo = super::open_with(ctx, crate::repo::Repo::load_lean)?;
         let start = Start::Session {
             path,
             format_of: ctx.global.format_of,

@@ -381,7 +381,7 @@ impl View {
             let (path, format) = (self.path.clone(), self.format_of.or(Some(self.repo.format)));
             let (tx, rx) = channel();
             std::thread::spawn(move || {
-                let _ = tx.send(Repo::load_torn(&crate::Source::Path(path), format));
+                let _ = tx.send(Repo::load_lean(&crate::Source::Path(path), format));
             });
             self.reload_rx = Some(rx);
         }
@@ -418,7 +418,7 @@ impl View {
     /// Reads the file again now (after a write of ours).
     pub fn reload_now(&mut self) -> Result<(), String> {
         let format = self.format_of.or(Some(self.repo.format));
-        let repo = Repo::load_torn(&crate::Source::Path(self.path.clone()), format)
+        let repo = Repo::load_lean(&crate::Source::Path(self.path.clone()), format)
             .map_err(|e| crate::cli::hint::load_error(&e))?;
         self.seen = seen(&self.path);
         self.reload_rx = None;
