@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session''s messages')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Account for the turns: tokens, cost, tool calls, models, time')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'Browse a session''s tree and its chat, as tig browses a repository')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -370,6 +371,23 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ysess;tui' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Start from the list of every session `ysess ls` finds')
+            [CompletionResult]::new('--ascii', '--ascii', [CompletionResultType]::ParameterName, 'Draw the graph with ASCII characters only')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ysess;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List every session on this machine, newest activity first')
@@ -385,6 +403,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('reflog', 'reflog', [CompletionResultType]::ParameterValue, 'List every HEAD move ysess recorded, newest first')
             [CompletionResult]::new('grep', 'grep', [CompletionResultType]::ParameterValue, 'Search the text of a session''s messages')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Account for the turns: tokens, cost, tool calls, models, time')
+            [CompletionResult]::new('tui', 'tui', [CompletionResultType]::ParameterValue, 'Browse a session''s tree and its chat, as tig browses a repository')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -428,6 +447,9 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;help;stats' {
+            break
+        }
+        'ysess;help;tui' {
             break
         }
         'ysess;help;help' {

@@ -61,6 +61,9 @@ _ysess() {
             ysess,tag)
                 cmd="ysess__subcmd__tag"
                 ;;
+            ysess,tui)
+                cmd="ysess__subcmd__tui"
+                ;;
             ysess__subcmd__help,append)
                 cmd="ysess__subcmd__help__subcmd__append"
                 ;;
@@ -106,6 +109,9 @@ _ysess() {
             ysess__subcmd__help,tag)
                 cmd="ysess__subcmd__help__subcmd__tag"
                 ;;
+            ysess__subcmd__help,tui)
+                cmd="ysess__subcmd__help__subcmd__tui"
+                ;;
             *)
                 ;;
         esac
@@ -113,7 +119,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout append export diff fsck status reflog grep stats help"
+            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -544,7 +550,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log ls show branch tag checkout append export diff fsck status reflog grep stats help"
+            opts="log ls show branch tag checkout append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -754,6 +760,20 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help__subcmd__tag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__help__subcmd__tui)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1070,6 +1090,40 @@ _ysess() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__tui)
+            opts="-f -C -q -h -V --all --ascii --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

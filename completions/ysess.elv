@@ -46,6 +46,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand reflog 'List every HEAD move ysess recorded, newest first'
             cand grep 'Search the text of a session''s messages'
             cand stats 'Account for the turns: tokens, cost, tool calls, models, time'
+            cand tui 'Browse a session''s tree and its chat, as tig browses a repository'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;log'= {
@@ -352,6 +353,22 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ysess;tui'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --all 'Start from the list of every session `ysess ls` finds'
+            cand --ascii 'Draw the graph with ASCII characters only'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
             cand ls 'List every session on this machine, newest activity first'
@@ -367,6 +384,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand reflog 'List every HEAD move ysess recorded, newest first'
             cand grep 'Search the text of a session''s messages'
             cand stats 'Account for the turns: tokens, cost, tool calls, models, time'
+            cand tui 'Browse a session''s tree and its chat, as tig browses a repository'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ysess;help;log'= {
@@ -396,6 +414,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;grep'= {
         }
         &'ysess;help;stats'= {
+        }
+        &'ysess;help;tui'= {
         }
         &'ysess;help;help'= {
         }

@@ -481,8 +481,45 @@ fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
         s.press("Tab Enter");
         let top = s.press("g");
         assert_fits(&top);
+        // ysess writes yoagent's and pi's files only: the others refuse,
+        // as `ysess tag` refuses, and the file stays as it was.
         s.check(name);
+        if format != "pi" {
+            let dir = Dir::new();
+            let copy = dir.fixture(file, "session.jsonl");
+            let mut s = Screen::open(&copy, None);
+            s.press("t");
+            s.typed("mine");
+            s.press("Enter");
+            let refused = s.press("y");
+            assert!(refused.contains("error: "), "{name}: {refused}");
+            assert!(
+                line_with(&refused, "error: ").contains("read"),
+                "{name}: {refused}"
+            );
+            assert_eq!(
+                std::fs::read(&copy).unwrap(),
+                std::fs::read(fixture(file)).unwrap(),
+                "{name}: nothing written"
+            );
+        }
     }
+}
+
+#[test]
+fn an_empty_session_opens_and_no_key_breaks_it() {
+    let dir = Dir::new();
+    let path = dir.write("session.jsonl", "");
+    let mut s = Screen::open(&path, None);
+    for keys in [
+        "j", "k", "G", "g", "PgDn", "Tab", "Enter", "j", "Tab", "[", "]", "m", "d", "y", "n", "c",
+        "t",
+    ] {
+        s.press(keys);
+    }
+    let last = s.press("Esc");
+    assert!(status(&last).contains("0 entries"), "{last}");
+    s.check("empty");
 }
 
 #[test]

@@ -527,7 +527,8 @@ fn draw_chat(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
                 title.push_str(&format!(" · ${cost:.4}"));
             }
         }
-        None => title.push_str(" · reading usage…"),
+        None if n > 0 => title.push_str(" · reading usage…"),
+        None => {}
     }
     title.push(' ');
     let block = pane(title, focused);

@@ -39,13 +39,14 @@ use crate::view::log::Style;
 /// writes exactly as `ysess tag`, `branch` and `checkout` do.
 ///
 /// While an agent writes the file, new entries appear and HEAD follows;
-/// a half-written last line is waited for.
+/// a half-written last line is waited for. `ysess -s ID tui` opens a
+/// session by its id, as every command does.
 ///
 /// Examples:
 ///   ysess tui                      the session file, at HEAD
 ///   ysess tui first-draft          at a checkpoint
-///   ysess -s latest tui            the session written last
 ///   ysess tui --all                every session `ysess ls` lists; Enter opens one
+///   ysess tui --ascii              the graph in ASCII, for terminals without box drawing
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct TuiArgs {
