@@ -233,21 +233,22 @@ impl TerminalReader {
     }
 }
 
-/// A pseudo-terminal of `columns` columns (0: size unknown): its other end,
-/// to hand to ysess as stdout or stderr, and the reader of what it shows.
+/// A pseudo-terminal `rows` by `columns` (0 columns: size unknown): its
+/// controlling end (closed on exec, so a child never holds it) and its
+/// other end, the terminal a program is given.
 #[cfg(unix)]
-pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
+pub fn pseudo_terminal(rows: u16, columns: u16) -> (std::fs::File, std::fs::File) {
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     use std::ffi::OsStr;
-    use std::io::Read;
     use std::os::unix::ffi::OsStrExt;
 
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("a pseudo-terminal");
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
+        .expect("a pseudo-terminal");
     grantpt(&master).expect("grantpt");
     unlockpt(&master).expect("unlockpt");
     if columns > 0 {
         let size = rustix::termios::Winsize {
-            ws_row: 24,
+            ws_row: rows,
             ws_col: columns,
             ws_xpixel: 0,
             ws_ypixel: 0,
@@ -260,7 +261,16 @@ pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
         .write(true)
         .open(OsStr::from_bytes(name.as_bytes()))
         .expect("the terminal's other end opens");
-    let mut master = std::fs::File::from(master);
+    (std::fs::File::from(master), terminal)
+}
+
+/// A pseudo-terminal of `columns` columns (0: size unknown): its other end,
+/// to hand to ysess as stdout or stderr, and the reader of what it shows.
+#[cfg(unix)]
+pub fn open_terminal(columns: u16) -> (std::fs::File, TerminalReader) {
+    use std::io::Read;
+
+    let (mut master, terminal) = pseudo_terminal(24, columns);
     let reader = std::thread::spawn(move || {
         let mut seen = Vec::new();
         let mut chunk = [0u8; 4096];

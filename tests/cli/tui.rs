@@ -644,28 +644,9 @@ impl Pty {
     const COLUMNS: u16 = 120;
 
     fn spawn(dir: &Dir, args: &[&str]) -> Pty {
-        use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
-        use std::ffi::OsStr;
         use std::io::{Read as _, Write as _};
-        use std::os::unix::ffi::OsStrExt;
 
-        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
-            .expect("a pseudo-terminal");
-        grantpt(&master).expect("grantpt");
-        unlockpt(&master).expect("unlockpt");
-        let size = rustix::termios::Winsize {
-            ws_row: Pty::ROWS,
-            ws_col: Pty::COLUMNS,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        rustix::termios::tcsetwinsize(&master, size).expect("the terminal takes a size");
-        let name = ptsname(&master, Vec::new()).expect("ptsname");
-        let terminal = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(OsStr::from_bytes(name.as_bytes()))
-            .expect("the terminal's other end opens");
+        let (mut master, terminal) = crate::support::pseudo_terminal(Pty::ROWS, Pty::COLUMNS);
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_ysess"))
             .args(args)
             .current_dir(dir.path())
@@ -678,7 +659,6 @@ impl Pty {
             .stderr(terminal.try_clone().unwrap())
             .spawn()
             .expect("ysess starts");
-        let mut master = std::fs::File::from(master);
         let mut reader = master.try_clone().unwrap();
         let (tx, seen) = std::sync::mpsc::channel();
         let mut answer = master.try_clone().unwrap();
