@@ -172,7 +172,7 @@ pub enum Exit {
     /// 128: the command line parses, and ysess refuses it or cannot carry
     /// it out (git's `fatal:`).
     Fatal,
-    /// 128 + N: `ysess tui` ended by signal N (SIGTERM, SIGHUP) after
+    /// 128 + N: `ysess tui` ended by signal N (SIGTERM, SIGHUP, …) after
     /// giving the terminal back, as a shell reports a process the signal
     /// ended.
     Signal(u8),

@@ -204,10 +204,7 @@ fn the_demo_session_opens_at_head_and_keys_walk_the_tree_and_the_chat() {
     // Down the tree: the chat follows the selection.
     let two_down = s.press("j j");
     assert!(selected(&two_down).contains("e13 assistant"), "{two_down}");
-    assert!(
-        line_with(&two_down, "path: 11 entries").contains("path"),
-        "{two_down}"
-    );
+    assert!(two_down.contains(" path: 11 entries · "), "{two_down}");
     // A fork point, then the next; and back.
     let fork = s.press("]");
     assert!(selected(&fork).contains("e8 (library)"), "{fork}");
@@ -272,6 +269,11 @@ fn search_takes_greps_arguments_and_n_and_n_walk_the_matches() {
     s.press("/ C-c");
     assert!(s.app.quit, "Ctrl-C quits, even from a prompt");
     s.app.quit = false;
+    let closed = s.press("Esc");
+    assert!(
+        !status(&closed).starts_with('/'),
+        "Esc closes the prompt: {closed}"
+    );
     s.press("/");
     s.clear_prompt();
     s.typed("x --role nobody");
@@ -778,10 +780,12 @@ fn the_binary_on_a_terminal_tags_and_checks_out_then_gives_the_terminal_back() {
 
 #[cfg(unix)]
 #[test]
-fn sigterm_and_sighup_end_the_browser_with_the_terminal_given_back() {
+fn a_signal_from_outside_ends_the_browser_with_the_terminal_given_back() {
     for (signal, code) in [
         (rustix::process::Signal::TERM, 128 + 15),
         (rustix::process::Signal::HUP, 128 + 1),
+        (rustix::process::Signal::INT, 128 + 2),
+        (rustix::process::Signal::QUIT, 128 + 3),
     ] {
         let dir = Dir::new();
         dir.fixture("demo.jsonl", "session.jsonl");
@@ -852,4 +856,27 @@ fn without_a_terminal_tui_refuses_and_points_to_log_graph() {
     assert!(run.stderr.contains("missing.jsonl"), "{run}");
     let run = dir.run(&["tui", "--all", "HEAD"]);
     run.status(2);
+}
+
+#[test]
+fn the_chat_scrolls_within_its_path_at_any_width() {
+    let demo = fixture("demo.jsonl");
+    let mut s = Screen::open(&demo, Some("e1"));
+    // A path of one entry: paging down keeps it in sight.
+    let one = s.press("Tab PgDn PgDn");
+    assert!(one.contains("Draft a plan for a CLI"), "{one}");
+    // A long path, scrolled, then the terminal narrows and widens.
+    s.press("Tab G Tab PgUp PgUp");
+    for (width, height) in [(60, 12), (200, 40), (30, 8), (120, 24)] {
+        s.term.backend_mut().resize(width, height);
+        s.term
+            .resize(ratatui::layout::Rect::new(0, 0, width, height))
+            .unwrap();
+        for keys in ["PgDn", "PgUp", "j", "k", "Enter", "PgDn", "PgDn", "G", "g"] {
+            s.app.key(key(keys));
+            s.text();
+        }
+    }
+    let back = s.press("G");
+    assert!(back.contains("e1 user"), "{back}");
 }

@@ -10,6 +10,7 @@ use super::list::List;
 use super::view::{Pane, Tick, View};
 use crate::Format;
 use crate::cli::grep::Matcher;
+use crate::ui::output::escape;
 use crate::view::log::Style;
 
 /// Where the browser starts.
@@ -206,7 +207,7 @@ impl App {
             }
             Tick::Failed(why) => {
                 self.note = Some(Note {
-                    text: format!("cannot read the file again: {why}"),
+                    text: format!("cannot read the file again: {}", escape(&why)),
                     error: true,
                 });
             }
@@ -385,6 +386,10 @@ impl App {
                     KeyCode::Enter | KeyCode::Char(' ') => {
                         if let Some(ix) = view.selected() {
                             view.toggle(ix);
+                            // The selected entry ends the chat: its end
+                            // stays in sight.
+                            view.cursor = view.path_ixs.len().saturating_sub(1);
+                            view.chat_top = (usize::MAX, 0);
                         }
                         None
                     }
@@ -442,16 +447,17 @@ impl App {
                 lines,
                 mut scroll,
             } => {
+                // Rows, as wrapped on the screen; the drawing keeps the
+                // last screenful from scrolling out of sight.
                 let page = self.page.max(1);
-                let last = lines.len().saturating_sub(1);
                 match key.code {
                     KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter => return,
-                    KeyCode::Char('j') | KeyCode::Down => scroll = (scroll + 1).min(last),
+                    KeyCode::Char('j') | KeyCode::Down => scroll = scroll.saturating_add(1),
                     KeyCode::Char('k') | KeyCode::Up => scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => scroll = (scroll + page).min(last),
+                    KeyCode::PageDown | KeyCode::Char(' ') => scroll = scroll.saturating_add(page),
                     KeyCode::PageUp => scroll = scroll.saturating_sub(page),
                     KeyCode::Char('g') | KeyCode::Home => scroll = 0,
-                    KeyCode::Char('G') | KeyCode::End => scroll = last,
+                    KeyCode::Char('G') | KeyCode::End => scroll = usize::MAX,
                     _ => {}
                 }
                 self.overlay = Some(Overlay::Text {
@@ -586,8 +592,14 @@ impl App {
         let said = said.trim_end().to_string();
         if let Some(view) = &mut self.view {
             if let Err(why) = view.reload_now() {
+                // What the command said stays in sight.
+                self.overlay = Some(Overlay::Text {
+                    title: format!("ysess {}", args.join(" ")),
+                    lines: said.lines().map(str::to_string).collect(),
+                    scroll: 0,
+                });
                 self.note = Some(Note {
-                    text: format!("cannot read the file again: {why}"),
+                    text: format!("cannot read the file again: {}", escape(&why)),
                     error: true,
                 });
                 return;
@@ -636,7 +648,7 @@ impl App {
             Ok(m) => m,
             Err(why) => {
                 self.note = Some(Note {
-                    text: why,
+                    text: escape(&why).into_owned(),
                     error: true,
                 });
                 return;

@@ -36,6 +36,14 @@ fn role_style(message: &Message) -> Style {
     }
 }
 
+/// Every input token: fresh, read from the cache and written to it (the
+/// sum saturates: the numbers come from the file).
+pub fn all_in(s: &Spent) -> u64 {
+    s.input
+        .saturating_add(s.cache_read)
+        .saturating_add(s.cache_write)
+}
+
 /// `1.2k`: a token count as the status line and headings show it.
 pub fn tokens(n: u64) -> String {
     match n {
@@ -81,11 +89,7 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
         Style::new().fg(Color::Yellow),
     ));
     if let Some(s) = heading.spent {
-        let mut used = format!(
-            " · {} in · {} out",
-            tokens(s.input + s.cache_read + s.cache_write),
-            tokens(s.output)
-        );
+        let mut used = format!(" · {} in · {} out", tokens(all_in(&s)), tokens(s.output));
         if let Some(cost) = s.cost {
             used.push_str(&format!(" · ${cost:.4}"));
         }
@@ -288,7 +292,22 @@ pub fn split_at_width(text: &str, width: usize) -> (&str, &str) {
     (text, "")
 }
 
-/// A line cut to `width` columns, its spans' styles kept.
+/// The longest start of `text` at most `width` columns wide (maybe
+/// none), and the rest.
+fn fit_width(text: &str, width: usize) -> (&str, &str) {
+    let mut used = 0;
+    for (at, c) in text.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > width {
+            return text.split_at(at);
+        }
+        used += w;
+    }
+    (text, "")
+}
+
+/// A line cut to `width` columns, its spans' styles kept (a character
+/// two columns wide that would stand across the edge is left out).
 pub fn cut(line: Line<'static>, width: usize) -> Line<'static> {
     let mut used = 0;
     let mut spans = Vec::new();
@@ -297,7 +316,7 @@ pub fn cut(line: Line<'static>, width: usize) -> Line<'static> {
         if used >= width {
             break;
         }
-        let (piece, rest) = split_at_width(&span.content, width - used);
+        let (piece, rest) = fit_width(&span.content, width - used);
         used += piece.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>();
         if rest.is_empty() {
             spans.push(span);
@@ -307,4 +326,65 @@ pub fn cut(line: Line<'static>, width: usize) -> Line<'static> {
         }
     }
     Line::from(spans).style(style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A yoagent entry whose every block carries `text`.
+    fn entry(text: &str) -> Entry {
+        let t = serde_json::to_string(text).unwrap();
+        let line = format!(
+            r#"{{"id":"e2","parent_id":"e1","timestamp":5,"message":{{"role":"assistant","content":[{{"type":"thinking","thinking":{t}}},{{"type":"text","text":{t}}},{{"type":"toolCall","id":"c1","name":{t},"arguments":{{"k":{t}}}}}],"stopReason":"error","model":{t},"provider":"p","usage":{{"input":1,"output":2}},"errorMessage":{t},"timestamp":5}}}}"#
+        );
+        Entry::parse(line.as_bytes()).expect("a yoagent entry")
+    }
+
+    fn heading() -> Heading<'static> {
+        Heading {
+            short: "e2",
+            time: String::new(),
+            spent: Some(Spent {
+                input: u64::MAX,
+                output: 2,
+                cache_read: 5,
+                cache_write: 0,
+                cost: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn wide_text_wraps_within_the_width_folded_or_open() {
+        let text = "漢字のテキスト🙂と絵文字 ".repeat(20);
+        for width in [8u16, 9, 13, 40, 81] {
+            for open in [false, true] {
+                for line in lines(&entry(&text), &heading(), open, width) {
+                    assert!(
+                        line.width() <= usize::from(width),
+                        "{width} columns, open {open}: {} wide: {line:?}",
+                        line.width()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_text_is_escaped_in_every_span() {
+        let hostile = "a\u{1b}[2J\u{9b}\u{202e}\u{2066}\u{0}b\r\nc\td";
+        for open in [false, true] {
+            for line in lines(&entry(hostile), &heading(), open, 60) {
+                for span in &line.spans {
+                    assert!(
+                        !span.content.chars().any(|c| c.is_control()
+                            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')),
+                        "open {open}: {:?}",
+                        span.content
+                    );
+                }
+            }
+        }
+    }
 }

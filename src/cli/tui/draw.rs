@@ -190,8 +190,8 @@ impl App {
         frame.render_widget(Paragraph::new(cut(line, usize::from(area.width))), area);
     }
 
-    fn draw_overlay(&self, frame: &mut Frame<'_>, area: Rect) {
-        match &self.overlay {
+    fn draw_overlay(&mut self, frame: &mut Frame<'_>, area: Rect) {
+        match &mut self.overlay {
             None | Some(Overlay::Prompt { .. }) => {}
             Some(Overlay::Help) => {
                 let width = KEYS
@@ -235,7 +235,8 @@ impl App {
                         Span::raw(" runs it, any other key cancels"),
                     ]),
                 ];
-                let box_area = centered(area, (command.chars().count() as u16 + 12).max(44), 5);
+                let wide = u16::try_from(command.chars().count()).unwrap_or(u16::MAX);
+                let box_area = centered(area, wide.saturating_add(12).max(44), 5);
                 frame.render_widget(Clear, box_area);
                 frame.render_widget(
                     Paragraph::new(lines)
@@ -252,7 +253,7 @@ impl App {
                 let inner_width = usize::from(box_area.width.saturating_sub(2)).max(8);
                 // Long lines wrap at the box's edge, in the colour of
                 // their start.
-                let shown: Vec<Line<'_>> = lines
+                let rows: Vec<Line<'_>> = lines
                     .iter()
                     .flat_map(|l| {
                         let style = if l.starts_with('+') {
@@ -277,9 +278,11 @@ impl App {
                         }
                         pieces
                     })
-                    .skip(*scroll)
-                    .take(usize::from(box_area.height.saturating_sub(2)))
                     .collect();
+                // The last screenful is as far as it scrolls.
+                let height = usize::from(box_area.height.saturating_sub(2));
+                *scroll = (*scroll).min(rows.len().saturating_sub(height));
+                let shown: Vec<Line<'_>> = rows.into_iter().skip(*scroll).take(height).collect();
                 frame.render_widget(Clear, box_area);
                 frame.render_widget(
                     Paragraph::new(shown).block(
@@ -345,7 +348,7 @@ fn draw_tree(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
         let tree = &view.repo.tree;
         let mut item = crate::view::Row::of(tree, &view.names, ix, false);
         // The session is read without subjects: each row's is read here.
-        item.subject = view.repo.subject(ix).into_owned();
+        item.subject = view.subject(ix).to_string();
         let gutter = format!(
             "{}{}",
             if k == view.sel { '▶' } else { ' ' },
@@ -464,19 +467,28 @@ pub fn scroll_chat(view: &mut View, by: isize, height: usize, width: u16) {
     if view.path_ixs.is_empty() {
         return;
     }
-    if view.chat_top.0 == usize::MAX {
-        anchor_bottom(view, view.path_ixs.len() - 1, height, width);
-    }
-    let (mut k, mut skip) = view.chat_top;
+    let last = view.path_ixs.len() - 1;
+    let current = view.chat_top;
+    // Where the path's end is at the bottom: no scrolling goes past it.
+    anchor_bottom(view, last, height, width);
+    let bottom = view.chat_top;
+    let (mut k, mut skip) = if current.0 == usize::MAX {
+        bottom
+    } else {
+        current
+    };
+    k = k.min(last);
     if by >= 0 {
         let mut left = by as usize;
         while left > 0 {
+            // An offset taken at another width may lie past the entry.
             let h = height_of(view, k, width);
+            skip = skip.min(h.saturating_sub(1));
             if skip + left < h {
                 skip += left;
                 break;
             }
-            if k + 1 >= view.path_ixs.len() {
+            if k >= last {
                 skip = h.saturating_sub(1);
                 break;
             }
@@ -484,8 +496,10 @@ pub fn scroll_chat(view: &mut View, by: isize, height: usize, width: u16) {
             k += 1;
             skip = 0;
         }
+        (k, skip) = (k, skip).min(bottom);
     } else {
         let mut left = by.unsigned_abs();
+        skip = skip.min(height_of(view, k, width).saturating_sub(1));
         while left > 0 {
             if skip >= left {
                 skip -= left;
@@ -516,18 +530,18 @@ fn draw_chat(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
         if n == 1 { "entry" } else { "entries" }
     );
     match view.path_used() {
-        Some(s) if s.input + s.output + s.cache_read + s.cache_write == 0 && s.cost.is_none() => {}
+        Some(s) if super::chat::all_in(&s) == 0 && s.output == 0 && s.cost.is_none() => {}
         Some(s) => {
             title.push_str(&format!(
                 " · {} in · {} out",
-                tokens(s.input + s.cache_read + s.cache_write),
+                tokens(super::chat::all_in(&s)),
                 tokens(s.output)
             ));
             if let Some(cost) = s.cost {
                 title.push_str(&format!(" · ${cost:.4}"));
             }
         }
-        None if n > 0 => title.push_str(" · reading usage…"),
+        None if n > 0 && !view.usage_failed => title.push_str(" · reading usage…"),
         None => {}
     }
     title.push(' ');
@@ -545,7 +559,8 @@ fn draw_chat(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
     let (mut k, skip) = view.chat_top;
     k = k.min(n - 1);
     let mut lines: Vec<Line<'static>> = Vec::with_capacity(height);
-    let mut skip = skip;
+    // An offset taken at another width may lie past the entry.
+    let mut skip = skip.min(height_of(view, k, width).saturating_sub(1));
     while lines.len() < height && k < n {
         let entry_lines = view.chat_lines(view.path_ixs[k], width);
         for (i, line) in entry_lines.iter().enumerate().skip(skip) {

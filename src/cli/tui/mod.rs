@@ -154,10 +154,18 @@ struct Screen;
 
 impl Screen {
     fn enter() -> io::Result<Screen> {
+        // A panic anywhere is a bug: the terminal is given back, the
+        // message printed, and a panic off the main thread (a background
+        // read) ends ysess too, rather than leave it drawing on a terminal
+        // that is no longer raw.
         let hook = std::panic::take_hook();
+        let main = std::thread::current().id();
         std::panic::set_hook(Box::new(move |info| {
             restore();
             hook(info);
+            if std::thread::current().id() != main {
+                std::process::exit(101);
+            }
         }));
         terminal::enable_raw_mode()?;
         let screen = Screen;
@@ -178,8 +186,8 @@ fn restore() {
     let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
 }
 
-/// SIGTERM and SIGHUP, caught so that the terminal is given back before
-/// ysess ends.
+/// SIGTERM, SIGHUP, SIGINT and SIGQUIT, caught so that the terminal is
+/// given back before ysess ends.
 struct Signals {
     #[cfg(unix)]
     caught: std::sync::Arc<std::sync::atomic::AtomicUsize>,
@@ -189,9 +197,11 @@ impl Signals {
     fn register() -> io::Result<Signals> {
         #[cfg(unix)]
         {
-            use signal_hook::consts::{SIGHUP, SIGTERM};
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
             let caught = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            for signal in [SIGTERM, SIGHUP] {
+            // Ctrl-C and Ctrl-\ are keys in raw mode; these come from
+            // outside (`kill`, `timeout`, a closed terminal).
+            for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
                 signal_hook::flag::register_usize(
                     signal,
                     std::sync::Arc::clone(&caught),

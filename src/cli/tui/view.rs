@@ -78,6 +78,11 @@ pub struct View {
     /// What each reply used, and each path, read once in the background.
     pub usage: Option<Arc<Usage>>,
     usage_rx: Option<Receiver<std::io::Result<Usage>>>,
+    /// Usage could not be read (the file changed under the browser).
+    pub usage_failed: bool,
+    /// Subject lines read for rows shown, by entry (the session is read
+    /// without them).
+    subjects: HashMap<Ix, String>,
     /// The background reads (usage, the graph's checkpoints) are started:
     /// after the first frame, which they would slow.
     started: bool,
@@ -138,6 +143,8 @@ impl View {
             chat_top: (0, 0),
             usage: None,
             usage_rx: None,
+            usage_failed: false,
+            subjects: HashMap::new(),
             started: false,
             seen,
             reload_rx: None,
@@ -172,6 +179,8 @@ impl View {
         self.checkpoints_rx = None;
         self.usage = None;
         self.usage_rx = None;
+        self.usage_failed = false;
+        self.subjects.clear();
         self.started = false;
         self.cache.clear();
     }
@@ -337,6 +346,18 @@ impl View {
         lines
     }
 
+    /// Entry `ix`'s subject line, read once.
+    pub fn subject(&mut self, ix: Ix) -> &str {
+        // Bounded: the rows in sight and those near them.
+        if self.subjects.len() > 4096 && !self.subjects.contains_key(&ix) {
+            self.subjects.clear();
+        }
+        let repo = &self.repo;
+        self.subjects
+            .entry(ix)
+            .or_insert_with(|| repo.subject(ix).into_owned())
+    }
+
     /// What the selected entry's path used, once usage is read.
     pub fn path_used(&self) -> Option<Spent> {
         let sel = self.selected()?;
@@ -354,7 +375,10 @@ impl View {
                     self.usage_rx = None;
                     self.cache.clear();
                 }
-                Ok(Err(_)) | Err(TryRecvError::Disconnected) => self.usage_rx = None,
+                Ok(Err(_)) | Err(TryRecvError::Disconnected) => {
+                    self.usage_rx = None;
+                    self.usage_failed = true;
+                }
                 Err(TryRecvError::Empty) => {}
             }
         }
@@ -400,11 +424,14 @@ impl View {
             }
         }
         self.start();
-        if let Some(rx) = self.usage_rx.take()
-            && let Ok(Ok(usage)) = rx.recv()
-        {
-            self.usage = Some(Arc::new(usage));
-            self.cache.clear();
+        if let Some(rx) = self.usage_rx.take() {
+            match rx.recv() {
+                Ok(Ok(usage)) => {
+                    self.usage = Some(Arc::new(usage));
+                    self.cache.clear();
+                }
+                _ => self.usage_failed = true,
+            }
         }
         if let Some(rx) = self.checkpoints_rx.take()
             && let Ok(all) = rx.recv()
@@ -445,7 +472,8 @@ impl View {
         } else {
             was.as_deref().and_then(|id| tree.find(id))
         };
-        let same = !on_head || was.as_deref() == target.map(|ix| tree.id(ix));
+        // The same entry selected as before (not one HEAD fell back to).
+        let same = target.is_some_and(|ix| was.as_deref() == Some(tree.id(ix)));
         let target = target.or(tree.head());
         let top = top_id.as_deref().and_then(|id| tree.find(id));
         self.select_ix(target);
@@ -609,11 +637,12 @@ impl Usage {
                 .filter(|&p| (p as usize) < ix)
                 .map_or(none, |p| path[p as usize]);
             path[ix] = match own[ix] {
+                // Saturating: the numbers come from the file.
                 Some(s) if !tree.is_record(ix as Ix) => Spent {
-                    input: before.input + s.input,
-                    output: before.output + s.output,
-                    cache_read: before.cache_read + s.cache_read,
-                    cache_write: before.cache_write + s.cache_write,
+                    input: before.input.saturating_add(s.input),
+                    output: before.output.saturating_add(s.output),
+                    cache_read: before.cache_read.saturating_add(s.cache_read),
+                    cache_write: before.cache_write.saturating_add(s.cache_write),
                     cost: match (before.cost, s.cost) {
                         (None, None) => None,
                         (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
@@ -623,5 +652,56 @@ impl Usage {
             };
         }
         Ok(Usage { own, path })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_drawn_from_checkpoints_are_the_rows_of_one_drawing() {
+        // 3,000 entries, a fork every 37th, some of them long-lived.
+        let ids: Vec<String> = (0..3000).map(|i| format!("e{i}")).collect();
+        let entries: Vec<(&str, Option<&str>)> = (0..3000)
+            .map(|i| {
+                let parent = match i {
+                    0 => None,
+                    i if i % 37 == 0 => Some(ids[i - 20].as_str()),
+                    i if i % 101 == 0 => Some(ids[i / 2].as_str()),
+                    i => Some(ids[i - 1].as_str()),
+                };
+                (ids[i].as_str(), parent)
+            })
+            .collect();
+        let tree = crate::testing::tree(&entries);
+        let order = display_order(&tree, false);
+        for style in [Style::Curved, Style::Ascii] {
+            let mut graph = Graph::new(&tree, style);
+            let whole: Vec<GraphRow> = order.iter().map(|&ix| graph.draw(ix)).collect();
+            let mut drawing = Drawing::new(style);
+            for i in 0..order.len() {
+                // Scattered, back and forth across the checkpoints.
+                let k = (i * 7919) % order.len();
+                assert_eq!(
+                    drawing.row(&tree, &order, k).as_ref(),
+                    Some(&whole[k]),
+                    "row {k}"
+                );
+            }
+            assert_eq!(drawing.row(&tree, &order, order.len()), None);
+            // Checkpoints taken all at once (as the background does) serve
+            // the same rows.
+            let mut all = Drawing::new(style);
+            all.checkpoint_to(&tree, &order, order.len());
+            assert_eq!(all.checkpoints.len(), order.len() / STRIDE + 1);
+            for k in [order.len() - 1, 0, 2 * STRIDE, STRIDE - 1, STRIDE] {
+                assert_eq!(
+                    all.row(&tree, &order, k).as_ref(),
+                    Some(&whole[k]),
+                    "row {k}"
+                );
+            }
+        }
     }
 }
