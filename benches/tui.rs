@@ -8,6 +8,7 @@
 //! - a key: from typing it until the screen has changed (target: a frame,
 //!   16 ms), for `j`, `k`, `PgDn`, `PgUp`, `Tab`, `k` in the chat, `G`
 //!   and `g`;
+//! - a search that matches nothing (every entry read), for scale;
 //! - memory: the browser's peak RSS (`VmHWM`) beside `log --graph`'s.
 //!
 //! Environment: `YSESS_BENCH_ENTRIES` (default 200,000), `YSESS_BENCH_RUNS`
@@ -182,6 +183,7 @@ fn main() -> ExitCode {
         ("g (the first)", b"g", Vec::new()),
     ];
     let mut peak = 0;
+    let mut search = Vec::new();
     for _ in 0..runs {
         match fsck_time(file) {
             Ok(t) => fsck.push(t),
@@ -222,6 +224,21 @@ fn main() -> ExitCode {
                 }
             }
         }
+        // A search that matches nothing reads every entry: the longest a
+        // key can take.
+        let t = Instant::now();
+        let typed = browser
+            .master
+            .write_all(b"/nosuchwordsanywhere\r")
+            .map_err(|e| e.to_string())
+            .and_then(|()| browser.wait("no match", |s| s.contains("no match")));
+        match typed {
+            Ok(()) => search.push(t.elapsed()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
         peak = peak.max(browser.peak_kib().unwrap_or(0));
         browser.quit();
     }
@@ -254,6 +271,12 @@ fn main() -> ExitCode {
             pass(worst <= Duration::from_millis(16)),
         );
     }
+    TABLE.row(
+        "tui: / with no match (every entry read)",
+        &ms(best(&search)),
+        "",
+        "",
+    );
     let graph: Vec<OsString> = vec!["-f".into(), file.into(), "log".into(), "--graph".into()];
     match peak_rss(Path::new(env!("CARGO_BIN_EXE_ysess")), &graph, 1) {
         Ok(r) => TABLE.row("log --graph peak RSS", &mb(r.kib * 1024), "", ""),
