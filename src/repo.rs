@@ -390,6 +390,41 @@ impl Repo {
         }
     }
 
+    /// The lines of the entries `ixs[from..upto]` (in file order) in one
+    /// read: as many as fit in `max` bytes from the first one's start (at
+    /// least that one). The bytes start at the offset returned; an entry's
+    /// line is at its node's offset less that.
+    pub fn lines_block(
+        &self,
+        ixs: &[Ix],
+        from: usize,
+        max: u64,
+    ) -> io::Result<(std::borrow::Cow<'_, [u8]>, u64, usize)> {
+        let start = self.tree.node(ixs[from]).offset;
+        let end_of = |ix: Ix| {
+            let node = self.tree.node(ix);
+            node.offset + node.len
+        };
+        let mut upto = from + 1;
+        let mut end = end_of(ixs[from]);
+        while let Some(&ix) = ixs.get(upto) {
+            let node = self.tree.node(ix);
+            if node.offset < start || end_of(ix) - start > max {
+                break;
+            }
+            end = end.max(end_of(ix));
+            upto += 1;
+        }
+        let bytes = match &self.store {
+            Held::Open(file) => crate::input::read_at(file, start, end - start)?.into(),
+            Held::Memory(bytes) => bytes
+                .get(start as usize..end as usize)
+                .unwrap_or_default()
+                .into(),
+        };
+        Ok((bytes, start, upto))
+    }
+
     /// The bytes of an entry's line.
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         self.line_bytes(ix).map(std::borrow::Cow::into_owned)

@@ -302,7 +302,12 @@ fn settled(repo: &Repo) -> io::Result<u64> {
 /// One partition of the entries table being written.
 struct Partition {
     dir: PathBuf,
-    buffer: Columns,
+    /// Rows buffered, in the pieces they came in (written as one row
+    /// group, never copied into one buffer).
+    buffer: Vec<Columns>,
+    /// Rows and bytes buffered.
+    rows: usize,
+    bytes: usize,
     part: Option<Part>,
     /// The number of the next part file.
     next: usize,
@@ -313,8 +318,10 @@ impl Partition {
     /// when there is none); the file, when it is now large enough, is put
     /// in place and named.
     fn flush(&mut self, run: &str) -> io::Result<Option<PathBuf>> {
-        let rows = std::mem::replace(&mut self.buffer, Columns::new(ENTRIES));
-        if rows.rows() == 0 {
+        let rows = std::mem::take(&mut self.buffer);
+        self.rows = 0;
+        self.bytes = 0;
+        if rows.iter().all(|r| r.rows() == 0) {
             return Ok(None);
         }
         let part = match &mut self.part {
@@ -326,7 +333,7 @@ impl Partition {
                     .insert(Part::create(self.dir.join(name), ENTRIES, Pages::Zstd)?)
             }
         };
-        part.write(rows)?;
+        part.write_all(rows)?;
         if part.bytes_written() >= PART_BYTES
             && let Some(part) = self.part.take()
         {
@@ -354,24 +361,24 @@ impl Entries<'_> {
                 .join("entries")
                 .join(format!("agent={}", key.0))
                 .join(format!("day={}", key.1)),
-            buffer: Columns::new(ENTRIES),
+            buffer: Vec::new(),
+            rows: 0,
+            bytes: 0,
             part: None,
             next: 0,
         });
         self.buffered += rows.bytes();
-        if p.buffer.rows() == 0 {
-            p.buffer = rows;
-        } else {
-            p.buffer.append(rows);
-        }
-        if p.buffer.rows() >= ROW_GROUP {
+        p.rows += rows.rows();
+        p.bytes += rows.bytes();
+        p.buffer.push(rows);
+        if p.rows >= ROW_GROUP {
             self.flush(&key)?;
         }
         while self.buffered > BUFFERED {
             let Some(largest) = self
                 .open
                 .iter()
-                .max_by_key(|(_, p)| p.buffer.bytes())
+                .max_by_key(|(_, p)| p.bytes)
                 .map(|(k, _)| k.clone())
             else {
                 break;
@@ -387,7 +394,7 @@ impl Entries<'_> {
         let Some(p) = self.open.get_mut(key) else {
             return Ok(());
         };
-        self.buffered -= p.buffer.bytes();
+        self.buffered -= p.bytes;
         if let Some(done) = p.flush(self.run)? {
             self.written.push(done);
         }

@@ -274,15 +274,39 @@ impl Part {
 
     /// Writes `rows` as one row group.
     pub fn write(&mut self, rows: Columns) -> io::Result<()> {
-        if rows.rows == 0 {
+        self.write_all(vec![rows])
+    }
+
+    /// Writes rows buffered in several pieces as one row group, each
+    /// column piece after piece (no piece copied into another).
+    pub fn write_all(&mut self, mut pieces: Vec<Columns>) -> io::Result<()> {
+        pieces.retain(|p| p.rows > 0);
+        if pieces.is_empty() {
             return Ok(());
         }
         let mut group = self.writer.next_row_group().map_err(parquet_error)?;
-        for (column, v) in self.columns.iter().zip(rows.values) {
+        for (c, column) in self.columns.iter().enumerate() {
             let mut writer = group
                 .next_column()
                 .map_err(parquet_error)?
                 .ok_or_else(|| io::Error::other("the schema has fewer columns than the rows"))?;
+            for piece in &mut pieces {
+                let v = std::mem::take(&mut piece.values[c]);
+                Part::write_values(&mut writer, column, v)?;
+            }
+            writer.close().map_err(parquet_error)?;
+        }
+        group.close().map_err(parquet_error)?;
+        Ok(())
+    }
+
+    /// One piece of one column's values.
+    fn write_values(
+        writer: &mut parquet::file::writer::SerializedColumnWriter<'_>,
+        column: &Column,
+        v: Values,
+    ) -> io::Result<()> {
+        {
             let defs = (column.nullable || column.kind == Kind::Texts).then_some(&v.defs[..]);
             let reps = (column.kind == Kind::Texts).then_some(&v.reps[..]);
             match column.kind {
@@ -312,9 +336,7 @@ impl Part {
                 Kind::Bool => writer.typed::<BoolType>().write_batch(&v.bools, defs, reps),
             }
             .map_err(parquet_error)?;
-            writer.close().map_err(parquet_error)?;
         }
-        group.close().map_err(parquet_error)?;
         Ok(())
     }
 

@@ -185,8 +185,7 @@ fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
         content: Option<&'a RawValue>,
     }
     fn chars(raw: &RawValue) -> Option<usize> {
-        let text: Cow<'_, str> = serde_json::from_str(raw.get()).ok()?;
-        Some(text.chars().count())
+        json_string_chars(raw.get())
     }
     let claude = format == Format::Claude;
     if !matches!(format, Format::Yoagent | Format::Pi | Format::Claude) {
@@ -229,6 +228,56 @@ fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
         _ => None,
     }
 }
+
+/// The characters of the string a JSON string literal (quotes included)
+/// spells, counted without making it: each escape is one character (a
+/// surrogate pair, two escapes, is one); `None` for what is not a string
+/// or holds a lone surrogate (which decoding refuses too).
+fn json_string_chars(literal: &str) -> Option<usize> {
+    let body = literal.strip_prefix('"')?.strip_suffix('"')?.as_bytes();
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let mut n = 0;
+    let mut at = 0;
+    while at < body.len() {
+        match body[at] {
+            b'\\' => {
+                match body.get(at + 1)? {
+                    b'u' => {
+                        let unit = hex(at + 2)?;
+                        at += 6;
+                        if (0xD800..0xDC00).contains(&unit) {
+                            // A high surrogate: a low one must follow.
+                            if body.get(at..at + 2)? != b"\\u" {
+                                return None;
+                            }
+                            if !(0xDC00..0xE000).contains(&hex(at + 2)?) {
+                                return None;
+                            }
+                            at += 6;
+                        } else if (0xDC00..0xE000).contains(&unit) {
+                            return None;
+                        }
+                    }
+                    _ => at += 2,
+                }
+                n += 1;
+            }
+            b'"' => return None,
+            // A character starts at every byte but a continuation byte.
+            b => {
+                n += usize::from(b & 0xC0 != 0x80);
+                at += 1;
+            }
+        }
+    }
+    Some(n)
+}
+
+/// Bytes of lines read at once when a file's rows are made.
+const BLOCK: u64 = 4 << 20;
 
 /// Maps ranges that cover `0..len` with `map` on every core, the results
 /// in order.
@@ -334,108 +383,118 @@ pub fn file_rows(
             |range| -> io::Result<Vec<(String, Columns)>> {
                 let mut by_day: Vec<(String, Columns)> = Vec::new();
                 let mut day_of: Option<(u64, usize)> = None;
-                for &ix in &window[range] {
-                    let node = tree.node(ix);
-                    let line = repo.line_bytes(ix)?;
-                    let len = match lean_text_len(&line, repo.format) {
-                        Some(len) => len,
-                        None => repo
-                            .entry_from(ix, &line)
-                            .map_or(0, |entry| text_len(&entry.message)),
-                    };
-                    // The subagent of a turn folded into the file.
-                    let agent = if tree.is_record(ix) && repo.format == Format::Claude {
-                        agent_of_line(&line)
-                    } else {
-                        None
-                    };
-                    let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-                    let turn = used.get(&ix);
-                    let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-                    let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-                        Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
-                        None => (Cell::Null, Cell::Null),
-                    };
-                    let subagent = src.subagent.map(str::to_string).or(agent);
-                    let row = vec![
-                        text(src.session),
-                        text(&file),
-                        int(node.line),
-                        text(tree.id(ix)),
-                        opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
-                        int(u64::from(node.depth)),
-                        text(tree.id(root[ix as usize])),
-                        text(node.kind.role_name()),
-                        if node.kind == MessageKind::Custom {
-                            text(tree.tag(ix)).non_empty()
+                let ixs = &window[range];
+                let mut next = 0;
+                while next < ixs.len() {
+                    // The lines are read a block at a time, not a call each.
+                    let (block, from, upto) = repo.lines_block(ixs, next, BLOCK)?;
+                    for &ix in &ixs[next..upto] {
+                        let node = tree.node(ix);
+                        let at = (node.offset - from) as usize;
+                        let line: &[u8] =
+                            block.get(at..at + node.len as usize).ok_or_else(|| {
+                                io::Error::new(
+                                    io::ErrorKind::UnexpectedEof,
+                                    "the file is shorter than it was",
+                                )
+                            })?;
+                        let len = match lean_text_len(line, repo.format) {
+                            Some(len) => len,
+                            None => repo
+                                .entry_from(ix, line)
+                                .map_or(0, |entry| text_len(&entry.message)),
+                        };
+                        // The subagent of a turn folded into the file.
+                        let agent = if tree.is_record(ix) && repo.format == Format::Claude {
+                            agent_of_line(line)
                         } else {
-                            Cell::Null
-                        },
-                        opt_text(
+                            None
+                        };
+                        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+                        let turn = used.get(&ix);
+                        let usage =
+                            |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
+                        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+                            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
+                            None => (Cell::Null, Cell::Null),
+                        };
+                        let subagent = src.subagent.map(str::to_string).or(agent);
+                        let row = vec![
+                            text(src.session),
+                            text(&file),
+                            int(node.line),
+                            text(tree.id(ix)),
+                            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+                            int(u64::from(node.depth)),
+                            text(tree.id(root[ix as usize])),
+                            text(node.kind.role_name()),
+                            if node.kind == MessageKind::Custom {
+                                text(tree.tag(ix)).non_empty()
+                            } else {
+                                Cell::Null
+                            },
+                            opt_text(
+                                facts
+                                    .and_then(|f| f.model.as_deref())
+                                    .filter(|m| !m.is_empty()),
+                            ),
+                            if node.timestamp > 0 {
+                                int(node.timestamp)
+                            } else {
+                                Cell::Null
+                            },
+                            Cell::Bool(turn.is_some_and(|u| u.turn)),
+                            usage(|u| u.input),
+                            usage(|u| u.output),
+                            usage(|u| u.cache_read),
+                            usage(|u| u.cache_write),
+                            turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
+                            tool,
+                            opt_text(facts.and_then(|f| f.call.as_deref())),
                             facts
-                                .and_then(|f| f.model.as_deref())
-                                .filter(|m| !m.is_empty()),
-                        ),
-                        if node.timestamp > 0 {
-                            int(node.timestamp)
+                                .filter(|f| f.kind == MessageKind::Assistant)
+                                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                            is_error,
+                            int(len as u64),
+                            Cell::Text(escape(tree.subject(ix))),
+                            subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
+                        ];
+                        // The UTC day, named once per run of rows on one day.
+                        let number = if node.timestamp > 0 {
+                            node.timestamp / 86_400_000
                         } else {
-                            Cell::Null
-                        },
-                        Cell::Bool(turn.is_some_and(|u| u.turn)),
-                        usage(|u| u.input),
-                        usage(|u| u.output),
-                        usage(|u| u.cache_read),
-                        usage(|u| u.cache_write),
-                        turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
-                        tool,
-                        opt_text(facts.and_then(|f| f.call.as_deref())),
-                        facts
-                            .filter(|f| f.kind == MessageKind::Assistant)
-                            .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
-                        is_error,
-                        int(len as u64),
-                        Cell::Text(escape(tree.subject(ix))),
-                        subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
-                    ];
-                    // The UTC day, named once per run of rows on one day.
-                    let number = if node.timestamp > 0 {
-                        node.timestamp / 86_400_000
-                    } else {
-                        u64::MAX
-                    };
-                    let at = match day_of {
-                        Some((n, at)) if n == number => at,
-                        _ => {
-                            let day =
-                                crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
-                                    .filter(|_| node.timestamp > 0)
-                                    .unwrap_or_else(|| NO_DAY.to_string());
-                            let at = match by_day.iter().position(|(d, _)| *d == day) {
-                                Some(at) => at,
-                                None => {
-                                    by_day.push((day, Columns::new(ENTRIES)));
-                                    by_day.len() - 1
-                                }
-                            };
-                            day_of = Some((number, at));
-                            at
-                        }
-                    };
-                    by_day[at].1.push(row);
+                            u64::MAX
+                        };
+                        let at = match day_of {
+                            Some((n, at)) if n == number => at,
+                            _ => {
+                                let day = crate::stats::report::day(
+                                    node.timestamp,
+                                    &jiff::tz::TimeZone::UTC,
+                                )
+                                .filter(|_| node.timestamp > 0)
+                                .unwrap_or_else(|| NO_DAY.to_string());
+                                let at = match by_day.iter().position(|(d, _)| *d == day) {
+                                    Some(at) => at,
+                                    None => {
+                                        by_day.push((day, Columns::new(ENTRIES)));
+                                        by_day.len() - 1
+                                    }
+                                };
+                                day_of = Some((number, at));
+                                at
+                            }
+                        };
+                        by_day[at].1.push(row);
+                    }
+                    next = upto;
                 }
                 Ok(by_day)
             },
         )?;
-        let mut by_day: Vec<(String, Columns)> = Vec::new();
-        for part in parts {
-            for (day, cols) in part {
-                match by_day.iter_mut().find(|(d, _)| *d == day) {
-                    Some((_, mine)) => mine.append(cols),
-                    None => by_day.push((day, cols)),
-                }
-            }
-        }
-        sink(by_day)?;
+        // Each core's rows of a day go on as a piece of their own, in
+        // order: the writer writes pieces one after the other, unmerged.
+        sink(parts.into_iter().flatten().collect())?;
     }
     let mut tree_rows = Columns::new(TREE);
     for &ix in &ixs {
@@ -538,6 +597,43 @@ pub fn session_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_string_is_counted_as_decoding_it_counts() {
+        for text in [
+            "",
+            "plain",
+            "é漢🙂",
+            "line\nbreak\ttab \"quoted\" back\\slash /",
+            "\u{1b}[2J\u{9b}\u{202e}\u{0}",
+            "𝄞 and \u{10FFFF}",
+        ] {
+            let literal = serde_json::to_string(text).unwrap();
+            assert_eq!(
+                json_string_chars(&literal),
+                Some(text.chars().count()),
+                "{literal}"
+            );
+            // Every character escaped as \uXXXX (pairs for the others).
+            let escaped: String = text.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+            let literal = format!("\"{escaped}\"");
+            assert_eq!(
+                json_string_chars(&literal),
+                Some(text.chars().count()),
+                "{literal}"
+            );
+        }
+        for bad in [
+            r#""\ud800""#,
+            r#""\udc00x""#,
+            r#""\ud800\u0041""#,
+            r#""a"b""#,
+            "nope",
+        ] {
+            assert_eq!(json_string_chars(bad), None, "{bad}");
+            assert!(serde_json::from_str::<String>(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn the_lean_text_length_is_the_length_of_the_text_read_whole() {
