@@ -880,3 +880,37 @@ fn the_chat_scrolls_within_its_path_at_any_width() {
     let back = s.press("G");
     assert!(back.contains("e1 user"), "{back}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_terminal_that_hangs_up_ends_the_browser() {
+    let dir = Dir::new();
+    dir.fixture("demo.jsonl", "session.jsonl");
+    let (master, terminal) = crate::support::pseudo_terminal(30, 120);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ysess"))
+        .arg("tui")
+        .current_dir(dir.path())
+        .env_remove("YSESS_FILE")
+        .env("TERM", "xterm-256color")
+        .stdin(terminal.try_clone().unwrap())
+        .stdout(terminal.try_clone().unwrap())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("ysess starts");
+    drop(terminal);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The terminal's window closes: its controlling end is gone.
+    drop(master);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child") {
+            break status;
+        }
+        if std::time::Instant::now() > until {
+            let _ = child.kill();
+            panic!("ysess tui goes on after its terminal hung up");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_ne!(status.code(), Some(0), "{status:?}");
+}

@@ -99,42 +99,73 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let screen = Screen::enter()?;
     let ended = event_loop(app, &signals);
     drop(screen);
-    match ended? {
-        Some(signal) => Ok(Exit::Signal(signal)),
-        None => Ok(Exit::Success),
+    match ended {
+        Ok(Some(signal)) => Ok(Exit::Signal(signal)),
+        Ok(None) => Ok(Exit::Success),
+        Err(e) => Err(Failure::refuse(format!("the terminal failed: {e}"))),
     }
 }
 
 /// Draws, takes keys and looks at the file until the user quits (`None`)
 /// or a signal ends the browser (its number).
 fn event_loop(mut app: App, signals: &Signals) -> io::Result<Option<u8>> {
+    use std::sync::mpsc::RecvTimeoutError;
+
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    // Keys are read on a thread of their own: a terminal that hangs up
+    // reads as endless empty input there, while this loop finds it out by
+    // writing, and ends.
+    let (tx, keys) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        loop {
+            let read = event::read();
+            let failed = read.is_err();
+            if tx.send(read).is_err() || failed {
+                break;
+            }
+        }
+    });
     loop {
         terminal.draw(|frame| app.draw(frame))?;
+        // A frame that changed nothing writes nothing: a few bytes each
+        // turn make a closed terminal an error, which ends the browser.
+        execute!(terminal.backend_mut(), cursor::Hide)?;
         if let Some(text) = app.copy.take() {
             copy(&text)?;
         }
         if let Some(signal) = signals.taken() {
             return Ok(Some(signal));
         }
-        if event::poll(Duration::from_millis(100))? {
-            match event::read()? {
-                Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key),
-                _ => {}
-            }
-            // Take every key already typed before drawing again.
-            while !app.quit && event::poll(Duration::ZERO)? {
-                if let Event::Key(key) = event::read()?
-                    && key.kind != KeyEventKind::Release
-                {
-                    app.key(key);
+        match keys.recv_timeout(Duration::from_millis(100)) {
+            Ok(event) => {
+                take(&mut app, event?);
+                // Take every key already typed before drawing again.
+                while !app.quit {
+                    match keys.try_recv() {
+                        Ok(event) => take(&mut app, event?),
+                        Err(_) => break,
+                    }
                 }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other("the terminal's input ended"));
             }
         }
         if app.quit {
             return Ok(None);
         }
         app.tick();
+    }
+}
+
+/// One event from the terminal: a key is the browser's (a resize needs
+/// only the next frame).
+fn take(app: &mut App, event: Event) {
+    if let Event::Key(key) = event
+        && key.kind != KeyEventKind::Release
+    {
+        app.key(key);
     }
 }
 
