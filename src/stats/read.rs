@@ -19,6 +19,9 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
     }
 }
 
+/// Bytes of lines read at once.
+const BLOCK: u64 = 4 << 20;
+
 /// The facts of every entry, by index; `None` for bookkeeping folded out
 /// of the user's tree (ysess's records, a format's own lines), but the
 /// facts of a subagent's turns folded into the file (Claude Code's
@@ -42,21 +45,36 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
             .map(|from| {
                 scope.spawn(move || -> io::Result<Part> {
                     let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
-                    for ix in from..(from + chunk).min(len) {
-                        let ix = ix as Ix;
-                        // Bookkeeping has no account; a subagent's turns
-                        // folded into the file (Claude Code's sidechain
-                        // lines) have one, which the whole session's total
-                        // counts.
-                        if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
-                            part.0.push(None);
-                            continue;
+                    let ixs: Vec<Ix> = (from..(from + chunk).min(len)).map(|ix| ix as Ix).collect();
+                    let mut next = 0;
+                    while next < ixs.len() {
+                        // The lines are read a block at a time, not a call
+                        // each.
+                        let (block, start, upto) = repo.lines_block(&ixs, next, BLOCK)?;
+                        for &ix in &ixs[next..upto] {
+                            // Bookkeeping has no account; a subagent's turns
+                            // folded into the file (Claude Code's sidechain
+                            // lines) have one, which the whole session's
+                            // total counts.
+                            if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
+                                part.0.push(None);
+                                continue;
+                            }
+                            let node = tree.node(ix);
+                            let at = (node.offset - start) as usize;
+                            let line = block.get(at..at + node.len as usize).ok_or_else(|| {
+                                io::Error::new(
+                                    io::ErrorKind::UnexpectedEof,
+                                    "the file is shorter than it was",
+                                )
+                            })?;
+                            let (facts, calls, answers) = read_one_from(repo, ix, Some(line))?;
+                            part.1
+                                .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                            part.2.extend(answers.map(|call| (ix, call)));
+                            part.0.push(Some(facts));
                         }
-                        let (facts, calls, answers) = read_one(repo, ix)?;
-                        part.1
-                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
-                        part.2.extend(answers.map(|call| (ix, call)));
-                        part.0.push(Some(facts));
+                        next = upto;
                     }
                     Ok(part)
                 })
@@ -105,6 +123,11 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
 pub(super) type One = (Facts, Vec<(String, String)>, Option<String>);
 
 pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
+    read_one_from(repo, ix, None)
+}
+
+/// [`read_one`], its line already read when `line` is given.
+fn read_one_from(repo: &Repo, ix: Ix, line: Option<&[u8]>) -> io::Result<One> {
     let node = repo.tree.node(ix);
     // A user or custom message has no account beyond its kind and time,
     // which the index knows, in every format: it is not read at all.
@@ -116,21 +139,24 @@ pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
         };
         return Ok((facts, Vec::new(), None));
     }
+    let read;
+    let line: &[u8] = match line {
+        Some(line) => line,
+        None => {
+            read = repo.line_bytes(ix)?;
+            &read
+        }
+    };
     let leaned = match repo.format {
-        Format::Yoagent | Format::Pi => lean(
-            &repo.line_bytes(ix)?,
-            node.kind,
-            node.timestamp,
-            repo.format,
-        ),
-        Format::Claude => lean_claude(&repo.line_bytes(ix)?, node.kind, node.timestamp).map(
-            |(mut facts, calls, answer)| {
+        Format::Yoagent | Format::Pi => lean(line, node.kind, node.timestamp, repo.format),
+        Format::Claude => {
+            lean_claude(line, node.kind, node.timestamp).map(|(mut facts, calls, answer)| {
                 if let Some((tool, _)) = &mut facts.result {
                     tool.push_str(repo.tree.tag(ix));
                 }
                 (facts, calls, answer)
-            },
-        ),
+            })
+        }
         // Its model and usage stand on lines of their own.
         Format::Codex => None,
     };
@@ -139,11 +165,10 @@ pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
             one.0.call.clone_from(&one.2);
             Ok(one)
         }
-        None => whole(repo, ix),
+        None => whole_from(repo, ix, line),
     }
 }
 
-/// An entry read whole: the slow path every format has.
 /// A Claude Code assistant line or tool result read for its account only:
 /// the text, thinking and tool input are skipped unread. `None` for a line
 /// of another shape, which is read whole.
@@ -250,8 +275,16 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
     }
 }
 
+/// An entry read whole: the slow path every format has.
+#[cfg(test)]
 pub(super) fn whole(repo: &Repo, ix: Ix) -> io::Result<One> {
-    let entry = repo.entry(ix)?;
+    whole_from(repo, ix, &repo.line_bytes(ix)?)
+}
+
+/// An entry read whole from its line, already read: the slow path every
+/// format has.
+fn whole_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
+    let entry = repo.entry_from(ix, line)?;
     let (calls, answers) = match &entry.message {
         Message::Assistant { content, .. } => (
             calls(content)
