@@ -425,6 +425,20 @@ impl Repo {
         Ok((bytes, start, upto))
     }
 
+    /// Entry `ix`'s line within a block [`Repo::lines_block`] read from
+    /// `start`; an error when the block does not hold it (the file is
+    /// shorter than it was).
+    pub fn line_in<'b>(&self, block: &'b [u8], start: u64, ix: Ix) -> io::Result<&'b [u8]> {
+        let node = self.tree.node(ix);
+        let at = node.offset.saturating_sub(start) as usize;
+        block.get(at..at + node.len as usize).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the file is shorter than it was",
+            )
+        })
+    }
+
     /// The bytes of an entry's line.
     pub fn line(&self, ix: Ix) -> io::Result<Vec<u8>> {
         self.line_bytes(ix).map(std::borrow::Cow::into_owned)

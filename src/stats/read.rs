@@ -60,14 +60,7 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                                 part.0.push(None);
                                 continue;
                             }
-                            let node = tree.node(ix);
-                            let at = (node.offset - start) as usize;
-                            let line = block.get(at..at + node.len as usize).ok_or_else(|| {
-                                io::Error::new(
-                                    io::ErrorKind::UnexpectedEof,
-                                    "the file is shorter than it was",
-                                )
-                            })?;
+                            let line = repo.line_in(&block, start, ix)?;
                             let (facts, calls, answers) = read_one_from(repo, ix, Some(line))?;
                             part.1
                                 .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));

@@ -390,14 +390,7 @@ pub fn file_rows(
                     let (block, from, upto) = repo.lines_block(ixs, next, BLOCK)?;
                     for &ix in &ixs[next..upto] {
                         let node = tree.node(ix);
-                        let at = (node.offset - from) as usize;
-                        let line: &[u8] =
-                            block.get(at..at + node.len as usize).ok_or_else(|| {
-                                io::Error::new(
-                                    io::ErrorKind::UnexpectedEof,
-                                    "the file is shorter than it was",
-                                )
-                            })?;
+                        let line = repo.line_in(&block, from, ix)?;
                         let len = match lean_text_len(line, repo.format) {
                             Some(len) => len,
                             None => repo
