@@ -41,6 +41,29 @@ fn seen(path: &std::path::Path) -> Option<Seen> {
     })
 }
 
+/// The session at `path`, read as the browser reads it: without subject
+/// lines, a torn last line waited for.
+fn load(path: PathBuf, format: Option<Format>) -> Result<Repo, LoadError> {
+    Repo::load_lean(&crate::Source::Path(path), format)
+}
+
+/// What a background read sent: `Some(Some(value))`; `Some(None)` when it
+/// ended without sending; `None` while it is still under way (unless
+/// `wait`) or when none was started. The receiver is dropped once it has
+/// answered.
+fn received<T>(rx: &mut Option<Receiver<T>>, wait: bool) -> Option<Option<T>> {
+    let got = match rx.as_ref()? {
+        rx if wait => rx.recv().ok(),
+        rx => match rx.try_recv() {
+            Ok(value) => Some(value),
+            Err(TryRecvError::Disconnected) => None,
+            Err(TryRecvError::Empty) => return None,
+        },
+    };
+    *rx = None;
+    Some(got)
+}
+
 /// A session open in the browser.
 pub struct View {
     /// The session file.
@@ -216,14 +239,7 @@ impl View {
 
     /// The graph row of the `k`th listed entry.
     pub fn graph_row(&mut self, k: usize) -> Option<GraphRow> {
-        if let Some(rx) = &self.checkpoints_rx
-            && let Ok(all) = rx.try_recv()
-        {
-            if all.len() > self.drawing.checkpoints.len() {
-                self.drawing.checkpoints = all;
-            }
-            self.checkpoints_rx = None;
-        }
+        self.take_checkpoints(false);
         self.drawing.row(&self.repo.tree, &self.order, k)
     }
 
@@ -251,10 +267,7 @@ impl View {
 
     /// Selects entry `ix` (nothing when it is not listed).
     pub fn select_ix(&mut self, ix: Option<Ix>) {
-        let k = ix
-            .and_then(|ix| self.place.get(ix as usize).copied())
-            .filter(|&k| k != u32::MAX)
-            .map_or(0, |k| k as usize);
+        let k = ix.and_then(|ix| self.place_of(ix)).unwrap_or(0);
         self.sel = k;
         self.top = self.top.min(k);
         self.reset_chat();
@@ -367,86 +380,68 @@ impl View {
     /// Looks for facts read and for growth of the file; reads the file
     /// again, in the background, when it grew.
     pub fn tick(&mut self) -> Tick {
-        self.start();
-        if let Some(rx) = &self.usage_rx {
-            match rx.try_recv() {
-                Ok(Ok(usage)) => {
-                    self.usage = Some(Arc::new(usage));
-                    self.usage_rx = None;
-                    self.cache.clear();
-                }
-                Ok(Err(_)) | Err(TryRecvError::Disconnected) => {
-                    self.usage_rx = None;
-                    self.usage_failed = true;
-                }
-                Err(TryRecvError::Empty) => {}
+        let tick = self.take_background(false);
+        if self.reload_rx.is_none() {
+            let now = seen(&self.path);
+            if now.is_some() && now != self.seen {
+                self.seen = now;
+                let (path, format) = (self.path.clone(), self.format());
+                let (tx, rx) = channel();
+                std::thread::spawn(move || {
+                    let _ = tx.send(load(path, format));
+                });
+                self.reload_rx = Some(rx);
             }
         }
-        if let Some(rx) = &self.reload_rx {
-            return match rx.try_recv() {
-                Ok(Ok(repo)) => {
-                    self.reload_rx = None;
-                    self.swap(repo)
-                }
-                Ok(Err(e)) => {
-                    self.reload_rx = None;
-                    Tick::Failed(crate::cli::hint::load_error(&e))
-                }
-                Err(TryRecvError::Disconnected) => {
-                    self.reload_rx = None;
-                    Tick::Quiet
-                }
-                Err(TryRecvError::Empty) => Tick::Quiet,
-            };
-        }
-        let now = seen(&self.path);
-        if now.is_some() && now != self.seen {
-            self.seen = now;
-            let (path, format) = (self.path.clone(), self.format_of.or(Some(self.repo.format)));
-            let (tx, rx) = channel();
-            std::thread::spawn(move || {
-                let _ = tx.send(Repo::load_lean(&crate::Source::Path(path), format));
-            });
-            self.reload_rx = Some(rx);
-        }
-        Tick::Quiet
+        tick
     }
 
     /// Waits for what is read in the background (the facts, a new read of
     /// the file) and puts it in place.
     pub fn settle(&mut self) -> Tick {
-        let mut tick = Tick::Quiet;
-        if let Some(rx) = self.reload_rx.take() {
-            match rx.recv() {
-                Ok(Ok(repo)) => tick = self.swap(repo),
-                Ok(Err(e)) => tick = Tick::Failed(crate::cli::hint::load_error(&e)),
-                Err(_) => {}
-            }
-        }
+        self.take_background(true)
+    }
+
+    /// Puts in place what the background reads have sent (`wait`: once
+    /// they all have): a new read of the file first, then what was started
+    /// for it (usage, the graph's checkpoints).
+    fn take_background(&mut self, wait: bool) -> Tick {
+        let tick = match received(&mut self.reload_rx, wait) {
+            Some(Some(Ok(repo))) => self.swap(repo),
+            Some(Some(Err(e))) => Tick::Failed(crate::cli::hint::load_error(&e)),
+            Some(None) | None => Tick::Quiet,
+        };
         self.start();
-        if let Some(rx) = self.usage_rx.take() {
-            match rx.recv() {
-                Ok(Ok(usage)) => {
-                    self.usage = Some(Arc::new(usage));
-                    self.cache.clear();
-                }
-                _ => self.usage_failed = true,
+        match received(&mut self.usage_rx, wait) {
+            Some(Some(Ok(usage))) => {
+                self.usage = Some(Arc::new(usage));
+                self.cache.clear();
             }
+            Some(_) => self.usage_failed = true,
+            None => {}
         }
-        if let Some(rx) = self.checkpoints_rx.take()
-            && let Ok(all) = rx.recv()
+        self.take_checkpoints(wait);
+        tick
+    }
+
+    /// The whole graph's checkpoints, once drawn in the background.
+    fn take_checkpoints(&mut self, wait: bool) {
+        if let Some(Some(all)) = received(&mut self.checkpoints_rx, wait)
             && all.len() > self.drawing.checkpoints.len()
         {
             self.drawing.checkpoints = all;
         }
-        tick
+    }
+
+    /// The format to read the file as: `--format-of`, else the one it was.
+    fn format(&self) -> Option<Format> {
+        self.format_of.or(Some(self.repo.format))
     }
 
     /// Reads the file again now (after a write of ours).
     pub fn reload_now(&mut self) -> Result<(), String> {
-        let format = self.format_of.or(Some(self.repo.format));
-        let repo = Repo::load_lean(&crate::Source::Path(self.path.clone()), format)
-            .map_err(|e| crate::cli::hint::load_error(&e))?;
+        let repo =
+            load(self.path.clone(), self.format()).map_err(|e| crate::cli::hint::load_error(&e))?;
         self.seen = seen(&self.path);
         self.reload_rx = None;
         let _ = self.swap(repo);
