@@ -390,11 +390,31 @@ impl Repo {
         }
     }
 
+    /// Hands `each` the line of every entry of `ixs` (in file order), the
+    /// lines read 4 MiB at a time rather than a read each; the first error
+    /// stops it.
+    pub fn each_line(
+        &self,
+        ixs: &[Ix],
+        mut each: impl FnMut(Ix, &[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        const BLOCK: u64 = 4 << 20;
+        let mut next = 0;
+        while next < ixs.len() {
+            let (block, start, upto) = self.lines_block(ixs, next, BLOCK)?;
+            for &ix in &ixs[next..upto] {
+                each(ix, self.line_in(&block, start, ix)?)?;
+            }
+            next = upto;
+        }
+        Ok(())
+    }
+
     /// The lines of the entries `ixs[from..upto]` (in file order) in one
     /// read: as many as fit in `max` bytes from the first one's start (at
     /// least that one). The bytes start at the offset returned; an entry's
     /// line is at its node's offset less that.
-    pub fn lines_block(
+    fn lines_block(
         &self,
         ixs: &[Ix],
         from: usize,
@@ -428,7 +448,7 @@ impl Repo {
     /// Entry `ix`'s line within a block [`Repo::lines_block`] read from
     /// `start`; an error when the block does not hold it (the file is
     /// shorter than it was).
-    pub fn line_in<'b>(&self, block: &'b [u8], start: u64, ix: Ix) -> io::Result<&'b [u8]> {
+    fn line_in<'b>(&self, block: &'b [u8], start: u64, ix: Ix) -> io::Result<&'b [u8]> {
         let node = self.tree.node(ix);
         let at = node.offset.saturating_sub(start) as usize;
         block.get(at..at + node.len as usize).ok_or_else(|| {

@@ -19,9 +19,6 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
     }
 }
 
-/// Bytes of lines read at once.
-const BLOCK: u64 = 4 << 20;
-
 /// The facts of every entry, by index; `None` for bookkeeping folded out
 /// of the user's tree (ysess's records, a format's own lines), but the
 /// facts of a subagent's turns folded into the file (Claude Code's
@@ -46,29 +43,22 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                 scope.spawn(move || -> io::Result<Part> {
                     let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
                     let ixs: Vec<Ix> = (from..(from + chunk).min(len)).map(|ix| ix as Ix).collect();
-                    let mut next = 0;
-                    while next < ixs.len() {
-                        // The lines are read a block at a time, not a call
-                        // each.
-                        let (block, start, upto) = repo.lines_block(&ixs, next, BLOCK)?;
-                        for &ix in &ixs[next..upto] {
-                            // Bookkeeping has no account; a subagent's turns
-                            // folded into the file (Claude Code's sidechain
-                            // lines) have one, which the whole session's
-                            // total counts.
-                            if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
-                                part.0.push(None);
-                                continue;
-                            }
-                            let line = repo.line_in(&block, start, ix)?;
-                            let (facts, calls, answers) = read_one_from(repo, ix, Some(line))?;
-                            part.1
-                                .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
-                            part.2.extend(answers.map(|call| (ix, call)));
-                            part.0.push(Some(facts));
+                    repo.each_line(&ixs, |ix, line| {
+                        // Bookkeeping has no account; a subagent's turns
+                        // folded into the file (Claude Code's sidechain
+                        // lines) have one, which the whole session's total
+                        // counts.
+                        if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
+                            part.0.push(None);
+                            return Ok(());
                         }
-                        next = upto;
-                    }
+                        let (facts, calls, answers) = read_one_from(repo, ix, Some(line))?;
+                        part.1
+                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                        part.2.extend(answers.map(|call| (ix, call)));
+                        part.0.push(Some(facts));
+                        Ok(())
+                    })?;
                     Ok(part)
                 })
             })

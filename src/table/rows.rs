@@ -276,9 +276,6 @@ fn json_string_chars(literal: &str) -> Option<usize> {
     Some(n)
 }
 
-/// Bytes of lines read at once when a file's rows are made.
-const BLOCK: u64 = 4 << 20;
-
 /// Maps ranges that cover `0..len` with `map` on every core, the results
 /// in order.
 fn on_chunks<T: Send>(
@@ -383,105 +380,95 @@ pub fn file_rows(
             |range| -> io::Result<Vec<(String, Columns)>> {
                 let mut by_day: Vec<(String, Columns)> = Vec::new();
                 let mut day_of: Option<(u64, usize)> = None;
-                let ixs = &window[range];
-                let mut next = 0;
-                while next < ixs.len() {
-                    // The lines are read a block at a time, not a call each.
-                    let (block, from, upto) = repo.lines_block(ixs, next, BLOCK)?;
-                    for &ix in &ixs[next..upto] {
-                        let node = tree.node(ix);
-                        let line = repo.line_in(&block, from, ix)?;
-                        let len = match lean_text_len(line, repo.format) {
-                            Some(len) => len,
-                            None => repo
-                                .entry_from(ix, line)
-                                .map_or(0, |entry| text_len(&entry.message)),
-                        };
-                        // The subagent of a turn folded into the file.
-                        let agent = if tree.is_record(ix) && repo.format == Format::Claude {
-                            agent_of_line(line)
+                repo.each_line(&window[range], |ix, line| {
+                    let node = tree.node(ix);
+                    let len = match lean_text_len(line, repo.format) {
+                        Some(len) => len,
+                        None => repo
+                            .entry_from(ix, line)
+                            .map_or(0, |entry| text_len(&entry.message)),
+                    };
+                    // The subagent of a turn folded into the file.
+                    let agent = if tree.is_record(ix) && repo.format == Format::Claude {
+                        agent_of_line(line)
+                    } else {
+                        None
+                    };
+                    let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+                    let turn = used.get(&ix);
+                    let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
+                    let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+                        Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
+                        None => (Cell::Null, Cell::Null),
+                    };
+                    let subagent = src.subagent.map(str::to_string).or(agent);
+                    let row = vec![
+                        text(src.session),
+                        text(&file),
+                        int(node.line),
+                        text(tree.id(ix)),
+                        opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+                        int(u64::from(node.depth)),
+                        text(tree.id(root[ix as usize])),
+                        text(node.kind.role_name()),
+                        if node.kind == MessageKind::Custom {
+                            text(tree.tag(ix)).non_empty()
                         } else {
-                            None
-                        };
-                        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-                        let turn = used.get(&ix);
-                        let usage =
-                            |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-                        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-                            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
-                            None => (Cell::Null, Cell::Null),
-                        };
-                        let subagent = src.subagent.map(str::to_string).or(agent);
-                        let row = vec![
-                            text(src.session),
-                            text(&file),
-                            int(node.line),
-                            text(tree.id(ix)),
-                            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
-                            int(u64::from(node.depth)),
-                            text(tree.id(root[ix as usize])),
-                            text(node.kind.role_name()),
-                            if node.kind == MessageKind::Custom {
-                                text(tree.tag(ix)).non_empty()
-                            } else {
-                                Cell::Null
-                            },
-                            opt_text(
-                                facts
-                                    .and_then(|f| f.model.as_deref())
-                                    .filter(|m| !m.is_empty()),
-                            ),
-                            if node.timestamp > 0 {
-                                int(node.timestamp)
-                            } else {
-                                Cell::Null
-                            },
-                            Cell::Bool(turn.is_some_and(|u| u.turn)),
-                            usage(|u| u.input),
-                            usage(|u| u.output),
-                            usage(|u| u.cache_read),
-                            usage(|u| u.cache_write),
-                            turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
-                            tool,
-                            opt_text(facts.and_then(|f| f.call.as_deref())),
+                            Cell::Null
+                        },
+                        opt_text(
                             facts
-                                .filter(|f| f.kind == MessageKind::Assistant)
-                                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
-                            is_error,
-                            int(len as u64),
-                            Cell::Text(escape(tree.subject(ix))),
-                            subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
-                        ];
-                        // The UTC day, named once per run of rows on one day.
-                        let number = if node.timestamp > 0 {
-                            node.timestamp / 86_400_000
+                                .and_then(|f| f.model.as_deref())
+                                .filter(|m| !m.is_empty()),
+                        ),
+                        if node.timestamp > 0 {
+                            int(node.timestamp)
                         } else {
-                            u64::MAX
-                        };
-                        let at = match day_of {
-                            Some((n, at)) if n == number => at,
-                            _ => {
-                                let day = crate::stats::report::day(
-                                    node.timestamp,
-                                    &jiff::tz::TimeZone::UTC,
-                                )
-                                .filter(|_| node.timestamp > 0)
-                                .unwrap_or_else(|| NO_DAY.to_string());
-                                let at = match by_day.iter().position(|(d, _)| *d == day) {
-                                    Some(at) => at,
-                                    None => {
-                                        by_day.push((day, Columns::new(ENTRIES)));
-                                        by_day.len() - 1
-                                    }
-                                };
-                                day_of = Some((number, at));
-                                at
-                            }
-                        };
-                        by_day[at].1.push(row);
-                    }
-                    next = upto;
-                }
+                            Cell::Null
+                        },
+                        Cell::Bool(turn.is_some_and(|u| u.turn)),
+                        usage(|u| u.input),
+                        usage(|u| u.output),
+                        usage(|u| u.cache_read),
+                        usage(|u| u.cache_write),
+                        turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
+                        tool,
+                        opt_text(facts.and_then(|f| f.call.as_deref())),
+                        facts
+                            .filter(|f| f.kind == MessageKind::Assistant)
+                            .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                        is_error,
+                        int(len as u64),
+                        Cell::Text(escape(tree.subject(ix))),
+                        subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
+                    ];
+                    // The UTC day, named once per run of rows on one day.
+                    let number = if node.timestamp > 0 {
+                        node.timestamp / 86_400_000
+                    } else {
+                        u64::MAX
+                    };
+                    let at = match day_of {
+                        Some((n, at)) if n == number => at,
+                        _ => {
+                            let day =
+                                crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
+                                    .filter(|_| node.timestamp > 0)
+                                    .unwrap_or_else(|| NO_DAY.to_string());
+                            let at = match by_day.iter().position(|(d, _)| *d == day) {
+                                Some(at) => at,
+                                None => {
+                                    by_day.push((day, Columns::new(ENTRIES)));
+                                    by_day.len() - 1
+                                }
+                            };
+                            day_of = Some((number, at));
+                            at
+                        }
+                    };
+                    by_day[at].1.push(row);
+                    Ok(())
+                })?;
                 Ok(by_day)
             },
         )?;
