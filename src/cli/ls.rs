@@ -66,42 +66,29 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let mut listed: Vec<Session> = Vec::new();
     let mut unreadable = 0u64;
     let mut failed = None;
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let items = found.into_iter().inspect(|f| {
         if let Found::File { size, .. } = f {
             bar.found(*size);
         }
     });
-    crate::fleet::ordered(
-        workers,
-        workers * 4,
-        items,
-        |f| match f {
-            Found::File { path, size, .. } => {
-                let read = Session::of(&path).map_err(|e| hint::load_error(&e));
-                (path, size, read)
-            }
-            Found::Unreadable { path, error } => (path, 0, Err(error.to_string())),
-        },
-        |(path, size, read)| {
-            bar.done(size);
-            match read {
-                Ok(session) => listed.push(session),
-                Err(why) => {
-                    unreadable += 1;
-                    let said = bar.suspend(|| {
-                        ctx.streams
-                            .diag(Level::Error, &escape(&format!("{}: {why}", path.display())))
-                    });
-                    if let Err(e) = said {
-                        failed = Some(e);
-                        return false;
-                    }
+    read_found(items, |(path, size, read)| {
+        bar.done(size);
+        match read {
+            Ok(session) => listed.push(session),
+            Err(why) => {
+                unreadable += 1;
+                let said = bar.suspend(|| {
+                    ctx.streams
+                        .diag(Level::Error, &escape(&format!("{}: {why}", path.display())))
+                });
+                if let Err(e) = said {
+                    failed = Some(e);
+                    return false;
                 }
             }
-            true
-        },
-    );
+        }
+        true
+    });
     bar.finish();
     if let Some(e) = failed {
         return Err(e.into());
@@ -182,6 +169,33 @@ fn session_json(s: &Session) -> json::Session<'_> {
 /// The sessions as a table, one per line, a header first:
 /// `ACTIVITY  AGENT  SESSION  ENTRIES  BRANCHES  TOKENS  COST  PROJECT  TITLE`,
 /// each line cut to the terminal's width.
+/// A session file read for its listing: its path, size, and its
+/// [`Session`] or why it could not be read.
+pub(crate) type Read = (PathBuf, u64, Result<Session, String>);
+
+/// Reads every file `found` names on every core, handing each to `done` in
+/// order as soon as it and those before it are read; `done` returning
+/// false stops.
+pub(crate) fn read_found(
+    found: impl Iterator<Item = Found> + Send,
+    done: impl FnMut(Read) -> bool,
+) {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    crate::fleet::ordered(
+        workers,
+        workers * 4,
+        found,
+        |f| match f {
+            Found::File { path, size, .. } => {
+                let read = Session::of(&path).map_err(|e| hint::load_error(&e));
+                (path, size, read)
+            }
+            Found::Unreadable { path, error } => (path, 0, Err(error.to_string())),
+        },
+        done,
+    );
+}
+
 /// Newest activity first; sessions without a time last.
 pub(crate) fn newest_first(listed: &mut [Session]) {
     listed.sort_by(|a, b| b.last.cmp(&a.last).then_with(|| a.path.cmp(&b.path)));
@@ -260,7 +274,7 @@ pub(crate) fn table(
 }
 
 /// `912`, `84.1k`, `1.2M`: tokens as a person reads them.
-fn tokens(n: u64) -> String {
+pub(crate) fn tokens(n: u64) -> String {
     match n {
         n if n < 1000 => n.to_string(),
         n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),

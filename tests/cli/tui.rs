@@ -437,7 +437,8 @@ fn short_tokens(n: u64) -> String {
     match n {
         n if n < 1000 => n.to_string(),
         n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        n => format!("{:.1}M", n as f64 / 1e6),
+        n if n < 1_000_000_000 => format!("{:.1}M", n as f64 / 1e6),
+        n => format!("{:.1}G", n as f64 / 1e9),
     }
 }
 

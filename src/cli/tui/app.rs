@@ -566,15 +566,7 @@ impl App {
         let ok = match crate::cli::run(&cli, streams) {
             Ok(_) => true,
             Err(failure) => {
-                let mut streams = crate::ui::output::Streams {
-                    out: &mut std::io::sink(),
-                    err: &mut err,
-                    color_err: false,
-                    color_out: false,
-                    pager: None,
-                    width: None,
-                };
-                crate::cli::report(&mut streams, &failure, false);
+                err.extend_from_slice(reported(&failure).as_bytes());
                 false
             }
         };
@@ -707,11 +699,24 @@ impl App {
     }
 }
 
-/// A failure as the status line shows it: its error and first hint.
+/// A failure as the command line reports it: `error: …`, then its
+/// hints, a line each, without colour.
+fn reported(failure: &crate::cli::Failure) -> String {
+    let mut err = Vec::new();
+    let mut streams = crate::ui::output::Streams {
+        out: &mut std::io::sink(),
+        err: &mut err,
+        color_err: false,
+        color_out: false,
+        pager: None,
+        width: None,
+    };
+    crate::cli::report(&mut streams, failure, false);
+    String::from_utf8_lossy(&err).into_owned()
+}
+
+/// A failure as the status line shows it: its report on one line.
 fn failure_note(failure: &crate::cli::Failure) -> Note {
-    let mut text = crate::ui::output::escape(&format!("error: {:#}", failure.error)).into_owned();
-    if let Some(hint) = failure.hints.first() {
-        text.push_str(&format!(" (hint: {})", crate::ui::output::escape(hint)));
-    }
+    let text = reported(failure).lines().collect::<Vec<_>>().join(" ");
     Note { text, error: true }
 }

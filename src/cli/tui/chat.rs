@@ -9,6 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 
+use crate::cli::ls::tokens;
 use crate::stats::Spent;
 use crate::ui::output::escape;
 use crate::view::{Block, Entry, Message, human_size};
@@ -42,15 +43,6 @@ pub fn all_in(s: &Spent) -> u64 {
     s.input
         .saturating_add(s.cache_read)
         .saturating_add(s.cache_write)
-}
-
-/// `1.2k`: a token count as the status line and headings show it.
-pub fn tokens(n: u64) -> String {
-    match n {
-        n if n < 1000 => n.to_string(),
-        n if n < 1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        n => format!("{:.1}M", n as f64 / 1e6),
-    }
 }
 
 /// The lines of `entry`, `width` columns wide; `open`: its folds are open.

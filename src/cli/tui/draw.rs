@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::app::{App, Ask, Overlay};
-use super::chat::{cut, split_at_width, tokens};
+use super::chat::{cut, split_at_width};
 use super::view::{Pane, View};
+use crate::cli::ls::tokens;
 use crate::ui::output::escape;
 
 /// The keys, as `?` lists them (and the README's table).

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::Format;
-use crate::fleet::sessions::{self, Found, Session};
+use crate::fleet::sessions::{self, Session};
 use crate::ui::render::Paint;
 
 /// The session list.
@@ -104,32 +104,18 @@ impl List {
 /// Every session in `dirs`, read on every core, newest first; and the files
 /// that could not be read.
 fn read(dirs: &[PathBuf]) -> (Vec<Session>, Vec<String>) {
-    let roots = sessions::roots(dirs);
-    let found = sessions::find(&roots);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let found = sessions::find(&sessions::roots(dirs));
     let mut listed = Vec::new();
     let mut unreadable = Vec::new();
-    crate::fleet::ordered(
-        workers,
-        workers * 4,
-        found.into_iter(),
-        |f| match f {
-            Found::File { path, .. } => {
-                let read = Session::of(&path).map_err(|e| crate::cli::hint::load_error(&e));
-                (path, read)
-            }
-            Found::Unreadable { path, error } => (path, Err(error.to_string())),
-        },
-        |(path, read)| {
-            match read {
-                Ok(session) => listed.push(session),
-                Err(why) => unreadable.push(
-                    crate::ui::output::escape(&format!("{}: {why}", path.display())).into_owned(),
-                ),
-            }
-            true
-        },
-    );
+    crate::cli::ls::read_found(found.into_iter(), |(path, _, read)| {
+        match read {
+            Ok(session) => listed.push(session),
+            Err(why) => unreadable.push(
+                crate::ui::output::escape(&format!("{}: {why}", path.display())).into_owned(),
+            ),
+        }
+        true
+    });
     crate::cli::ls::newest_first(&mut listed);
     (listed, unreadable)
 }
