@@ -592,31 +592,14 @@ impl Usage {
     fn read(repo: &Repo) -> std::io::Result<Usage> {
         let tree = &repo.tree;
         let n = tree.len();
-        let workers = std::thread::available_parallelism().map_or(1, |w| w.get());
-        let chunk = n.div_ceil(workers).max(1024);
-        let parts: Vec<std::io::Result<Vec<Option<Spent>>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..n)
-                .step_by(chunk)
-                .map(|from| {
-                    scope.spawn(move || {
-                        (from..(from + chunk).min(n))
-                            .map(|ix| crate::stats::spent(repo, ix as Ix))
-                            .collect()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(std::io::Error::other("a reader failed")))
-                })
-                .collect()
-        });
+        // Made on every core, in order, as `log` makes its rows.
+        let ixs: Vec<Ix> = (0..n as Ix).collect();
         let mut own = Vec::with_capacity(n);
-        for part in parts {
-            own.extend(part?);
-        }
+        crate::view::rows_in_order(
+            &ixs,
+            |ix| crate::stats::spent(repo, ix),
+            |_, spent| spent.map(|s| own.push(s)),
+        )?;
         // A parent is on an earlier line than its children.
         let none = Spent {
             input: 0,
