@@ -273,15 +273,13 @@ fn text_lines(text: &str, style: Style, width: usize, out: &mut Vec<Line<'static
 /// The longest start of `text` at most `width` columns wide (at least one
 /// character), and the rest.
 pub fn split_at_width(text: &str, width: usize) -> (&str, &str) {
-    let mut used = 0;
-    for (at, c) in text.char_indices() {
-        let w = c.width().unwrap_or(0);
-        if used + w > width && at > 0 {
-            return text.split_at(at);
+    match fit_width(text, width) {
+        ("", rest) if !rest.is_empty() => {
+            let first = rest.chars().next().map_or(0, char::len_utf8);
+            rest.split_at(first)
         }
-        used += w;
+        fits => fits,
     }
-    (text, "")
 }
 
 /// The longest start of `text` at most `width` columns wide (maybe
