@@ -258,21 +258,30 @@ fn text_lines(text: &str, style: Style, width: usize, out: &mut Vec<Line<'static
             .unwrap_or(line)
             .replace('\t', "    ");
         let shown = escape(&line);
-        let mut rest: &str = &shown;
-        loop {
-            let (piece, after) = split_at_width(rest, room);
+        for piece in wrap(&shown, room) {
             out.push(Line::styled(format!("  {piece}"), style));
-            if after.is_empty() {
-                break;
-            }
-            rest = after;
         }
+    }
+}
+
+/// `text` in pieces of at most `width` columns (at least one character
+/// each; an empty text is one empty piece).
+pub fn wrap(text: &str, width: usize) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    loop {
+        let (piece, after) = split_at_width(rest, width);
+        pieces.push(piece);
+        if after.is_empty() {
+            return pieces;
+        }
+        rest = after;
     }
 }
 
 /// The longest start of `text` at most `width` columns wide (at least one
 /// character), and the rest.
-pub fn split_at_width(text: &str, width: usize) -> (&str, &str) {
+fn split_at_width(text: &str, width: usize) -> (&str, &str) {
     match fit_width(text, width) {
         ("", rest) if !rest.is_empty() => {
             let first = rest.chars().next().map_or(0, char::len_utf8);

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::app::{App, Ask, Overlay};
-use super::chat::{cut, split_at_width};
+use super::chat::{cut, wrap};
 use super::view::{Pane, View};
 use crate::cli::ls::tokens;
 use crate::ui::output::escape;
@@ -267,17 +267,10 @@ impl App {
                             Style::new()
                         };
                         let text = l.replace('\t', "    ");
-                        let mut pieces = Vec::new();
-                        let mut rest = text.as_str();
-                        loop {
-                            let (piece, after) = split_at_width(rest, inner_width);
-                            pieces.push(Line::styled(piece.to_string(), style));
-                            if after.is_empty() {
-                                break;
-                            }
-                            rest = after;
-                        }
-                        pieces
+                        wrap(&text, inner_width)
+                            .into_iter()
+                            .map(|piece| Line::styled(piece.to_string(), style))
+                            .collect::<Vec<_>>()
                     })
                     .collect();
                 // The last screenful is as far as it scrolls.
