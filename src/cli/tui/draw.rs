@@ -104,12 +104,13 @@ impl App {
             );
             return;
         }
-        let lines = list.lines(usize::from(inner.width));
         let height = usize::from(inner.height).saturating_sub(1);
         list.move_by(0, height);
+        let (top, sel) = (list.top, list.sel);
+        let lines = list.lines(usize::from(inner.width));
         let mut shown = vec![Line::styled(lines[0].clone(), DIM)];
-        for (k, line) in lines.iter().enumerate().skip(1 + list.top).take(height) {
-            let style = if k - 1 == list.sel {
+        for (k, line) in lines.iter().enumerate().skip(1 + top).take(height) {
+            let style = if k - 1 == sel {
                 Style::new().add_modifier(Modifier::REVERSED)
             } else {
                 Style::new()

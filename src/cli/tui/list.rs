@@ -22,6 +22,8 @@ pub struct List {
     pub sel: usize,
     /// The first session in sight.
     pub top: usize,
+    /// The listing's lines, and the width they were made for.
+    shown: Option<(usize, Vec<String>)>,
     tz: jiff::tz::TimeZone,
 }
 
@@ -39,6 +41,7 @@ impl List {
             rx: Some(rx),
             sel: 0,
             top: 0,
+            shown: None,
             tz,
         }
     }
@@ -50,6 +53,7 @@ impl List {
             Ok((sessions, unreadable)) => {
                 self.sessions = sessions;
                 self.unreadable = unreadable;
+                self.shown = None;
                 self.loading = false;
                 self.rx = None;
             }
@@ -69,6 +73,7 @@ impl List {
         {
             self.sessions = sessions;
             self.unreadable = unreadable;
+            self.shown = None;
         }
         self.loading = false;
     }
@@ -95,9 +100,15 @@ impl List {
             .map(|s| (s.path.clone(), s.format))
     }
 
-    /// The lines `ls` prints: a header, then a line per session.
-    pub fn lines(&self, width: usize) -> Vec<String> {
-        crate::cli::ls::table(&self.sessions, &self.tz, Paint { on: false }, Some(width))
+    /// The lines `ls` prints: a header, then a line per session (made once
+    /// per width, not on every frame).
+    pub fn lines(&mut self, width: usize) -> &[String] {
+        if self.shown.as_ref().is_none_or(|(w, _)| *w != width) {
+            let lines =
+                crate::cli::ls::table(&self.sessions, &self.tz, Paint { on: false }, Some(width));
+            self.shown = Some((width, lines));
+        }
+        self.shown.as_ref().map_or(&[], |(_, lines)| lines)
     }
 }
 
