@@ -202,11 +202,7 @@ impl Repo {
     /// write, which the format's app skips) is no refusal: it is kept in
     /// [`Repo::torn`], and the entries before it are read.
     pub fn load_torn(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
-        let (mut report, tree, store) = Repo::read(source, format, true)?;
-        report
-            .findings
-            .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
-        Repo::new(report, tree, store)
+        Repo::read_torn(source, format, true)
     }
 
     /// [`Repo::load_torn`] without the subject lines in the tree: a view
@@ -214,13 +210,23 @@ impl Repo {
     /// subject when it shows it ([`Repo::subject`]), and opens a large
     /// session sooner, in less memory.
     pub fn load_lean(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
-        let (mut report, tree, store) = Repo::read(source, format, false)?;
+        let mut repo = Repo::read_torn(source, format, false)?;
+        repo.lean = true;
+        Ok(repo)
+    }
+
+    /// A session read with a torn last line kept aside, with or without
+    /// its subject lines.
+    fn read_torn(
+        source: &Source,
+        format: Option<Format>,
+        subjects: bool,
+    ) -> Result<Repo, LoadError> {
+        let (mut report, tree, store) = Repo::read(source, format, subjects)?;
         report
             .findings
             .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
-        let mut repo = Repo::new(report, tree, store)?;
-        repo.lean = true;
-        Ok(repo)
+        Repo::new(report, tree, store)
     }
 
     /// Entry `ix`'s subject line: the tree's, or, for a repo read without
