@@ -37,6 +37,10 @@ pub struct Once {
     /// A torn last line (an agent writing it now) is no refusal: the
     /// entries before it are read, as [`Repo::load_torn`] reads them.
     pub torn: bool,
+    /// Keep what each entry's line says of its usage and size, read in the
+    /// check's own pass ([`Repo::tally`]), so `stats` and the tables need
+    /// not read those lines again.
+    pub tallies: bool,
 }
 
 /// A session file, read, checked and indexed.
@@ -59,6 +63,8 @@ pub struct Repo {
     store: Held,
     /// Read without subject lines ([`Repo::load_lean`]).
     lean: bool,
+    /// Each entry's tally, when the load asked for them ([`Once::tallies`]).
+    tallies: Vec<Option<Box<crate::format::Tally>>>,
 }
 
 /// Why a session cannot be shown.
@@ -162,6 +168,7 @@ impl Repo {
             subjects: true,
             digest: once.digest,
             since: once.since,
+            tallies: once.tallies,
             ..Options::default()
         };
         let file = crate::input::open_session(path)?;
@@ -227,6 +234,13 @@ impl Repo {
             .findings
             .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
         Repo::new(report, tree, store)
+    }
+
+    /// What entry `ix`'s line says of its usage and size, when the load
+    /// kept it ([`Once::tallies`]) and the format's scanner read the line;
+    /// `None` otherwise (read it from the line).
+    pub fn tally(&self, ix: Ix) -> Option<&crate::format::Tally> {
+        self.tallies.get(ix as usize)?.as_deref()
     }
 
     /// Entry `ix`'s subject line: the tree's, or, for a repo read without
@@ -295,6 +309,7 @@ impl Repo {
             refs: Refs::default(),
             store,
             lean: false,
+            tallies: report.tallies,
         };
         repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
         Ok(repo)

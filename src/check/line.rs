@@ -106,7 +106,15 @@ impl State {
     }
 
     /// An entry's line: the entry put in the tree, and what is wrong with it.
-    fn entry(&mut self, line: Place, len: usize, facts: Facts, indent: usize, block: &Verdicts) {
+    fn entry(
+        &mut self,
+        line: Place,
+        len: usize,
+        mut facts: Facts,
+        indent: usize,
+        block: &Verdicts,
+    ) {
+        let tally = facts.tally.take();
         let findings = &mut self.report.findings;
         let text = &block.text;
         // pi numbers a version-1 file's entries when it opens it,
@@ -189,6 +197,13 @@ impl State {
         }
         match pushed {
             Ok(ix) => {
+                if let Some(tally) = tally {
+                    let tallies = &mut self.report.tallies;
+                    if tallies.len() <= ix as usize {
+                        tallies.resize_with(ix as usize + 1, || None);
+                    }
+                    tallies[ix as usize] = Some(tally);
+                }
                 self.tools.remember(ix, &facts, block);
                 if let Some(target) = target
                     && self.builder.line_of(target).is_none()

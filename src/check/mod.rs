@@ -197,6 +197,9 @@ pub struct Report {
     /// `custom-title`, else its `summary`): the last one given by the user,
     /// else the app's last; raw session text.
     pub title: Option<String>,
+    /// Each entry's tally, by index, when asked for
+    /// ([`Options::tallies`]); `None` where the scanner did not read it.
+    pub tallies: Vec<Option<Box<crate::format::Tally>>>,
 }
 
 impl Report {
@@ -235,6 +238,9 @@ pub struct Options {
     pub warnings: bool,
     /// Read the file as this format, whatever its first line shows.
     pub format: Option<Format>,
+    /// Keep each entry's [`crate::format::Tally`] where its format's
+    /// scanner reads it ([`Report::tallies`]).
+    pub tallies: bool,
 }
 /// Checks a whole session stream. Lines are checked on all cores, in blocks;
 /// the tree is built in file order as the verdicts come back.
@@ -257,9 +263,11 @@ pub fn check_tree<R: Read + Send>(reader: R, options: &Options) -> io::Result<(R
         }
     };
     let mut state = State::default();
-    let (bytes, format) = read_blocks(reader, tap, options.format, options.subjects, |v| {
-        state.take(v)
-    })?;
+    let want = crate::format::read::Want {
+        subjects: options.subjects,
+        tallies: options.tallies,
+    };
+    let (bytes, format) = read_blocks(reader, tap, options.format, want, |v| state.take(v))?;
     let (mut report, tree) = state.finish(format, options.warnings);
     report.summary.bytes = bytes;
     if let Some(torn) = report.torn.as_mut() {

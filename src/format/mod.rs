@@ -208,9 +208,16 @@ impl Format {
     /// Decides one line (without its `\n`) as the format's own loader does;
     /// `subject` also makes the entry's subject line.
     pub fn check_line(self, bytes: &[u8], subject: bool) -> Checked<'_> {
+        self.check_line_tallied(bytes, subject, false)
+    }
+
+    /// [`Format::check_line`], an entry's [`Tally`] taken too when `tally`
+    /// asks for it and the format's scanner reads the line (yoagent's and
+    /// pi's messages; other lines and formats go without).
+    pub fn check_line_tallied(self, bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
         match self {
-            Format::Yoagent => yoagent::check_line(bytes, subject),
-            Format::Pi => pi::check_line(bytes, subject),
+            Format::Yoagent => yoagent::read_line(bytes, subject, tally),
+            Format::Pi => pi::read_line(bytes, subject, tally),
             Format::Claude => claude::check_line(bytes, subject),
             Format::Codex => codex::check_line(bytes, subject),
         }
@@ -411,6 +418,34 @@ pub struct LineFacts<'a> {
     /// entries pi numbers and chains when it opens them); `target` then
     /// holds a compaction's `firstKeptEntryIndex`, in decimal.
     pub unnumbered: bool,
+    /// What the line says of its usage, cost, text and tools, when the
+    /// scanner was asked for it ([`Format::check_line_tallied`]) and read
+    /// all of it; `None` otherwise (then it is read from the line).
+    pub tally: Option<Box<Tally>>,
+}
+
+/// What one entry's line says of its usage and size, read in the same pass
+/// that checks it: what `ysess export --parquet` and `ysess stats` would
+/// otherwise read from the line a second time.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Tally {
+    /// Tokens an assistant message records.
+    pub usage: message::Usage,
+    /// Dollars an assistant message records (pi's `usage.cost.total`).
+    pub cost: Option<f64>,
+    /// The characters of the message's text blocks (not its thinking, not
+    /// its tool calls' arguments).
+    pub text: u64,
+    /// An assistant message's model (empty when it names none).
+    pub model: Box<str>,
+    /// The tool calls an assistant message makes: id and tool, in order.
+    pub calls: Vec<(Box<str>, Box<str>)>,
+    /// A tool result's tool (empty when it names none).
+    pub tool: Box<str>,
+    /// The tool call a tool result answers.
+    pub call: Box<str>,
+    /// A tool result is an error.
+    pub is_error: bool,
 }
 
 impl LineFacts<'_> {
@@ -445,6 +480,7 @@ impl LineFacts<'_> {
             subject: self.subject.map(own),
             target: self.target.map(own),
             unnumbered: self.unnumbered,
+            tally: self.tally,
         }
     }
 }

@@ -12,13 +12,14 @@ use crate::input::{Block, Blocks, LineTooLong};
 /// Reads `reader` to its end in blocks, judges every line on all cores, and
 /// hands each block's verdicts to `take` in file order. `tap` sees every
 /// byte read, in order. The format is `format`, or the one the first line
-/// shows. Returns the number of bytes read and the format. A line too long
-/// to read is named by its number.
+/// shows; `want` says what to take of each entry besides. Returns the
+/// number of bytes read and the format. A line too long to read is named
+/// by its number.
 pub(crate) fn read_blocks<R: Read + Send>(
     reader: R,
     tap: impl FnMut(&[u8]) + Send,
     format: Option<Format>,
-    subjects: bool,
+    want: Want,
     mut take: impl FnMut(Verdicts),
 ) -> io::Result<(u64, Format)> {
     let mut blocks = Blocks::new(reader, tap, BLOCK);
@@ -47,13 +48,13 @@ pub(crate) fn read_blocks<R: Read + Send>(
     let second = match (second, first) {
         (Ok(second), first) => (first, second),
         (Err(e), Some(first)) if LineTooLong::of(&e).is_some() => {
-            let counted = verdicts(first, format, subjects).lines.len() as u64;
+            let counted = verdicts(first, format, want).lines.len() as u64;
             return Err(numbered(e, counted));
         }
         (Err(e), _) => return Err(e),
     };
     match second {
-        (Some(only), None) => take(verdicts(only, format, subjects)),
+        (Some(only), None) => take(verdicts(only, format, want)),
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
             let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -63,7 +64,7 @@ pub(crate) fn read_blocks<R: Read + Send>(
                     Some(block) => Ok(Some(block)),
                     None => blocks.next_block(),
                 },
-                |block| verdicts(block, format, subjects),
+                |block| verdicts(block, format, want),
                 &mut take,
             )
             .map_err(|e| numbered(e, lines.get()))?;
@@ -71,6 +72,15 @@ pub(crate) fn read_blocks<R: Read + Send>(
         (None, _) => {}
     }
     Ok((blocks.offset(), format))
+}
+
+/// What to take of each entry besides its place in the tree.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Want {
+    /// Its subject line.
+    pub(crate) subjects: bool,
+    /// Its [`crate::format::Tally`].
+    pub(crate) tallies: bool,
 }
 
 /// A piece of text in a [`Verdicts`] string (or another string kept the
@@ -131,6 +141,8 @@ pub(crate) struct Facts {
     /// The model a bookkeeping line sets for the model outputs after it
     /// (Codex's `turn_context`).
     pub(crate) context_model: Option<Span>,
+    /// [`crate::format::LineFacts::tally`].
+    pub(crate) tally: Option<Box<crate::format::Tally>>,
 }
 
 pub(crate) enum Line {
@@ -187,7 +199,7 @@ pub(crate) struct Verdicts {
 /// Bytes per block of lines handed to a worker thread.
 const BLOCK: usize = 4 << 20;
 
-fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
+fn verdicts(block: Block, format: Format, want: Want) -> Verdicts {
     let mut out = Verdicts {
         offset: block.offset,
         format,
@@ -197,13 +209,14 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
         lines: Vec::with_capacity(block.bytes().len() / 512),
     };
     for (at, bytes) in block.lines() {
-        let line = match format.check_line(bytes, subjects) {
+        let line = match format.check_line_tallied(bytes, want.subjects, want.tallies) {
             Checked::Blank => Line::Blank,
             Checked::Header { version } => Line::Header { version },
             Checked::Aside { unknown, title } => Line::Aside { unknown, title },
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
-            Checked::Entry { facts, indent } => {
+            Checked::Entry { mut facts, indent } => {
+                let tally = facts.tally.take();
                 let text = &mut out.text;
                 let first_call = out.calls.len() as u32;
                 let checked_record = format.check_record(bytes, &facts);
@@ -249,6 +262,7 @@ fn verdicts(block: Block, format: Format, subjects: bool) -> Verdicts {
                     unnumbered: facts.unnumbered,
                     sidechain: facts.sidechain,
                     logical_parent: facts.logical_parent,
+                    tally,
                 };
                 let facts = match checked_record {
                     Ok(target) => Facts {

@@ -41,22 +41,33 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
             .step_by(chunk)
             .map(|from| {
                 scope.spawn(move || -> io::Result<Part> {
-                    let mut part: Part = (Vec::with_capacity(chunk), Vec::new(), Vec::new());
-                    let ixs: Vec<Ix> = (from..(from + chunk).min(len)).map(|ix| ix as Ix).collect();
-                    repo.each_line(&ixs, |ix, line| {
+                    let to = (from + chunk).min(len);
+                    let mut part: Part = (Vec::with_capacity(to - from), Vec::new(), Vec::new());
+                    let take = |part: &mut Part, ix: Ix, (facts, calls, answers): One| {
+                        part.1
+                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
+                        part.2.extend(answers.map(|call| (ix, call)));
+                        part.0[ix as usize - from] = Some(facts);
+                    };
+                    // What the index and the load's tallies know is taken
+                    // from them; only the other lines are read.
+                    let mut unread = Vec::new();
+                    for ix in (from..to).map(|ix| ix as Ix) {
+                        part.0.push(None);
                         // Bookkeeping has no account; a subagent's turns
                         // folded into the file (Claude Code's sidechain
                         // lines) have one, which the whole session's total
                         // counts.
                         if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
-                            part.0.push(None);
-                            return Ok(());
+                            continue;
                         }
-                        let (facts, calls, answers) = read_one_from(repo, ix, Some(line))?;
-                        part.1
-                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
-                        part.2.extend(answers.map(|call| (ix, call)));
-                        part.0.push(Some(facts));
+                        match known(repo, ix) {
+                            Some(one) => take(&mut part, ix, one),
+                            None => unread.push(ix),
+                        }
+                    }
+                    repo.each_line(&unread, |ix, line| {
+                        take(&mut part, ix, read_one_from(repo, ix, Some(line))?);
                         Ok(())
                     })?;
                     Ok(part)
@@ -109,18 +120,48 @@ pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
     read_one_from(repo, ix, None)
 }
 
+/// An entry's facts as far as the index and the load's tally know them,
+/// its line unread: a user or custom message's (it has no account beyond
+/// its kind and time, in every format), and any entry the load tallied
+/// ([`Repo::tally`]); `None` for the others.
+fn known(repo: &Repo, ix: Ix) -> Option<One> {
+    let node = repo.tree.node(ix);
+    let mut facts = Facts {
+        kind: node.kind,
+        timestamp: node.timestamp,
+        ..Facts::default()
+    };
+    if matches!(node.kind, MessageKind::User | MessageKind::Custom) {
+        return Some((facts, Vec::new(), None));
+    }
+    let tally = repo.tally(ix)?;
+    match node.kind {
+        MessageKind::Assistant => {
+            facts.model = Some(tally.model.to_string());
+            facts.usage = tally.usage;
+            facts.cost = tally.cost;
+            let calls: Vec<(String, String)> = tally
+                .calls
+                .iter()
+                .map(|(id, name)| (id.to_string(), name.to_string()))
+                .collect();
+            facts.calls = calls.iter().map(|(_, name)| name.clone()).collect();
+            Some((facts, calls, None))
+        }
+        MessageKind::ToolResult => {
+            facts.result = Some((tally.tool.to_string(), tally.is_error));
+            facts.call = Some(tally.call.to_string());
+            Some((facts, Vec::new(), Some(tally.call.to_string())))
+        }
+        MessageKind::User | MessageKind::Custom => None,
+    }
+}
+
 /// [`read_one`], its line already read when `line` is given.
 fn read_one_from(repo: &Repo, ix: Ix, line: Option<&[u8]>) -> io::Result<One> {
     let node = repo.tree.node(ix);
-    // A user or custom message has no account beyond its kind and time,
-    // which the index knows, in every format: it is not read at all.
-    if matches!(node.kind, MessageKind::User | MessageKind::Custom) {
-        let facts = Facts {
-            kind: node.kind,
-            timestamp: node.timestamp,
-            ..Facts::default()
-        };
-        return Ok((facts, Vec::new(), None));
+    if let Some(one) = known(repo, ix) {
+        return Ok(one);
     }
     let read;
     let line: &[u8] = match line {

@@ -142,9 +142,12 @@ fn read_session(
         }))
     };
     let old = |p: &Path| options.since.as_ref().and_then(|m| m.get(p)).copied();
+    // Each line's usage and text length are taken in the check's own
+    // pass, where its format's scanner reads them.
     let once = |p: &Path| Once {
         since: old(p),
         torn: true,
+        tallies: true,
         ..Once::default()
     };
     let (repo, _) = Repo::load_once_with(path, ONCE, &once(path)).map_err(|e| refuse(path, e))?;

@@ -230,50 +230,11 @@ fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
 }
 
 /// The characters of the string a JSON string literal (quotes included)
-/// spells, counted without making it: each escape is one character (a
-/// surrogate pair, two escapes, is one); `None` for what is not a string
-/// or holds a lone surrogate (which decoding refuses too).
+/// spells, counted without making it (see
+/// [`crate::format::scan::text_chars`]).
 fn json_string_chars(literal: &str) -> Option<usize> {
-    let body = literal.strip_prefix('"')?.strip_suffix('"')?.as_bytes();
-    let hex = |at: usize| -> Option<u32> {
-        let digits = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
-        u32::from_str_radix(digits, 16).ok()
-    };
-    let mut n = 0;
-    let mut at = 0;
-    while at < body.len() {
-        match body[at] {
-            b'\\' => {
-                match body.get(at + 1)? {
-                    b'u' => {
-                        let unit = hex(at + 2)?;
-                        at += 6;
-                        if (0xD800..0xDC00).contains(&unit) {
-                            // A high surrogate: a low one must follow.
-                            if body.get(at..at + 2)? != b"\\u" {
-                                return None;
-                            }
-                            if !(0xDC00..0xE000).contains(&hex(at + 2)?) {
-                                return None;
-                            }
-                            at += 6;
-                        } else if (0xDC00..0xE000).contains(&unit) {
-                            return None;
-                        }
-                    }
-                    _ => at += 2,
-                }
-                n += 1;
-            }
-            b'"' => return None,
-            // A character starts at every byte but a continuation byte.
-            b => {
-                n += usize::from(b & 0xC0 != 0x80);
-                at += 1;
-            }
-        }
-    }
-    Some(n)
+    let body = literal.strip_prefix('"')?.strip_suffix('"')?;
+    crate::format::scan::text_chars(body.as_bytes())
 }
 
 /// Maps ranges that cover `0..len` with `map` on every core, the results
@@ -380,8 +341,18 @@ pub fn file_rows(
             |range| -> io::Result<Vec<(String, Columns)>> {
                 let mut by_day: Vec<(String, Columns)> = Vec::new();
                 let mut day_of: Option<(u64, usize)> = None;
-                repo.each_line(&window[range], |ix, line| {
-                    let node = tree.node(ix);
+                let part = &window[range];
+                // Each entry's text length and (for a turn folded into the
+                // file) subagent: the load's tally has the length; the
+                // other lines are read for them.
+                let folded = |ix: Ix| tree.is_record(ix) && repo.format == Format::Claude;
+                let mut read: Vec<(usize, Option<String>)> = vec![(0, None); part.len()];
+                let unread: Vec<usize> = (0..part.len())
+                    .filter(|&at| repo.tally(part[at]).is_none() || folded(part[at]))
+                    .collect();
+                let lines: Vec<Ix> = unread.iter().map(|&at| part[at]).collect();
+                let mut next = unread.iter();
+                repo.each_line(&lines, |ix, line| {
                     let len = match lean_text_len(line, repo.format) {
                         Some(len) => len,
                         None => repo
@@ -389,11 +360,15 @@ pub fn file_rows(
                             .map_or(0, |entry| text_len(&entry.message)),
                     };
                     // The subagent of a turn folded into the file.
-                    let agent = if tree.is_record(ix) && repo.format == Format::Claude {
-                        agent_of_line(line)
-                    } else {
-                        None
-                    };
+                    let agent = folded(ix).then(|| agent_of_line(line)).flatten();
+                    if let Some(&at) = next.next() {
+                        read[at] = (len, agent);
+                    }
+                    Ok(())
+                })?;
+                for (&ix, (len, agent)) in part.iter().zip(read) {
+                    let len = repo.tally(ix).map_or(len, |t| t.text as usize);
+                    let node = tree.node(ix);
                     let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
                     let turn = used.get(&ix);
                     let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
@@ -467,8 +442,7 @@ pub fn file_rows(
                         }
                     };
                     by_day[at].1.push(row);
-                    Ok(())
-                })?;
+                }
                 Ok(by_day)
             },
         )?;
@@ -613,6 +587,70 @@ mod tests {
             assert_eq!(json_string_chars(bad), None, "{bad}");
             assert!(serde_json::from_str::<String>(bad).is_err(), "{bad}");
         }
+    }
+
+    /// pi lines whose usage or error flag `stats` reads otherwise than the
+    /// scanner's usual shape: each gives up its tally (or reads it as
+    /// `stats` does), never the line.
+    const ODD_PI: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-12-01T00:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-12-01T00:00:01.000Z","message":{"role":"user","content":"tab\there \"q\" \ud83d\ude80 é","timestamp":1}}
+{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-12-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"x"}],"model":"m","usage":{"input":1.5,"output":2},"stopReason":"stop","timestamp":2}}
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-12-01T00:00:03.000Z","message":{"role":"assistant","content":[{"type":"text","text":"y"}],"model":"m","usage":{"input":1,"output":2,"cacheRead":null,"cost":{"total":null}},"stopReason":"stop","timestamp":3}}
+{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-12-01T00:00:04.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"ls","arguments":{}}],"model":"m","usage":{"input":1,"output":2,"cache_read":7,"cost":{"total":0.1,"total":0.2}},"stopReason":"toolUse","timestamp":4}}
+{"type":"message","id":"r1","parentId":"a3","timestamp":"2026-12-01T00:00:05.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"ls","content":[{"type":"text","text":"ok"}],"isError":"yes","timestamp":5}}
+{"type":"message","id":"r2","parentId":"r1","timestamp":"2026-12-01T00:00:06.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"ls","content":[{"type":"text","text":"ok"}],"isError":null,"timestamp":6}}
+{"type":"message","id":"a4","parentId":"r2","timestamp":"2026-12-01T00:00:07.000Z","message":{"role":"assistant","content":[],"model":"m","usage":{"input":1,"output":2,"cost":{"total":0.30000000000000004}},"usage":{"input":3,"output":4},"stopReason":"stop","timestamp":7}}
+{"type":"message","id":"a5","parentId":"a4","timestamp":"2026-12-01T00:00:08.000Z","message":{"role":"assistant","content":[],"model":"m","usage":{"input":-1,"output":2,"cost":"free"},"stopReason":"stop","timestamp":8}}
+"#;
+
+    #[test]
+    fn tallies_taken_in_the_check_equal_what_the_lines_say() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let odd = dir.path().join("odd-pi.jsonl");
+        std::fs::write(&odd, ODD_PI).expect("writes");
+        let mut tallied = 0;
+        let files = [
+            "demo.jsonl",
+            "medium.jsonl",
+            "small-forked.jsonl",
+            "moves.jsonl",
+            "linear.jsonl",
+            "pi/demo.jsonl",
+            "pi/handmade.jsonl",
+            "pi/v1.jsonl",
+            "pi/v2.jsonl",
+        ]
+        .map(|name| root.join(name));
+        for path in files.iter().chain([&odd]) {
+            let once = crate::repo::Once {
+                tallies: true,
+                ..crate::repo::Once::default()
+            };
+            let (repo, _) = Repo::load_once_with(path, u64::MAX, &once).expect("loads");
+            let plain = Repo::open(path).expect("opens");
+            assert_eq!(
+                crate::stats::read(&repo).expect("reads"),
+                crate::stats::read(&plain).expect("reads"),
+                "{}",
+                path.display()
+            );
+            for ix in 0..repo.tree.len() as Ix {
+                let Some(tally) = repo.tally(ix) else {
+                    continue;
+                };
+                let entry = plain.entry(ix).expect("reads");
+                assert_eq!(
+                    tally.text,
+                    text_len(&entry.message) as u64,
+                    "{} line {}",
+                    path.display(),
+                    repo.tree.node(ix).line
+                );
+                tallied += 1;
+            }
+        }
+        assert!(tallied > 100, "{tallied} entries tallied");
     }
 
     #[test]

@@ -117,6 +117,7 @@ fn check_all(
         digest: args.digest || manifest_out.is_some(),
         since: None,
         format: ctx.global.format_of,
+        tallies: false,
     };
     let naming = Naming {
         digest: true,

@@ -124,6 +124,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         digest: args.digest,
         since: digest,
         format: ctx.global.format_of,
+        tallies: false,
     };
 
     let naming = Naming {

@@ -28,7 +28,6 @@ use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::yoagent::records::{self, Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
-use scan::scan_pi_line;
 
 /// The entry types pi 0.73 writes.
 pub const TYPES: [&str; 9] = [
@@ -120,6 +119,12 @@ fn shape(message: String, id: Option<&str>) -> LineFault {
 /// Checks one line (without its `\n`) as pi reads it: JSON, then an entry
 /// with a `type` and an `id`. `subject`: also make its subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
+    read_line(bytes, subject, false)
+}
+
+/// [`check_line`], the entry's tally taken too when `tally` asks for it
+/// (see [`crate::format::Format::check_line_tallied`]).
+pub fn read_line(bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
     let (text, indent) = match text_of(bytes) {
         Ok(text) => text,
         Err(no) => return no.into(),
@@ -127,7 +132,12 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
     // Most lines are messages of the three model roles: read those with
     // typed, borrowing serde; anything else (or anything odd) the slow way,
     // which also explains faults.
-    if let Some(facts) = scan_pi_line(text, subject).or_else(|| fast::facts(text, subject)) {
+    let scanned = {
+        let mut scanner = crate::format::scan::Scanner::new(text, subject);
+        scanner.tallying(tally);
+        scanner.whole(crate::format::scan::Scanner::pi_entry)
+    };
+    if let Some(facts) = scanned.or_else(|| fast::facts(text, subject)) {
         return Checked::Entry { facts, indent };
     }
     let value = match json::parse(text, indent) {
@@ -484,6 +494,7 @@ pub fn record_line(record: &Record, id: &str, leaf: Option<&str>, now_ms: u64) -
 
 #[cfg(test)]
 mod tests {
+    use super::scan::scan_pi_line;
     use super::*;
 
     /// The slow path alone: the facts of a line read as a `Value`.

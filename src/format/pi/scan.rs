@@ -52,6 +52,7 @@ impl<'a> Scanner<'a> {
             }
             _ => s.skip_value(2),
         })?;
+        facts.tally = self.take_tally();
         [TYPE, ID, TIMESTAMP, MESSAGE]
             .iter()
             .all(|&bit| seen.has(bit))
@@ -88,8 +89,19 @@ impl<'a> Scanner<'a> {
                         model = Some(s.string()?);
                         Some(())
                     }
+                    // A second usage gives the tally up, not the line.
+                    b"usage" if s.tally.is_some() => match seen.first(2) {
+                        Some(()) => s.pi_usage(),
+                        None => {
+                            s.tally = None;
+                            s.skip_value(3)
+                        }
+                    },
                     _ => s.skip_value(3),
                 })?;
+                if let Some(t) = &mut self.tally {
+                    t.model = model.as_deref().unwrap_or_default().into();
+                }
                 facts.kind = MessageKind::Assistant;
                 facts.model = model;
                 facts.tool_calls = calls;
@@ -111,8 +123,31 @@ impl<'a> Scanner<'a> {
                         seen.first(2)?;
                         s.pi_content(None)
                     }
+                    b"isError" if s.tally.is_some() => {
+                        if seen.first(3).is_none() {
+                            s.tally = None;
+                            return s.skip_value(3);
+                        }
+                        if !s.null() {
+                            let is_error = s.bool();
+                            match (&mut s.tally, is_error) {
+                                (Some(t), Some(is_error)) => t.is_error = is_error,
+                                // Not a boolean: pi's own reader judges it,
+                                // and the tally is read from the line.
+                                _ => {
+                                    s.tally = None;
+                                    s.skip_value(3)?;
+                                }
+                            }
+                        }
+                        Some(())
+                    }
                     _ => s.skip_value(3),
                 })?;
+                if let Some(t) = &mut self.tally {
+                    t.call = call_id.as_deref().unwrap_or_default().into();
+                    t.tool = tool_name.as_deref().unwrap_or_default().into();
+                }
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = call_id;
                 facts.tool_name = tool_name;
@@ -131,9 +166,102 @@ impl<'a> Scanner<'a> {
         if self.peek()? == b'"' {
             let body = self.raw_string()?;
             self.parts.text.get_or_insert(body);
+            self.tally_text(body);
             return Some(());
         }
         self.contents(calls)
+    }
+
+    /// An assistant message's usage, as `ysess stats` reads pi's: token
+    /// counts (whole numbers, camelCase) and `cost.total`. Anything else
+    /// there gives the tally up (it is then read from the line), never the
+    /// line.
+    fn pi_usage(&mut self) -> Option<()> {
+        let mut usage = crate::format::message::Usage::default();
+        let mut cost = None;
+        let mut odd = false;
+        let mut seen = Seen::default();
+        self.object(|s, key| {
+            // The fields `stats` reads: whole numbers (input and output
+            // never null), and the snake_case spellings read and unused.
+            let (bit, field, nullable) = match key {
+                b"input" => (0, Some(&mut usage.input), false),
+                b"output" => (1, Some(&mut usage.output), false),
+                b"cacheRead" => (2, Some(&mut usage.cache_read), true),
+                b"cacheWrite" => (3, Some(&mut usage.cache_write), true),
+                b"totalTokens" => (4, Some(&mut usage.total_tokens), true),
+                b"cache_read" => (5, None, true),
+                b"cache_write" => (6, None, true),
+                b"total_tokens" => (7, None, true),
+                b"cost" => {
+                    if seen.first(8).is_none() {
+                        odd = true;
+                    }
+                    if s.null() {
+                        return Some(());
+                    }
+                    s.ws();
+                    if s.peek() != Some(b'{') {
+                        odd = true;
+                        return s.skip_value(4);
+                    }
+                    let mut totals = Seen::default();
+                    return s.object(|s, key| {
+                        if key != b"total" {
+                            return s.skip_value(5);
+                        }
+                        if totals.first(0).is_none() {
+                            odd = true;
+                        }
+                        if s.null() {
+                            cost = None;
+                            return Some(());
+                        }
+                        s.ws();
+                        let start = s.pos;
+                        s.number()?;
+                        // As serde reads it, to the last bit.
+                        match serde_json::from_str::<f64>(&s.text[start..s.pos]) {
+                            Ok(c) => cost = Some(c),
+                            Err(_) => odd = true,
+                        }
+                        Some(())
+                    });
+                }
+                _ => return s.skip_value(4),
+            };
+            if seen.first(bit).is_none() {
+                odd = true;
+            }
+            if nullable && s.null() {
+                return Some(());
+            }
+            s.ws();
+            let start = s.pos;
+            match s.u64() {
+                Some(n) => {
+                    if let Some(field) = field {
+                        *field = n;
+                    }
+                    Some(())
+                }
+                // Not a whole number (a fraction, a sign, a string): the
+                // line is checked on, the tally read from it.
+                None => {
+                    s.pos = start;
+                    odd = true;
+                    s.skip_value(4)
+                }
+            }
+        })?;
+        match &mut self.tally {
+            Some(t) if !odd => {
+                t.usage = usage;
+                t.cost = cost.filter(|c: &f64| c.is_finite());
+            }
+            _ => self.tally = None,
+        }
+        Some(())
     }
 
     /// The subject as the slow path makes it: a tool call's arguments

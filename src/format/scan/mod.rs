@@ -41,6 +41,9 @@ pub(crate) struct Scanner<'a> {
     /// The searchable blocks of the message, collected when asked for
     /// ([`scan_line_blocks`]).
     pub(crate) blocks: Option<Vec<SearchBlock<'a>>>,
+    /// The entry's tally, when asked for ([`Scanner::tallying`]); given up
+    /// (`None`) on anything its format's reader would take otherwise.
+    pub(crate) tally: Option<crate::format::Tally>,
 }
 
 impl<'a> Scanner<'a> {
@@ -53,7 +56,32 @@ impl<'a> Scanner<'a> {
             parts: Parts::default(),
             want_subject,
             blocks: None,
+            tally: None,
         }
+    }
+
+    /// Takes the entry's [`crate::format::Tally`] as it scans, when `on`.
+    pub(crate) fn tallying(&mut self, on: bool) {
+        self.tally = on.then(crate::format::Tally::default);
+    }
+
+    /// Counts a text block's characters into the tally.
+    pub(crate) fn tally_text(&mut self, (body, escaped): (&[u8], bool)) {
+        if let Some(t) = &mut self.tally {
+            match if escaped {
+                text_chars(body)
+            } else {
+                Some(plain_chars(body))
+            } {
+                Some(n) => t.text += n as u64,
+                None => self.tally = None,
+            }
+        }
+    }
+
+    /// The tally taken, for the entry's facts.
+    pub(crate) fn take_tally(&mut self) -> Option<Box<crate::format::Tally>> {
+        self.tally.take().map(Box::new)
     }
 
     /// What `read` makes of the line, when it reads all of it (white space
@@ -120,6 +148,55 @@ impl Seen {
     pub(crate) fn has(&self, bit: u32) -> bool {
         self.0 & (1 << bit) != 0
     }
+}
+
+/// The characters of a string body without escapes: every byte but a
+/// UTF-8 continuation byte starts one.
+fn plain_chars(body: &[u8]) -> usize {
+    body.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+/// The characters of the string a JSON string body (between its quotes)
+/// spells, counted without making it: each escape is one character (a
+/// surrogate pair, two escapes, is one); `None` for a body that is not a
+/// string's, or that holds a lone surrogate (which decoding refuses too).
+pub(crate) fn text_chars(body: &[u8]) -> Option<usize> {
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    // Every byte but a continuation byte starts a character; each escape
+    // then takes back all but one of its (ASCII) bytes.
+    let mut n = plain_chars(body);
+    let mut at = 0;
+    while let Some(found) = memchr::memchr2(b'\\', b'"', &body[at..]) {
+        at += found;
+        if body[at] == b'"' {
+            return None;
+        }
+        let len = match body.get(at + 1)? {
+            b'u' => {
+                let unit = hex(at + 2)?;
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A high surrogate: a low one must follow.
+                    if body.get(at + 6..at + 8)? != b"\\u"
+                        || !(0xDC00..0xE000).contains(&hex(at + 8)?)
+                    {
+                        return None;
+                    }
+                    12
+                } else if (0xDC00..0xE000).contains(&unit) {
+                    return None;
+                } else {
+                    6
+                }
+            }
+            _ => 2,
+        };
+        n -= len - 1;
+        at += len;
+    }
+    Some(n)
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;

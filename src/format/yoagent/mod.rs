@@ -11,18 +11,25 @@ pub mod schema;
 
 use crate::format::Checked;
 use exact::check_exact;
-use scan::scan_line;
 
 /// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
 /// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one
 /// `SessionEntry` parsed from the rest.
 /// `subject`: also make the entry's subject line (for commands that print it).
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
+    read_line(bytes, subject, false)
+}
+
+/// [`check_line`], the entry's tally taken too when `tally` asks for it
+/// (see [`crate::format::Format::check_line_tallied`]).
+pub fn read_line(bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
     let (trimmed, indent) = match crate::format::text_of(bytes) {
         Ok(text) => text,
         Err(no) => return no.into(),
     };
-    if let Some(facts) = scan_line(trimmed, subject) {
+    let mut scanner = crate::format::scan::Scanner::new(trimmed, subject);
+    scanner.tallying(tally);
+    if let Some(facts) = scanner.whole(crate::format::scan::Scanner::entry) {
         return Checked::Entry { facts, indent };
     }
     match check_exact(trimmed) {

@@ -59,6 +59,7 @@ impl<'a> Scanner<'a> {
             }
             Some(())
         })?;
+        facts.tally = self.take_tally();
         (seen.has(ID) && seen.has(MESSAGE) && seen.has(TIMESTAMP)).then_some(facts)
     }
 
@@ -126,6 +127,9 @@ impl<'a> Scanner<'a> {
                     _ => s.skip_value(3),
                 })
                 .filter(|seen| (0..6).all(|bit| seen.has(bit)))?;
+                if let (Some(t), Some(model)) = (&mut self.tally, &model) {
+                    t.model = (**model).into();
+                }
                 facts.kind = MessageKind::Assistant;
                 facts.model = model;
                 facts.tool_calls = calls;
@@ -149,7 +153,11 @@ impl<'a> Scanner<'a> {
                     }
                     b"isError" => {
                         seen.first(3)?;
-                        s.bool().map(drop)
+                        let is_error = s.bool()?;
+                        if let Some(t) = &mut s.tally {
+                            t.is_error = is_error;
+                        }
+                        Some(())
                     }
                     b"timestamp" => {
                         seen.first(4)?;
@@ -158,6 +166,10 @@ impl<'a> Scanner<'a> {
                     _ => s.skip_value(3),
                 })
                 .filter(|seen| (0..5).all(|bit| seen.has(bit)))?;
+                if let (Some(t), Some(call), Some(tool)) = (&mut self.tally, &call_id, &tool_name) {
+                    t.call = (**call).into();
+                    t.tool = (**tool).into();
+                }
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = call_id;
                 facts.tool_name = tool_name;
@@ -228,18 +240,23 @@ impl<'a> Scanner<'a> {
 
     fn usage(&mut self) -> Option<()> {
         let mut seen = Seen::default();
+        let mut usage = crate::format::message::Usage::default();
         self.object(|s, key| {
-            let bit = match key {
-                b"input" => 0,
-                b"output" => 1,
-                b"cacheRead" | b"cache_read" => 2,
-                b"cacheWrite" | b"cache_write" => 3,
-                b"totalTokens" | b"total_tokens" => 4,
+            let (bit, field) = match key {
+                b"input" => (0, &mut usage.input),
+                b"output" => (1, &mut usage.output),
+                b"cacheRead" | b"cache_read" => (2, &mut usage.cache_read),
+                b"cacheWrite" | b"cache_write" => (3, &mut usage.cache_write),
+                b"totalTokens" | b"total_tokens" => (4, &mut usage.total_tokens),
                 _ => return s.skip_value(4),
             };
             seen.first(bit)?;
-            s.u64().map(drop)
+            *field = s.u64()?;
+            Some(())
         })?;
+        if let Some(t) = &mut self.tally {
+            t.usage = usage;
+        }
         (seen.has(0) && seen.has(1)).then_some(())
     }
 
@@ -263,6 +280,7 @@ impl<'a> Scanner<'a> {
                             seen.first(0)?;
                             let body = s.raw_string()?;
                             s.parts.text.get_or_insert(body);
+                            s.tally_text(body);
                             text = Some((s.quoted(body.0.len())?, body.1));
                             Some(())
                         }
@@ -376,11 +394,15 @@ impl<'a> Scanner<'a> {
                             blocks.push(SearchBlock { index: at, piece });
                         }
                     }
+                    if let Some(calls) = calls.as_deref_mut() {
+                        let id = id?;
+                        if let Some(t) = &mut s.tally {
+                            t.calls.push(((*id).into(), (*name).into()));
+                        }
+                        calls.push(id);
+                    }
                     if s.parts.call.is_none() {
                         s.parts.call = Some((name, args));
-                    }
-                    if let Some(calls) = calls.as_deref_mut() {
-                        calls.push(id?);
                     }
                     Some(())
                 }
