@@ -220,6 +220,14 @@ impl Session {
         Ok(Session::of_repo(path, &repo, &facts, counted))
     }
 
+    /// The id [`Session::of_repo`] gives the session of `repo` at `path`,
+    /// without its account.
+    pub fn id_of(path: &Path, repo: &Repo) -> String {
+        head_facts(&repo.start(HEAD).unwrap_or_default())
+            .0
+            .unwrap_or_else(|| stem(path))
+    }
+
     /// What `ls` says of the session `repo`, read from `path`, given the
     /// facts of its whole session and those its total counts (as
     /// [`whole_session`] gives them).
@@ -271,6 +279,10 @@ impl Session {
 /// the file's first [`HEAD`] bytes only, whose lines also tell the format.
 fn head_facts(head: &[u8]) -> (Option<String>, Option<String>) {
     let format = Format::detect(head.split(|&b| b == b'\n'));
+    // yoagent records neither: its lines are not read.
+    if format == Format::Yoagent {
+        return (None, None);
+    }
     let string = |v: &serde_json::Value, key: &str| {
         v.get(key)
             .and_then(serde_json::Value::as_str)

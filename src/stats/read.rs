@@ -33,27 +33,31 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
     // Read in parallel: each worker its own range of indexes. Tool calls'
     // ids and the calls tool results answer are kept aside, to name each
     // result's tool and model once all are read.
+    // Each worker fills its own range of `all` in place (the facts of a
+    // large session are tens of MB: never copied).
     type Calls = Vec<(String, Ix, String)>;
     type Answers = Vec<(Ix, String)>;
-    type Part = (Vec<Option<Facts>>, Calls, Answers);
+    type Part = (Calls, Answers);
+    let mut all: Vec<Option<Facts>> = std::iter::repeat_with(|| None).take(len).collect();
     let parts: Vec<io::Result<Part>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..len)
-            .step_by(chunk)
-            .map(|from| {
+        let handles: Vec<_> = all
+            .chunks_mut(chunk)
+            .enumerate()
+            .map(|(at, slots)| {
+                let from = at * chunk;
                 scope.spawn(move || -> io::Result<Part> {
-                    let to = (from + chunk).min(len);
-                    let mut part: Part = (Vec::with_capacity(to - from), Vec::new(), Vec::new());
-                    let take = |part: &mut Part, ix: Ix, (facts, calls, answers): One| {
-                        part.1
+                    let to = from + slots.len();
+                    let mut part: Part = (Vec::new(), Vec::new());
+                    let mut take = |part: &mut Part, ix: Ix, (facts, calls, answers): One| {
+                        part.0
                             .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
-                        part.2.extend(answers.map(|call| (ix, call)));
-                        part.0[ix as usize - from] = Some(facts);
+                        part.1.extend(answers.map(|call| (ix, call)));
+                        slots[ix as usize - from] = Some(facts);
                     };
                     // What the index and the load's tallies know is taken
                     // from them; only the other lines are read.
                     let mut unread = Vec::new();
                     for ix in (from..to).map(|ix| ix as Ix) {
-                        part.0.push(None);
                         // Bookkeeping has no account; a subagent's turns
                         // folded into the file (Claude Code's sidechain
                         // lines) have one, which the whole session's total
@@ -79,12 +83,11 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
             .map(|h| h.join().expect("a reading thread does not panic"))
             .collect()
     });
-    let mut all = Vec::with_capacity(len);
     let mut by_call: HashMap<String, (Ix, String)> = HashMap::new();
     let mut answers = Vec::new();
     for part in parts {
-        let (facts, ids, answered) = part?;
-        all.extend(facts);
+        let (ids, answered) = part?;
+        by_call.reserve(ids.len());
         for (id, ix, name) in ids {
             by_call.entry(id).or_insert((ix, name));
         }

@@ -194,8 +194,39 @@ fn read_session(
         });
     }
     let io_err = |e: io::Error| refuse(path, LoadError::Io(e));
-    let (facts, counted) = whole_session(&repo, Some(path)).map_err(io_err)?;
-    let session = Session::of_repo(path, &repo, &facts, counted);
+    let id = Session::id_of(path, &repo);
+    let name = snapshot_name(&id, path);
+    let snapshot = |table: &str, columns, cols| -> io::Result<part::Closed> {
+        let at = options
+            .out
+            .join(table)
+            .join(format!("agent={agent}"))
+            .join(&name);
+        let mut part = Part::create(at, columns, Pages::Plain)?;
+        if let Err(e) = part.write(cols) {
+            part.abandon();
+            return Err(e);
+        }
+        part.close()
+    };
+    // The entries' facts are read (on every core) while the tree table,
+    // which needs none of them, is made and written.
+    let (read, tree) = std::thread::scope(|scope| {
+        let read = scope.spawn(|| -> io::Result<_> {
+            let (facts, counted) = whole_session(&repo, Some(path))?;
+            let session = Session::of_repo(path, &repo, &facts, counted);
+            Ok((facts, session))
+        });
+        let mut tree = rows::tree_rows(&repo, path, &id);
+        for (_, file, sub, _, _) in &subs {
+            tree.append(rows::tree_rows(sub, file, &id));
+        }
+        let tree = snapshot("tree", TREE, tree);
+        let read = read.join().expect("reading the facts does not panic");
+        (read, tree)
+    });
+    let mut closed = vec![tree.map_err(Failed::Fatal)?];
+    let (facts, session) = read.map_err(io_err)?;
     // The facts of the session's own entries come first.
     let own = &facts[..repo.tree.len().min(facts.len())];
     // The rows go to the writer a window at a time, so a session of any
@@ -212,7 +243,7 @@ fn read_session(
         }
         Ok(())
     };
-    let mut tree = rows::file_rows(
+    rows::file_rows(
         &Source {
             repo: &repo,
             path,
@@ -228,7 +259,7 @@ fn read_session(
     .map_err(Failed::Fatal)?;
     for (id, file, sub, from, until) in &subs {
         let facts = crate::stats::read(sub).map_err(Failed::Fatal)?;
-        let rows = rows::file_rows(
+        rows::file_rows(
             &Source {
                 repo: sub,
                 path: file,
@@ -242,31 +273,10 @@ fn read_session(
             &mut sink,
         )
         .map_err(Failed::Fatal)?;
-        tree.append(rows);
     }
     let head = repo.tree.head().map(|h| repo.tree.id(h));
-    let name = snapshot_name(&session.id, path);
-    let mut closed = Vec::new();
-    for (table, columns, cols) in [
-        ("tree", TREE, tree),
-        (
-            "sessions",
-            SESSIONS,
-            rows::session_row(&session, head, options.escape),
-        ),
-    ] {
-        let at = options
-            .out
-            .join(table)
-            .join(format!("agent={agent}"))
-            .join(&name);
-        let mut part = Part::create(at, columns, Pages::Plain).map_err(Failed::Fatal)?;
-        if let Err(e) = part.write(cols) {
-            part.abandon();
-            return Err(Failed::Fatal(e));
-        }
-        closed.push(part.close().map_err(Failed::Fatal)?);
-    }
+    let sessions = rows::session_row(&session, head, options.escape);
+    closed.push(snapshot("sessions", SESSIONS, sessions).map_err(Failed::Fatal)?);
     Ok(Read {
         rows: added,
         files,
@@ -408,22 +418,29 @@ impl Entries<'_> {
     /// partitions on every core.
     fn finish(mut self) -> io::Result<Vec<PathBuf>> {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // The largest first, each to the next free core.
         let mut partitions: Vec<&mut Partition> = self.open.values_mut().collect();
-        let per = partitions.len().div_ceil(workers).max(1);
+        partitions.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+        let queue = Mutex::new(partitions.into_iter());
         let run = self.run;
         let done: Vec<io::Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = partitions
-                .chunks_mut(per)
-                .map(|some| {
-                    scope.spawn(move || -> io::Result<Vec<PathBuf>> {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    scope.spawn(|| -> io::Result<Vec<PathBuf>> {
                         let mut written = Vec::new();
-                        for p in some {
+                        loop {
+                            let next = queue
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .next();
+                            let Some(p) = next else {
+                                return Ok(written);
+                            };
                             written.extend(p.flush(run)?);
                             if let Some(part) = p.part.take() {
                                 written.push(part.finish(false)?);
                             }
                         }
-                        Ok(written)
                     })
                 })
                 .collect();

@@ -118,6 +118,30 @@ impl Columns {
         }
     }
 
+    /// No rows yet, with room for about as many as `like` holds (its
+    /// values' counts and text bytes, column by column): rows made in
+    /// pieces of similar size then grow no buffer.
+    pub fn like(like: &Columns) -> Columns {
+        Columns {
+            columns: like.columns,
+            values: like
+                .values
+                .iter()
+                .map(|v| Values {
+                    text: Vec::with_capacity(v.text.len()),
+                    ends: Vec::with_capacity(v.ends.len()),
+                    ints: Vec::with_capacity(v.ints.len()),
+                    floats: Vec::with_capacity(v.floats.len()),
+                    bools: Vec::with_capacity(v.bools.len()),
+                    defs: Vec::with_capacity(v.defs.len()),
+                    reps: Vec::with_capacity(v.reps.len()),
+                })
+                .collect(),
+            rows: 0,
+            bytes: 0,
+        }
+    }
+
     /// Rows buffered.
     pub fn rows(&self) -> usize {
         self.rows
@@ -217,12 +241,19 @@ fn properties(columns: &[Column], pages: Pages) -> WriterProperties {
         .set_compression(compression)
         .set_created_by(format!("ysess {}", env!("CARGO_PKG_VERSION")))
         .set_dictionary_enabled(false);
-    for c in columns.iter().filter(|c| c.dictionary) {
+    for c in columns {
         let path = match c.kind {
             Kind::Texts => ColumnPath::new(vec![c.name.into(), "list".into(), "element".into()]),
             _ => ColumnPath::from(c.name),
         };
-        props = props.set_column_dictionary_enabled(path, true);
+        if c.dictionary {
+            props = props.set_column_dictionary_enabled(path.clone(), true);
+        }
+        // Numbers, times and booleans are already packed small by their
+        // encodings (delta, run length); zstd is set up for text only.
+        if !matches!(c.kind, Kind::Text | Kind::Texts) {
+            props = props.set_column_compression(path, Compression::UNCOMPRESSED);
+        }
     }
     props.build()
 }

@@ -261,14 +261,13 @@ fn on_chunks<T: Send>(
     parts.into_iter().collect()
 }
 
-/// The rows of one file: its entries' rows, by UTC day (`YYYY-MM-DD`, or
-/// [`NO_DAY`]), handed to `sink` a window of entries at a time; its tree's
-/// rows returned.
+/// The rows of one file's entries, by UTC day (`YYYY-MM-DD`, or
+/// [`NO_DAY`]), handed to `sink` a window of entries at a time.
 pub fn file_rows(
     src: &Source<'_>,
     escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
     sink: &mut dyn FnMut(Vec<(String, Columns)>) -> io::Result<()>,
-) -> io::Result<Columns> {
+) -> io::Result<()> {
     let repo = src.repo;
     let tree = &repo.tree;
     let ixs = rows_of(repo);
@@ -309,15 +308,6 @@ pub fn file_rows(
         let prior = f.response.as_deref().and_then(|id| before.insert(id, f));
         used.insert(ix, Used::since(f, prior));
     }
-    let on_head: Vec<bool> = {
-        let mut on = vec![false; tree.len()];
-        if let Some(head) = tree.head() {
-            for ix in tree.path(head) {
-                on[ix as usize] = true;
-            }
-        }
-        on
-    };
     let fresh: Vec<Ix> = ixs
         .iter()
         .copied()
@@ -326,12 +316,6 @@ pub fn file_rows(
             n.offset + n.len > src.from && n.offset + n.len <= src.until
         })
         .collect();
-    fn text(s: &str) -> Cell<'_> {
-        Cell::Text(Cow::Borrowed(s))
-    }
-    fn opt_text(s: Option<&str>) -> Cell<'_> {
-        s.map_or(Cell::Null, text)
-    }
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     // The rows of the fresh entries, a window at a time, made on every
     // core, a range of the window each, by UTC day.
@@ -377,7 +361,7 @@ pub fn file_rows(
                         None => (Cell::Null, Cell::Null),
                     };
                     let subagent = src.subagent.map(str::to_string).or(agent);
-                    let row = vec![
+                    let row = [
                         text(src.session),
                         text(&file),
                         int(node.line),
@@ -433,7 +417,13 @@ pub fn file_rows(
                             let at = match by_day.iter().position(|(d, _)| *d == day) {
                                 Some(at) => at,
                                 None => {
-                                    by_day.push((day, Columns::new(ENTRIES)));
+                                    // Room for as many rows as the
+                                    // day before had.
+                                    let cols = by_day.last().map_or_else(
+                                        || Columns::new(ENTRIES),
+                                        |(_, c)| Columns::like(c),
+                                    );
+                                    by_day.push((day, cols));
                                     by_day.len() - 1
                                 }
                             };
@@ -450,11 +440,29 @@ pub fn file_rows(
         // order: the writer writes pieces one after the other, unmerged.
         sink(parts.into_iter().flatten().collect())?;
     }
+    Ok(())
+}
+
+/// The tree table's rows of one file of session `session`: where each of
+/// its entries stands now (it needs no entry's facts, so it is made while
+/// they are read).
+pub fn tree_rows(repo: &Repo, path: &Path, session: &str) -> Columns {
+    let tree = &repo.tree;
+    let file = path.display().to_string();
+    let on_head: Vec<bool> = {
+        let mut on = vec![false; tree.len()];
+        if let Some(head) = tree.head() {
+            for ix in tree.path(head) {
+                on[ix as usize] = true;
+            }
+        }
+        on
+    };
     let mut tree_rows = Columns::new(TREE);
-    for &ix in &ixs {
+    for ix in rows_of(repo) {
         let record = tree.is_record(ix);
-        tree_rows.push(vec![
-            text(src.session),
+        tree_rows.push([
+            text(session),
             text(&file),
             text(tree.id(ix)),
             Cell::Bool(!record && tree.children(ix).is_empty()),
@@ -473,7 +481,15 @@ pub fn file_rows(
             ),
         ]);
     }
-    Ok(tree_rows)
+    tree_rows
+}
+
+fn text(s: &str) -> Cell<'_> {
+    Cell::Text(Cow::Borrowed(s))
+}
+
+fn opt_text(s: Option<&str>) -> Cell<'_> {
+    s.map_or(Cell::Null, text)
 }
 
 /// What one assistant line adds to its model call's usage.
