@@ -143,8 +143,25 @@ impl Repo {
     /// [`Repo::load`], reading the file as `format` when one is given
     /// (else as its first line shows).
     pub fn load_as(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
-        let (report, tree, store) = Repo::read(source, format, true)?;
+        let (report, tree, store) = Repo::read(source, format, true, false)?;
         Repo::new(report, tree, store)
+    }
+
+    /// [`Repo::load_as`], keeping what each entry's line says of its usage
+    /// and size ([`Repo::tally`]): for `stats`, which then reads only the
+    /// lines the format's scanner did not read.
+    pub fn load_tallied(source: &Source, format: Option<Format>) -> Result<Repo, LoadError> {
+        let (report, tree, store) = Repo::read(source, format, true, true)?;
+        Repo::new(report, tree, store)
+    }
+
+    /// [`Repo::load_once`], keeping each entry's tally ([`Repo::tally`]).
+    pub fn load_once_tallied(path: &Path, limit: u64) -> Result<Repo, LoadError> {
+        let once = Once {
+            tallies: true,
+            ..Once::default()
+        };
+        Repo::load_once_with(path, limit, &once).map(|(repo, _)| repo)
     }
 
     /// [`Repo::load`] for a session read once: a regular file of at most
@@ -229,7 +246,7 @@ impl Repo {
         format: Option<Format>,
         subjects: bool,
     ) -> Result<Repo, LoadError> {
-        let (mut report, tree, store) = Repo::read(source, format, subjects)?;
+        let (mut report, tree, store) = Repo::read(source, format, subjects, false)?;
         report
             .findings
             .retain(|f| f.code != crate::check::Code::TruncatedLastLine);
@@ -265,10 +282,12 @@ impl Repo {
         source: &Source,
         format: Option<Format>,
         subjects: bool,
+        tallies: bool,
     ) -> Result<(crate::check::Report, Tree, Held), LoadError> {
         let options = Options {
             subjects,
             format,
+            tallies,
             ..Options::default()
         };
         let (report, tree, store) = match source {

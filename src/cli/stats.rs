@@ -2,7 +2,7 @@ use std::io::{self, Write};
 
 use clap::Args;
 
-use super::{Context, Exit, Failure, open_repo, resolve};
+use super::{Context, Exit, Failure, open_with, resolve};
 use crate::fleet::sessions;
 use crate::repo::Repo;
 use crate::stats::Account;
@@ -86,7 +86,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         by => by.unwrap_or_default(),
     };
-    let repo = open_repo(ctx)?;
+    let repo = open_with(ctx, crate::repo::Repo::load_tallied)?;
     let tree = &repo.tree;
     let revisions = args
         .revs

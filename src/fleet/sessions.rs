@@ -215,7 +215,7 @@ impl Session {
     /// Reads the session file at `path`, once ([`ONCE`]), for its tree and
     /// its accounts (as `stats` totals them).
     pub fn of(path: &Path) -> Result<Session, LoadError> {
-        let repo = Repo::load_once(path, ONCE)?;
+        let repo = Repo::load_once_tallied(path, ONCE)?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
         Ok(Session::of_repo(path, &repo, &facts, counted))
     }
@@ -355,7 +355,7 @@ pub fn accounts(
 ) -> Accounts {
     type Keyed = BTreeMap<String, Account>;
     let one = |path: &Path| -> Result<(Keyed, Account), LoadError> {
-        let repo = Repo::load_once(path, ONCE)?;
+        let repo = Repo::load_once_tallied(path, ONCE)?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
         let kept: Vec<Ix> = counted
             .into_iter()
