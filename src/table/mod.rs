@@ -225,64 +225,83 @@ fn read_session(
         let read = read.join().expect("reading the facts does not panic");
         (read, tree)
     });
-    let mut closed = vec![tree.map_err(Failed::Fatal)?];
-    let (facts, session) = read.map_err(io_err)?;
-    // The facts of the session's own entries come first.
-    let own = &facts[..repo.tree.len().min(facts.len())];
-    // The rows go to the writer a window at a time, so a session of any
-    // size is held in bounded memory; from the first on, a failure is the
-    // export's (rows of the session are written).
-    let mut added = 0u64;
-    let mut sink = |by_day: Vec<(String, Columns)>| -> io::Result<()> {
-        let mut entries = entries
-            .lock()
-            .map_err(|_| io::Error::other("a writer failed"))?;
-        for (day, cols) in by_day {
-            added += cols.rows() as u64;
-            entries.add(agent, day, cols)?;
+    let ((facts, session), tree) = match (read, tree) {
+        (Ok(read), Ok(tree)) => (read, tree),
+        (Err(e), tree) => {
+            if let Ok(tree) = tree {
+                tree.abandon();
+            }
+            return Err(io_err(e));
         }
-        Ok(())
+        (Ok(_), Err(e)) => return Err(Failed::Fatal(e)),
     };
-    rows::file_rows(
-        &Source {
-            repo: &repo,
-            path,
-            facts: own,
-            session: &session.id,
-            subagent: None,
-            from,
-            until,
-        },
-        options.escape,
-        &mut sink,
-    )
-    .map_err(Failed::Fatal)?;
-    for (id, file, sub, from, until) in &subs {
-        let facts = crate::stats::read(sub).map_err(Failed::Fatal)?;
+    // The entries' rows, then the sessions table; a failure from here on
+    // is the export's, and takes the tree table's file back with it.
+    let rest = (|| -> io::Result<(u64, part::Closed)> {
+        // The facts of the session's own entries come first.
+        let own = &facts[..repo.tree.len().min(facts.len())];
+        // The rows go to the writer a window at a time, so a session of
+        // any size is held in bounded memory.
+        let mut added = 0u64;
+        let mut sink = |by_day: Vec<(String, Columns)>| -> io::Result<()> {
+            let mut entries = entries
+                .lock()
+                .map_err(|_| io::Error::other("a writer failed"))?;
+            for (day, cols) in by_day {
+                added += cols.rows() as u64;
+                entries.add(agent, day, cols)?;
+            }
+            Ok(())
+        };
         rows::file_rows(
             &Source {
-                repo: sub,
-                path: file,
-                facts: &facts,
+                repo: &repo,
+                path,
+                facts: own,
                 session: &session.id,
-                subagent: Some(id),
-                from: *from,
-                until: *until,
+                subagent: None,
+                from,
+                until,
             },
             options.escape,
             &mut sink,
-        )
-        .map_err(Failed::Fatal)?;
+        )?;
+        for (id, file, sub, from, until) in &subs {
+            let facts = crate::stats::read(sub)?;
+            rows::file_rows(
+                &Source {
+                    repo: sub,
+                    path: file,
+                    facts: &facts,
+                    session: &session.id,
+                    subagent: Some(id),
+                    from: *from,
+                    until: *until,
+                },
+                options.escape,
+                &mut sink,
+            )?;
+        }
+        let head = repo.tree.head().map(|h| repo.tree.id(h));
+        let sessions = snapshot(
+            "sessions",
+            SESSIONS,
+            rows::session_row(&session, head, options.escape),
+        )?;
+        Ok((added, sessions))
+    })();
+    match rest {
+        Ok((rows, sessions)) => Ok(Read {
+            rows,
+            files,
+            closed: vec![tree, sessions],
+            unchanged,
+        }),
+        Err(e) => {
+            tree.abandon();
+            Err(Failed::Fatal(e))
+        }
     }
-    let head = repo.tree.head().map(|h| repo.tree.id(h));
-    let sessions = rows::session_row(&session, head, options.escape);
-    closed.push(snapshot("sessions", SESSIONS, sessions).map_err(Failed::Fatal)?);
-    Ok(Read {
-        rows: added,
-        files,
-        closed,
-        unchanged,
-    })
 }
 
 /// Where the lines of `repo` whose rows can no longer change end: every
