@@ -64,7 +64,7 @@ pub struct Repo {
     /// Read without subject lines ([`Repo::load_lean`]).
     lean: bool,
     /// Each entry's tally, when the load asked for them ([`Once::tallies`]).
-    tallies: Vec<Option<Box<crate::format::Tally>>>,
+    tallies: Vec<Option<crate::format::Tally>>,
 }
 
 /// Why a session cannot be shown.
@@ -257,7 +257,7 @@ impl Repo {
     /// kept it ([`Once::tallies`]) and the format's scanner read the line;
     /// `None` otherwise (read it from the line).
     pub fn tally(&self, ix: Ix) -> Option<&crate::format::Tally> {
-        self.tallies.get(ix as usize)?.as_deref()
+        self.tallies.get(ix as usize)?.as_ref()
     }
 
     /// Entry `ix`'s subject line: the tree's, or, for a repo read without

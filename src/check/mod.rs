@@ -199,7 +199,7 @@ pub struct Report {
     pub title: Option<String>,
     /// Each entry's tally, by index, when asked for
     /// ([`Options::tallies`]); `None` where the scanner did not read it.
-    pub tallies: Vec<Option<Box<crate::format::Tally>>>,
+    pub tallies: Vec<Option<crate::format::Tally>>,
 }
 
 impl Report {

@@ -421,7 +421,7 @@ pub struct LineFacts<'a> {
     /// What the line says of its usage, cost, text and tools, when the
     /// scanner was asked for it ([`Format::check_line_tallied`]) and read
     /// all of it; `None` otherwise (then it is read from the line).
-    pub tally: Option<Box<Tally>>,
+    pub tally: Option<Tally>,
 }
 
 /// What one entry's line says of its usage and size, read in the same pass
@@ -436,12 +436,10 @@ pub struct Tally {
     /// The characters of the message's text blocks (not its thinking, not
     /// its tool calls' arguments).
     pub text: u64,
-    /// An assistant message's model (empty when it names none).
-    pub model: Box<str>,
     /// The tool calls an assistant message makes: id and tool, in order.
+    /// (Its model, and a tool result's tool, are the entry's tag in the
+    /// tree.)
     pub calls: Vec<(Box<str>, Box<str>)>,
-    /// A tool result's tool (empty when it names none).
-    pub tool: Box<str>,
     /// The tool call a tool result answers.
     pub call: Box<str>,
     /// A tool result is an error.

@@ -142,7 +142,7 @@ pub(crate) struct Facts {
     /// (Codex's `turn_context`).
     pub(crate) context_model: Option<Span>,
     /// [`crate::format::LineFacts::tally`].
-    pub(crate) tally: Option<Box<crate::format::Tally>>,
+    pub(crate) tally: Option<crate::format::Tally>,
 }
 
 pub(crate) enum Line {

@@ -140,7 +140,7 @@ fn known(repo: &Repo, ix: Ix) -> Option<One> {
     let tally = repo.tally(ix)?;
     match node.kind {
         MessageKind::Assistant => {
-            facts.model = Some(tally.model.to_string());
+            facts.model = Some(repo.tree.tag(ix).to_string());
             facts.usage = tally.usage;
             facts.cost = tally.cost;
             let calls: Vec<(String, String)> = tally
@@ -152,7 +152,7 @@ fn known(repo: &Repo, ix: Ix) -> Option<One> {
             Some((facts, calls, None))
         }
         MessageKind::ToolResult => {
-            facts.result = Some((tally.tool.to_string(), tally.is_error));
+            facts.result = Some((repo.tree.tag(ix).to_string(), tally.is_error));
             facts.call = Some(tally.call.to_string());
             Some((facts, Vec::new(), Some(tally.call.to_string())))
         }

@@ -99,9 +99,6 @@ impl<'a> Scanner<'a> {
                     },
                     _ => s.skip_value(3),
                 })?;
-                if let Some(t) = &mut self.tally {
-                    t.model = model.as_deref().unwrap_or_default().into();
-                }
                 facts.kind = MessageKind::Assistant;
                 facts.model = model;
                 facts.tool_calls = calls;
@@ -146,7 +143,6 @@ impl<'a> Scanner<'a> {
                 })?;
                 if let Some(t) = &mut self.tally {
                     t.call = call_id.as_deref().unwrap_or_default().into();
-                    t.tool = tool_name.as_deref().unwrap_or_default().into();
                 }
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = call_id;

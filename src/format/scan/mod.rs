@@ -80,8 +80,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// The tally taken, for the entry's facts.
-    pub(crate) fn take_tally(&mut self) -> Option<Box<crate::format::Tally>> {
-        self.tally.take().map(Box::new)
+    pub(crate) fn take_tally(&mut self) -> Option<crate::format::Tally> {
+        self.tally.take()
     }
 
     /// What `read` makes of the line, when it reads all of it (white space

@@ -127,9 +127,6 @@ impl<'a> Scanner<'a> {
                     _ => s.skip_value(3),
                 })
                 .filter(|seen| (0..6).all(|bit| seen.has(bit)))?;
-                if let (Some(t), Some(model)) = (&mut self.tally, &model) {
-                    t.model = (**model).into();
-                }
                 facts.kind = MessageKind::Assistant;
                 facts.model = model;
                 facts.tool_calls = calls;
@@ -166,9 +163,8 @@ impl<'a> Scanner<'a> {
                     _ => s.skip_value(3),
                 })
                 .filter(|seen| (0..5).all(|bit| seen.has(bit)))?;
-                if let (Some(t), Some(call), Some(tool)) = (&mut self.tally, &call_id, &tool_name) {
+                if let (Some(t), Some(call)) = (&mut self.tally, &call_id) {
                     t.call = (**call).into();
-                    t.tool = (**tool).into();
                 }
                 facts.kind = MessageKind::ToolResult;
                 facts.tool_result_for = call_id;
