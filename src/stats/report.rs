@@ -232,12 +232,7 @@ fn add_the_rest(
     facts: &mut Vec<Option<Facts>>,
     all: &mut Vec<bool>,
 ) -> Vec<(String, std::ops::Range<Ix>)> {
-    let tree = &repo.tree;
-    for ix in 0..tree.len() as Ix {
-        if tree.is_record(ix) && tree.node(ix).kind != MessageKind::Custom {
-            all[ix as usize] = true;
-        }
-    }
+    mark_folded_turns(repo, all);
     let mut subagents = Vec::new();
     if let (Format::Claude, Some(path)) = (repo.format, session) {
         for (id, file) in crate::format::claude::subagent_files(path) {
@@ -253,6 +248,37 @@ fn add_the_rest(
     subagents
 }
 
+/// Marks the turns of subagents folded into `repo`'s file (Claude Code's
+/// sidechain lines) as counted: a whole session's total has them.
+fn mark_folded_turns(repo: &Repo, all: &mut [bool]) {
+    let tree = &repo.tree;
+    for ix in 0..tree.len() as Ix {
+        if tree.is_record(ix) && tree.node(ix).kind != MessageKind::Custom {
+            all[ix as usize] = true;
+        }
+    }
+}
+
+/// The tips of every branch of `repo`.
+fn tips(repo: &Repo) -> Vec<Ix> {
+    Listing::of(&repo.refs, &repo.tree, None)
+        .rows
+        .into_iter()
+        .map(|l| l.tip)
+        .collect()
+}
+
+/// Those of `repo`'s own entries its whole-session total counts: what
+/// [`whole_session`] counts of a session without subagents' files. It
+/// needs the tree only, not the facts.
+pub fn counted_own(repo: &Repo) -> Vec<Ix> {
+    let mut all = on_paths(&repo.tree, &tips(repo));
+    mark_folded_turns(repo, &mut all);
+    (0..all.len() as Ix)
+        .filter(|&ix| all[ix as usize])
+        .collect()
+}
+
 /// The facts of a whole session's entries (its subagents' files appended
 /// for a Claude Code session read from `session`), and those its total
 /// counts, as [`report`] counts them with no revision given.
@@ -260,14 +286,8 @@ pub fn whole_session(
     repo: &Repo,
     session: Option<&Path>,
 ) -> io::Result<(Vec<Option<Facts>>, Vec<Ix>)> {
-    let tree = &repo.tree;
-    let tips: Vec<Ix> = Listing::of(&repo.refs, tree, None)
-        .rows
-        .into_iter()
-        .map(|l| l.tip)
-        .collect();
     let mut facts = read(repo)?;
-    let mut all = on_paths(tree, &tips);
+    let mut all = on_paths(&repo.tree, &tips(repo));
     add_the_rest(repo, session, &mut facts, &mut all);
     let counted = (0..facts.len() as Ix)
         .filter(|&ix| all[ix as usize])

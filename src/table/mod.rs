@@ -32,7 +32,7 @@ use sha2::Digest as _;
 use crate::check::digest::Digest;
 use crate::fleet::sessions::{ONCE, Session};
 use crate::repo::{LoadError, Once, Repo};
-use crate::stats::report::whole_session;
+use crate::stats::report::{counted_own, whole_session};
 use part::{Columns, Pages, Part};
 use rows::{ENTRIES, SESSIONS, Source, TREE};
 
@@ -210,12 +210,18 @@ fn read_session(
         part.close()
     };
     // The entries' facts are read (on every core) while the tree table,
-    // which needs none of them, is made and written.
+    // which needs none of them, is made and written. A Claude Code
+    // session's total counts its subagents' files too: it is taken with
+    // them; any other session's is taken beside its rows, below.
+    let claude = repo.format == crate::Format::Claude;
     let (read, tree) = std::thread::scope(|scope| {
         let read = scope.spawn(|| -> io::Result<_> {
-            let (facts, counted) = whole_session(&repo, Some(path))?;
-            let session = Session::of_repo(path, &repo, &facts, counted);
-            Ok((facts, session))
+            if claude {
+                let (facts, counted) = whole_session(&repo, Some(path))?;
+                Ok((facts, Some(counted)))
+            } else {
+                Ok((crate::stats::read(&repo)?, None))
+            }
         });
         let mut tree = rows::tree_rows(&repo, path, &id);
         for (_, file, sub, _, _) in &subs {
@@ -225,7 +231,7 @@ fn read_session(
         let read = read.join().expect("reading the facts does not panic");
         (read, tree)
     });
-    let ((facts, session), tree) = match (read, tree) {
+    let ((facts, counted), tree) = match (read, tree) {
         (Ok(read), Ok(tree)) => (read, tree),
         (Err(e), tree) => {
             if let Ok(tree) = tree {
@@ -234,6 +240,14 @@ fn read_session(
             return Err(io_err(e));
         }
         (Ok(_), Err(e)) => return Err(Failed::Fatal(e)),
+    };
+    // The session's row of the sessions table (as `ls` says it), from its
+    // facts and the entries its total counts.
+    let session_of = |counted| {
+        let session = Session::of_repo(path, &repo, &facts, counted);
+        let head = repo.tree.head().map(|h| repo.tree.id(h));
+        let row = rows::session_row(&session, head, options.escape);
+        (session, row)
     };
     // The entries' rows, then the sessions table; a failure from here on
     // is the export's, and takes the tree table's file back with it.
@@ -253,19 +267,37 @@ fn read_session(
             }
             Ok(())
         };
-        rows::file_rows(
-            &Source {
-                repo: &repo,
-                path,
-                facts: own,
-                session: &session.id,
-                subagent: None,
-                from,
-                until,
-            },
-            options.escape,
-            &mut sink,
-        )?;
+        let own_rows = |sink: &mut dyn FnMut(Vec<(String, Columns)>) -> io::Result<()>| {
+            rows::file_rows(
+                &Source {
+                    repo: &repo,
+                    path,
+                    facts: own,
+                    session: &id,
+                    subagent: None,
+                    from,
+                    until,
+                },
+                options.escape,
+                sink,
+            )
+        };
+        let (session, row) = match counted {
+            Some(counted) => {
+                let made = session_of(counted);
+                own_rows(&mut sink)?;
+                made
+            }
+            // What the total counts needs the tree only: it is taken while
+            // the rows are made.
+            None => std::thread::scope(|scope| {
+                let made = scope.spawn(|| session_of(counted_own(&repo)));
+                let rows = own_rows(&mut sink);
+                let made = made.join().expect("the session's account does not panic");
+                rows.map(|()| made)
+            })?,
+        };
+        debug_assert_eq!(session.id, id);
         for (id, file, sub, from, until) in &subs {
             let facts = crate::stats::read(sub)?;
             rows::file_rows(
@@ -282,12 +314,7 @@ fn read_session(
                 &mut sink,
             )?;
         }
-        let head = repo.tree.head().map(|h| repo.tree.id(h));
-        let sessions = snapshot(
-            "sessions",
-            SESSIONS,
-            rows::session_row(&session, head, options.escape),
-        )?;
+        let sessions = snapshot("sessions", SESSIONS, row)?;
         Ok((added, sessions))
     })();
     match rest {
