@@ -267,7 +267,7 @@ fn read_session(
             }
             Ok(())
         };
-        let own_rows = |sink: &mut dyn FnMut(Vec<(String, Columns)>) -> io::Result<()>| {
+        let own_rows = |sink: &mut (dyn FnMut(Vec<(String, Columns)>) -> io::Result<()> + Send)| {
             rows::file_rows(
                 &Source {
                     repo: &repo,

@@ -266,7 +266,7 @@ fn on_chunks<T: Send>(
 pub fn file_rows(
     src: &Source<'_>,
     escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
-    sink: &mut dyn FnMut(Vec<(String, Columns)>) -> io::Result<()>,
+    sink: &mut (dyn FnMut(Vec<(String, Columns)>) -> io::Result<()> + Send),
 ) -> io::Result<()> {
     let repo = src.repo;
     let tree = &repo.tree;
@@ -297,7 +297,8 @@ pub fn file_rows(
     // as `ysess stats` counts it), and its first line is the turn. A row so
     // never changes when more lines come.
     let mut before: hashbrown::HashMap<&str, &Facts> = hashbrown::HashMap::new();
-    let mut used: hashbrown::HashMap<Ix, Used> = hashbrown::HashMap::new();
+    let mut used: Vec<Option<Used>> = Vec::new();
+    used.resize_with(tree.len(), || None);
     for &ix in &ixs {
         let Some(Some(f)) = src.facts.get(ix as usize) else {
             continue;
@@ -306,7 +307,7 @@ pub fn file_rows(
             continue;
         }
         let prior = f.response.as_deref().and_then(|id| before.insert(id, f));
-        used.insert(ix, Used::since(f, prior));
+        used[ix as usize] = Some(Used::since(f, prior));
     }
     let fresh: Vec<Ix> = ixs
         .iter()
@@ -318,129 +319,153 @@ pub fn file_rows(
         .collect();
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     // The rows of the fresh entries, a window at a time, made on every
-    // core, a range of the window each, by UTC day.
-    for window in fresh.chunks(WINDOW) {
-        let parts = on_chunks(
-            window.len(),
-            |range| -> io::Result<Vec<(String, Columns)>> {
-                let mut by_day: Vec<(String, Columns)> = Vec::new();
-                let mut day_of: Option<(u64, usize)> = None;
-                let part = &window[range];
-                // Each entry's text length and (for a turn folded into the
-                // file) subagent: the load's tally has the length; the
-                // other lines are read for them.
-                let folded = |ix: Ix| tree.is_record(ix) && repo.format == Format::Claude;
-                let mut read: Vec<(usize, Option<String>)> = vec![(0, None); part.len()];
-                let unread: Vec<usize> = (0..part.len())
-                    .filter(|&at| repo.tally(part[at]).is_none() || folded(part[at]))
-                    .collect();
-                let lines: Vec<Ix> = unread.iter().map(|&at| part[at]).collect();
-                let mut next = unread.iter();
-                repo.each_line(&lines, |ix, line| {
-                    let len = match lean_text_len(line, repo.format) {
-                        Some(len) => len,
-                        None => repo
-                            .entry_from(ix, line)
-                            .map_or(0, |entry| text_len(&entry.message)),
-                    };
-                    // The subagent of a turn folded into the file.
-                    let agent = folded(ix).then(|| agent_of_line(line)).flatten();
-                    if let Some(&at) = next.next() {
-                        read[at] = (len, agent);
-                    }
-                    Ok(())
-                })?;
-                for (&ix, (len, agent)) in part.iter().zip(read) {
-                    let len = repo.tally(ix).map_or(len, |t| t.text as usize);
-                    let node = tree.node(ix);
-                    let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
-                    let turn = used.get(&ix);
-                    let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-                    let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-                        Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
-                        None => (Cell::Null, Cell::Null),
-                    };
-                    let subagent = src.subagent.map(str::to_string).or(agent);
-                    let row = [
-                        text(src.session),
-                        text(&file),
-                        int(node.line),
-                        text(tree.id(ix)),
-                        opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
-                        int(u64::from(node.depth)),
-                        text(tree.id(root[ix as usize])),
-                        text(node.kind.role_name()),
-                        if node.kind == MessageKind::Custom {
-                            text(tree.tag(ix)).non_empty()
-                        } else {
-                            Cell::Null
-                        },
-                        opt_text(
-                            facts
-                                .and_then(|f| f.model.as_deref())
-                                .filter(|m| !m.is_empty()),
-                        ),
-                        if node.timestamp > 0 {
-                            int(node.timestamp)
-                        } else {
-                            Cell::Null
-                        },
-                        Cell::Bool(turn.is_some_and(|u| u.turn)),
-                        usage(|u| u.input),
-                        usage(|u| u.output),
-                        usage(|u| u.cache_read),
-                        usage(|u| u.cache_write),
-                        turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
-                        tool,
-                        opt_text(facts.and_then(|f| f.call.as_deref())),
-                        facts
-                            .filter(|f| f.kind == MessageKind::Assistant)
-                            .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
-                        is_error,
-                        int(len as u64),
-                        Cell::Text(escape(tree.subject(ix))),
-                        subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
-                    ];
-                    // The UTC day, named once per run of rows on one day.
-                    let number = if node.timestamp > 0 {
-                        node.timestamp / 86_400_000
-                    } else {
-                        u64::MAX
-                    };
-                    let at = match day_of {
-                        Some((n, at)) if n == number => at,
-                        _ => {
-                            let day =
-                                crate::stats::report::day(node.timestamp, &jiff::tz::TimeZone::UTC)
-                                    .filter(|_| node.timestamp > 0)
-                                    .unwrap_or_else(|| NO_DAY.to_string());
-                            let at = match by_day.iter().position(|(d, _)| *d == day) {
-                                Some(at) => at,
-                                None => {
-                                    // Room for as many rows as the
-                                    // day before had.
-                                    let cols = by_day.last().map_or_else(
-                                        || Columns::new(ENTRIES),
-                                        |(_, c)| Columns::like(c),
-                                    );
-                                    by_day.push((day, cols));
-                                    by_day.len() - 1
-                                }
-                            };
-                            day_of = Some((number, at));
-                            at
+    // core, a range of the window each, by UTC day. A window's rows go to
+    // the writer (which may encode a partition then) while the next
+    // window's are made.
+    std::thread::scope(|scope| -> io::Result<()> {
+        let mut sink = Some(sink);
+        let mut writing: Option<std::thread::ScopedJoinHandle<'_, _>> = None;
+        for window in fresh.chunks(WINDOW) {
+            let parts = on_chunks(
+                window.len(),
+                |range| -> io::Result<Vec<(String, Columns)>> {
+                    let mut by_day: Vec<(String, Columns)> = Vec::new();
+                    let mut day_of: Option<(u64, usize)> = None;
+                    let part = &window[range];
+                    // Each entry's text length and (for a turn folded into the
+                    // file) subagent: the load's tally has the length; the
+                    // other lines are read for them.
+                    let folded = |ix: Ix| tree.is_record(ix) && repo.format == Format::Claude;
+                    let mut read: Vec<(usize, Option<String>)> = vec![(0, None); part.len()];
+                    let unread: Vec<usize> = (0..part.len())
+                        .filter(|&at| repo.tally(part[at]).is_none() || folded(part[at]))
+                        .collect();
+                    let lines: Vec<Ix> = unread.iter().map(|&at| part[at]).collect();
+                    let mut next = unread.iter();
+                    repo.each_line(&lines, |ix, line| {
+                        let len = match lean_text_len(line, repo.format) {
+                            Some(len) => len,
+                            None => repo
+                                .entry_from(ix, line)
+                                .map_or(0, |entry| text_len(&entry.message)),
+                        };
+                        // The subagent of a turn folded into the file.
+                        let agent = folded(ix).then(|| agent_of_line(line)).flatten();
+                        if let Some(&at) = next.next() {
+                            read[at] = (len, agent);
                         }
-                    };
-                    by_day[at].1.push(row);
-                }
-                Ok(by_day)
-            },
-        )?;
-        // Each core's rows of a day go on as a piece of their own, in
-        // order: the writer writes pieces one after the other, unmerged.
-        sink(parts.into_iter().flatten().collect())?;
-    }
-    Ok(())
+                        Ok(())
+                    })?;
+                    for (&ix, (len, agent)) in part.iter().zip(read) {
+                        let len = repo.tally(ix).map_or(len, |t| t.text as usize);
+                        let node = tree.node(ix);
+                        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+                        let turn = used[ix as usize].as_ref();
+                        let usage =
+                            |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
+                        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
+                            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
+                            None => (Cell::Null, Cell::Null),
+                        };
+                        let subagent = src.subagent.map(str::to_string).or(agent);
+                        let row = [
+                            text(src.session),
+                            text(&file),
+                            int(node.line),
+                            text(tree.id(ix)),
+                            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+                            int(u64::from(node.depth)),
+                            text(tree.id(root[ix as usize])),
+                            text(node.kind.role_name()),
+                            if node.kind == MessageKind::Custom {
+                                text(tree.tag(ix)).non_empty()
+                            } else {
+                                Cell::Null
+                            },
+                            opt_text(
+                                facts
+                                    .and_then(|f| f.model.as_deref())
+                                    .filter(|m| !m.is_empty()),
+                            ),
+                            if node.timestamp > 0 {
+                                int(node.timestamp)
+                            } else {
+                                Cell::Null
+                            },
+                            Cell::Bool(turn.is_some_and(|u| u.turn)),
+                            usage(|u| u.input),
+                            usage(|u| u.output),
+                            usage(|u| u.cache_read),
+                            usage(|u| u.cache_write),
+                            turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
+                            tool,
+                            opt_text(facts.and_then(|f| f.call.as_deref())),
+                            facts
+                                .filter(|f| f.kind == MessageKind::Assistant)
+                                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                            is_error,
+                            int(len as u64),
+                            Cell::Text(escape(tree.subject(ix))),
+                            subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
+                        ];
+                        // The UTC day, named once per run of rows on one day.
+                        let number = if node.timestamp > 0 {
+                            node.timestamp / 86_400_000
+                        } else {
+                            u64::MAX
+                        };
+                        let at = match day_of {
+                            Some((n, at)) if n == number => at,
+                            _ => {
+                                let day = crate::stats::report::day(
+                                    node.timestamp,
+                                    &jiff::tz::TimeZone::UTC,
+                                )
+                                .filter(|_| node.timestamp > 0)
+                                .unwrap_or_else(|| NO_DAY.to_string());
+                                let at = match by_day.iter().position(|(d, _)| *d == day) {
+                                    Some(at) => at,
+                                    None => {
+                                        // Room for as many rows as the
+                                        // day before had.
+                                        let cols = by_day.last().map_or_else(
+                                            || Columns::new(ENTRIES),
+                                            |(_, c)| Columns::like(c),
+                                        );
+                                        by_day.push((day, cols));
+                                        by_day.len() - 1
+                                    }
+                                };
+                                day_of = Some((number, at));
+                                at
+                            }
+                        };
+                        by_day[at].1.push(row);
+                    }
+                    Ok(by_day)
+                },
+            )?;
+            // Each core's rows of a day go on as a piece of their own, in
+            // order: the writer writes pieces one after the other, unmerged.
+            if let Some(done) = writing.take() {
+                let (back, written) = done.join().expect("the writer does not panic");
+                sink = Some(back);
+                written?;
+            }
+            // (Back from the writer above, which is joined first.)
+            let Some(sink) = sink.take() else {
+                return Err(io::Error::other("the writer was not given back"));
+            };
+            writing = Some(scope.spawn(move || {
+                let written = sink(parts.into_iter().flatten().collect());
+                (sink, written)
+            }));
+        }
+        if let Some(done) = writing.take() {
+            done.join().expect("the writer does not panic").1?;
+        }
+        Ok(())
+    })
 }
 
 /// The tree table's rows of one file of session `session`: where each of
