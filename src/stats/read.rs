@@ -30,11 +30,10 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
         .map_or(1, |n| n.get())
         .clamp(1, 8);
     let chunk = len.div_ceil(workers).max(1);
-    // Read in parallel: each worker its own range of indexes. Tool calls'
-    // ids and the calls tool results answer are kept aside, to name each
-    // result's tool and model once all are read.
-    // Each worker fills its own range of `all` in place (the facts of a
-    // large session are tens of MB: never copied).
+    // Read in parallel: each worker fills its own range of `all` in place
+    // (the facts of a large session are tens of MB: never copied). Tool
+    // calls' ids and the calls tool results answer are kept aside, to name
+    // each result's tool and model once all are read.
     type Calls = Vec<(String, Ix, String)>;
     type Answers = Vec<(Ix, String)>;
     type Part = (Calls, Answers);
