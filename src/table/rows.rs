@@ -319,13 +319,11 @@ pub fn file_rows(
         .collect();
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     // The rows of the fresh entries, a window at a time, made on every
-    // core, a range of the window each, by UTC day. A window's rows go to
-    // the writer (which may encode a partition then) while the next
-    // window's are made.
-    std::thread::scope(|scope| -> io::Result<()> {
-        let mut sink = Some(sink);
-        let mut writing: Option<std::thread::ScopedJoinHandle<'_, _>> = None;
-        for window in fresh.chunks(WINDOW) {
+    // core, a range of the window each, by UTC day; a window's rows go to
+    // the writer while the next window's are made.
+    overlapped(
+        fresh.chunks(WINDOW),
+        |window| {
             let parts = on_chunks(
                 window.len(),
                 |range| -> io::Result<Vec<(String, Columns)>> {
@@ -447,6 +445,25 @@ pub fn file_rows(
             )?;
             // Each core's rows of a day go on as a piece of their own, in
             // order: the writer writes pieces one after the other, unmerged.
+            Ok(parts.into_iter().flatten().collect())
+        },
+        sink,
+    )
+}
+
+/// Hands `sink` what `make` makes of each of `items`, in order; `make` of
+/// an item runs while `sink` takes the one before (the writer may encode a
+/// partition then).
+fn overlapped<I, T: Send>(
+    items: impl IntoIterator<Item = I>,
+    mut make: impl FnMut(I) -> io::Result<T>,
+    sink: &mut (dyn FnMut(T) -> io::Result<()> + Send),
+) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        let mut sink = Some(sink);
+        let mut writing: Option<std::thread::ScopedJoinHandle<'_, _>> = None;
+        for item in items {
+            let made = make(item)?;
             if let Some(done) = writing.take() {
                 let (back, written) = done.join().expect("the writer does not panic");
                 sink = Some(back);
@@ -457,11 +474,11 @@ pub fn file_rows(
                 return Err(io::Error::other("the writer was not given back"));
             };
             writing = Some(scope.spawn(move || {
-                let written = sink(parts.into_iter().flatten().collect());
+                let written = sink(made);
                 (sink, written)
             }));
         }
-        if let Some(done) = writing.take() {
+        if let Some(done) = writing {
             done.join().expect("the writer does not panic").1?;
         }
         Ok(())
