@@ -70,7 +70,7 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                         }
                     }
                     repo.each_line(&unread, |ix, line| {
-                        take(&mut part, ix, read_one_from(repo, ix, Some(line))?);
+                        take(&mut part, ix, read_one_from(repo, ix, line)?);
                         Ok(())
                     })?;
                     Ok(part)
@@ -119,7 +119,10 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
 pub(super) type One = (Facts, Vec<(String, String)>, Option<String>);
 
 pub(super) fn read_one(repo: &Repo, ix: Ix) -> io::Result<One> {
-    read_one_from(repo, ix, None)
+    match known(repo, ix) {
+        Some(one) => Ok(one),
+        None => read_one_from(repo, ix, &repo.line_bytes(ix)?),
+    }
 }
 
 /// An entry's facts as far as the index and the load's tally know them,
@@ -159,20 +162,9 @@ fn known(repo: &Repo, ix: Ix) -> Option<One> {
     }
 }
 
-/// [`read_one`], its line already read when `line` is given.
-fn read_one_from(repo: &Repo, ix: Ix, line: Option<&[u8]>) -> io::Result<One> {
+/// [`read_one`] of an entry [`known`] does not know, from its line.
+fn read_one_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
     let node = repo.tree.node(ix);
-    if let Some(one) = known(repo, ix) {
-        return Ok(one);
-    }
-    let read;
-    let line: &[u8] = match line {
-        Some(line) => line,
-        None => {
-            read = repo.line_bytes(ix)?;
-            &read
-        }
-    };
     let leaned = match repo.format {
         Format::Yoagent | Format::Pi => lean(line, node.kind, node.timestamp, repo.format),
         Format::Claude => {
