@@ -298,15 +298,15 @@ fn read_session(
             })?,
         };
         debug_assert_eq!(session.id, id);
-        for (id, file, sub, from, until) in &subs {
+        for (sub_id, file, sub, from, until) in &subs {
             let facts = crate::stats::read(sub)?;
             rows::file_rows(
                 &Source {
                     repo: sub,
                     path: file,
                     facts: &facts,
-                    session: &session.id,
-                    subagent: Some(id),
+                    session: &id,
+                    subagent: Some(sub_id),
                     from: *from,
                     until: *until,
                 },
