@@ -132,12 +132,9 @@ pub fn read_line(bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
     // Most lines are messages of the three model roles: read those with
     // typed, borrowing serde; anything else (or anything odd) the slow way,
     // which also explains faults.
-    let scanned = {
-        let mut scanner = crate::format::scan::Scanner::new(text, subject);
-        scanner.tallying(tally);
-        scanner.whole(crate::format::scan::Scanner::pi_entry)
-    };
-    if let Some(facts) = scanned.or_else(|| fast::facts(text, subject)) {
+    if let Some(facts) =
+        scan::scan_pi_line_tallied(text, subject, tally).or_else(|| fast::facts(text, subject))
+    {
         return Checked::Entry { facts, indent };
     }
     let value = match json::parse(text, indent) {

@@ -14,7 +14,14 @@ use crate::format::{LineFacts, MessageKind};
 /// The fast path ([`crate::format::yoagent::scan::scan_line`]) for a line of a pi session: a `message` entry of a model
 /// role (see [`super`]); `None` for anything else.
 pub fn scan_pi_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    Scanner::new(line, subject).whole(Scanner::pi_entry)
+    scan_pi_line_tallied(line, subject, false)
+}
+
+/// [`scan_pi_line`], the entry's tally taken too when `tally` asks for it.
+pub fn scan_pi_line_tallied(line: &str, subject: bool, tally: bool) -> Option<LineFacts<'_>> {
+    let mut scanner = Scanner::new(line, subject);
+    scanner.tallying(tally);
+    scanner.whole(Scanner::pi_entry)
 }
 
 impl<'a> Scanner<'a> {

@@ -27,9 +27,7 @@ pub fn read_line(bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
         Ok(text) => text,
         Err(no) => return no.into(),
     };
-    let mut scanner = crate::format::scan::Scanner::new(trimmed, subject);
-    scanner.tallying(tally);
-    if let Some(facts) = scanner.whole(crate::format::scan::Scanner::entry) {
+    if let Some(facts) = scan::scan_line_tallied(trimmed, subject, tally) {
         return Checked::Entry { facts, indent };
     }
     match check_exact(trimmed) {

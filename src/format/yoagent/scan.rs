@@ -11,7 +11,14 @@ use crate::format::{LineFacts, MessageKind};
 /// Validates one trimmed, non-empty line. `None` means "not sure": ask the
 /// exact path ([`super::exact`]).
 pub fn scan_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
-    Scanner::new(line, subject).whole(Scanner::entry)
+    scan_line_tallied(line, subject, false)
+}
+
+/// [`scan_line`], the entry's tally taken too when `tally` asks for it.
+pub fn scan_line_tallied(line: &str, subject: bool, tally: bool) -> Option<LineFacts<'_>> {
+    let mut scanner = Scanner::new(line, subject);
+    scanner.tallying(tally);
+    scanner.whole(Scanner::entry)
 }
 
 /// [`scan_line`] for a yoagent line that also collects the message's
