@@ -206,7 +206,7 @@ pub(crate) fn text_chars(body: &[u8]) -> Option<usize> {
             }
             _ => 2,
         };
-        n -= len - 1;
+        n = n.checked_sub(len - 1)?;
         at += len;
     }
     Some(n)
