@@ -256,17 +256,13 @@ fn read_session(
         let own = &facts[..repo.tree.len().min(facts.len())];
         // The rows go to the writer a window at a time, so a session of
         // any size is held in bounded memory.
-        let mut added = 0u64;
-        let mut sink = |by_day: Vec<(String, Columns)>| -> io::Result<()> {
-            let mut entries = entries
-                .lock()
-                .map_err(|_| io::Error::other("a writer failed"))?;
-            for (day, cols) in by_day {
-                added += cols.rows() as u64;
-                entries.add(agent, day, cols)?;
-            }
-            Ok(())
+        let mut windows = Windows {
+            entries,
+            agent,
+            added: 0,
+            last: Vec::new(),
         };
+        let mut sink = |by_day: Vec<(String, Columns)>| windows.take(by_day);
         let own_rows = |sink: &mut (dyn FnMut(Vec<(String, Columns)>) -> io::Result<()> + Send)| {
             rows::file_rows(
                 &Source {
@@ -300,6 +296,10 @@ fn read_session(
         debug_assert_eq!(session.id, id);
         for (sub_id, file, sub, from, until) in &subs {
             let facts = crate::stats::read(sub)?;
+            // Each file's days are its own: one file's last days are not
+            // passed because the next file's rows begin elsewhere.
+            windows.last.clear();
+            let mut sink = |by_day: Vec<(String, Columns)>| windows.take(by_day);
             rows::file_rows(
                 &Source {
                     repo: sub,
@@ -315,7 +315,7 @@ fn read_session(
             )?;
         }
         let sessions = snapshot("sessions", SESSIONS, row)?;
-        Ok((added, sessions))
+        Ok((windows.added, sessions))
     })();
     match rest {
         Ok((rows, sessions)) => Ok(Read {
@@ -358,6 +358,45 @@ fn settled(repo: &Repo) -> io::Result<u64> {
     Ok(cut)
 }
 
+/// One file's rows as they come to the writer, a window of entries at a
+/// time.
+struct Windows<'e, 'a> {
+    entries: &'e Mutex<Entries<'a>>,
+    agent: &'static str,
+    /// Rows added to the entries table.
+    added: u64,
+    /// The days of the window before.
+    last: Vec<String>,
+}
+
+impl Windows<'_, '_> {
+    /// Adds one window's rows. A day the file's rows have passed (in the
+    /// window before, not in this one) has its rows, as far as this file
+    /// goes: its part file is ended on a core of its own while the next
+    /// window's rows are made. (A file's entries come in time order; a
+    /// day that comes back later begins a part file of its own.)
+    fn take(&mut self, by_day: Vec<(String, Columns)>) -> io::Result<()> {
+        let mut entries = self
+            .entries
+            .lock()
+            .map_err(|_| io::Error::other("a writer failed"))?;
+        let mut days: Vec<String> = Vec::new();
+        for (day, cols) in by_day {
+            self.added += cols.rows() as u64;
+            if !days.contains(&day) {
+                days.push(day.clone());
+            }
+            entries.add(self.agent, day, cols)?;
+        }
+        for day in std::mem::replace(&mut self.last, days) {
+            if !self.last.contains(&day) {
+                entries.end(self.agent, day)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One partition of the entries table being written.
 struct Partition {
     dir: PathBuf,
@@ -374,14 +413,14 @@ struct Partition {
 
 impl Partition {
     /// Writes the buffered rows as a row group of the part file (begun
-    /// when there is none); the file, when it is now large enough, is put
-    /// in place and named.
-    fn flush(&mut self, run: &str) -> io::Result<Option<PathBuf>> {
+    /// when there is none); the file, when it is now large enough, is
+    /// ended and handed to `publish` to be put in place.
+    fn flush(&mut self, run: &str, publish: &Publish) -> io::Result<()> {
         let rows = std::mem::take(&mut self.buffer);
         self.rows = 0;
         self.bytes = 0;
         if rows.iter().all(|r| r.rows() == 0) {
-            return Ok(None);
+            return Ok(());
         }
         let part = match &mut self.part {
             Some(part) => part,
@@ -396,9 +435,35 @@ impl Partition {
         if part.bytes_written() >= PART_BYTES
             && let Some(part) = self.part.take()
         {
-            return part.finish(false).map(Some);
+            publish.part(part.close()?);
         }
-        Ok(None)
+        Ok(())
+    }
+}
+
+/// Where whole files go to be put in place, by threads of their own: each
+/// waits for its bytes to reach the disk, which takes the encoding none of
+/// its time.
+struct Publish {
+    to: std::sync::mpsc::Sender<(part::Closed, bool)>,
+}
+
+impl Publish {
+    /// A part file of the entries table: put beside the others, never over
+    /// one.
+    fn part(&self, closed: part::Closed) {
+        self.send(closed, true);
+    }
+
+    /// A session's snapshot file: put over the one it replaces.
+    fn snapshot(&self, closed: part::Closed) {
+        self.send(closed, false);
+    }
+
+    fn send(&self, closed: part::Closed, part: bool) {
+        if let Err(unsent) = self.to.send((closed, part)) {
+            unsent.0.0.abandon();
+        }
     }
 }
 
@@ -408,7 +473,10 @@ struct Entries<'a> {
     run: &'a str,
     open: BTreeMap<(String, String), Partition>,
     buffered: usize,
-    written: Vec<PathBuf>,
+    publish: Publish,
+    /// Where a partition goes to be written out and its part file ended
+    /// ([`end_partitions`]).
+    ending: std::sync::mpsc::Sender<Partition>,
 }
 
 impl Entries<'_> {
@@ -454,72 +522,99 @@ impl Entries<'_> {
             return Ok(());
         };
         self.buffered -= p.bytes;
-        if let Some(done) = p.flush(self.run)? {
-            self.written.push(done);
+        p.flush(self.run, &self.publish)
+    }
+
+    /// Hands the partition of `day` to be written out and its part file
+    /// ended now; rows of that day that come later begin the next part
+    /// file.
+    fn end(&mut self, agent: &str, day: String) -> io::Result<()> {
+        let Some(p) = self.open.get_mut(&(agent.to_string(), day)) else {
+            return Ok(());
+        };
+        if p.rows == 0 && p.part.is_none() {
+            return Ok(());
+        }
+        let fresh = Partition {
+            dir: p.dir.clone(),
+            buffer: Vec::new(),
+            rows: 0,
+            bytes: 0,
+            part: None,
+            // The number the part file being ended takes.
+            next: p.next + usize::from(p.part.is_none()),
+        };
+        let p = std::mem::replace(p, fresh);
+        self.buffered -= p.bytes;
+        self.ending
+            .send(p)
+            .map_err(|_| io::Error::other("the part files' writers stopped"))
+    }
+
+    /// Hands every partition to be written out and its part file ended,
+    /// the largest first.
+    fn finish(self) -> io::Result<()> {
+        let mut partitions: Vec<Partition> = self.open.into_values().collect();
+        partitions.sort_by_key(|p| std::cmp::Reverse(p.bytes));
+        for p in partitions {
+            self.ending
+                .send(p)
+                .map_err(|_| io::Error::other("the part files' writers stopped"))?;
         }
         Ok(())
     }
 
-    /// Writes what is buffered and puts every part file in place, the
-    /// partitions on every core.
-    fn finish(mut self) -> io::Result<Vec<PathBuf>> {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // The largest first, each to the next free core.
-        let mut partitions: Vec<&mut Partition> = self.open.values_mut().collect();
-        partitions.sort_by_key(|p| std::cmp::Reverse(p.bytes));
-        let queue = Mutex::new(partitions.into_iter());
-        let run = self.run;
-        let done: Vec<io::Result<Vec<PathBuf>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| -> io::Result<Vec<PathBuf>> {
-                        let mut written = Vec::new();
-                        loop {
-                            let next = queue
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .next();
-                            let Some(p) = next else {
-                                return Ok(written);
-                            };
-                            written.extend(p.flush(run)?);
-                            if let Some(part) = p.part.take() {
-                                written.push(part.finish(false)?);
-                            }
-                        }
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a writing thread does not panic"))
-                .collect()
-        });
-        let mut failed = None;
-        for written in done {
-            match written {
-                Ok(written) => self.written.extend(written),
-                Err(e) => failed = failed.or(Some(e)),
-            }
-        }
-        // A run that fails takes back the part files it put in place: the
-        // same run again then adds each row once.
-        if let Some(e) = failed {
-            self.abandon();
-            return Err(e);
-        }
-        Ok(std::mem::take(&mut self.written))
-    }
-
-    /// Gives up: the part files of this run are removed, in place or not.
+    /// Gives up: the part files still being written are removed (those
+    /// handed to be put in place are the caller's to take back).
     fn abandon(self) {
         for p in self.open.into_values() {
             if let Some(part) = p.part {
                 part.abandon();
             }
         }
-        for path in self.written {
-            let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Writes out each partition that comes (its rows as a row group of its
+/// part file, begun when there is none) and ends its part file, handed to
+/// `publish`; on every core, beside the reading. After a failure, what
+/// comes is given up, unwritten; the first failure is the answer.
+fn end_partitions(
+    ending: &Mutex<std::sync::mpsc::Receiver<Partition>>,
+    run: &str,
+    publish: &Publish,
+    failed: &Mutex<Option<io::Error>>,
+) {
+    let failed = |e: Option<io::Error>| {
+        let mut failed = failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if failed.is_none() {
+            *failed = e;
+        }
+        failed.is_some()
+    };
+    loop {
+        let next = ending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .recv();
+        let Ok(mut p) = next else { return };
+        if failed(None) {
+            if let Some(part) = p.part.take() {
+                part.abandon();
+            }
+            continue;
+        }
+        let done = p.flush(run, publish).and_then(|()| match p.part.take() {
+            Some(part) => part.close().map(|closed| publish.part(closed)),
+            None => Ok(()),
+        });
+        if let Err(e) = done {
+            if let Some(part) = p.part.take() {
+                part.abandon();
+            }
+            failed(Some(e));
         }
     }
 }
@@ -537,21 +632,17 @@ pub fn export(
     mut progress: impl FnMut(),
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let entries = Mutex::new(Entries {
-        out: &options.out,
-        run: &options.run,
-        open: BTreeMap::new(),
-        buffered: 0,
-        written: Vec::new(),
-    });
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut failed: io::Result<()> = Ok(());
-    // The snapshot files are put in place by threads of their own: each
-    // waits for its bytes to reach the disk, which takes the reading none
-    // of its time.
-    let (to_publish, publishing) = std::sync::mpsc::channel::<part::Closed>();
+    // Whole files are put in place by threads of their own (a part file
+    // of the entries table, or not, with each).
+    let (to_publish, publishing) = std::sync::mpsc::channel::<(part::Closed, bool)>();
     let publishing = Mutex::new(publishing);
-    let published: Mutex<Vec<io::Result<PathBuf>>> = Mutex::new(Vec::new());
+    let published: Mutex<Vec<(io::Result<PathBuf>, bool)>> = Mutex::new(Vec::new());
+    let publish = Publish { to: to_publish };
+    let end_failed: Mutex<Option<io::Error>> = Mutex::new(None);
+    let (to_end, ending) = std::sync::mpsc::channel::<Partition>();
+    let ending = Mutex::new(ending);
     std::thread::scope(|scope| {
         for _ in 0..PUBLISHERS {
             scope.spawn(|| {
@@ -560,15 +651,34 @@ pub fn export(
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .recv();
-                    let Ok(closed) = next else { break };
-                    let done = closed.publish(true);
+                    let Ok((closed, part)) = next else { break };
+                    let done = closed.publish(!part);
                     published
                         .lock()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push(done);
+                        .push((done, part));
                 }
             });
         }
+        // Partitions are written out and their part files ended on every
+        // core, beside the reading.
+        for _ in 0..workers {
+            let publish = Publish {
+                to: publish.to.clone(),
+            };
+            let (ending, end_failed) = (&ending, &end_failed);
+            scope.spawn(move || end_partitions(ending, &options.run, &publish, end_failed));
+        }
+        let entries = Mutex::new(Entries {
+            out: &options.out,
+            run: &options.run,
+            open: BTreeMap::new(),
+            buffered: 0,
+            publish: Publish {
+                to: publish.to.clone(),
+            },
+            ending: to_end,
+        });
         crate::fleet::ordered(
             workers,
             workers * 2,
@@ -591,9 +701,7 @@ pub fn export(
                 summary.unchanged += u64::from(read.unchanged);
                 summary.entries += read.rows;
                 for closed in read.closed {
-                    if let Err(unsent) = to_publish.send(closed) {
-                        unsent.0.abandon();
-                    }
+                    publish.snapshot(closed);
                 }
                 failed = read.files.iter().try_for_each(|(path, d)| match d {
                     Some(d) => digest(path, *d),
@@ -602,25 +710,141 @@ pub fn export(
                 failed.is_ok()
             },
         );
-        drop(to_publish);
+        // The last partitions are handed to be written out while the last
+        // snapshots are still being put in place.
+        let ended = entries
+            .into_inner()
+            .map_err(|_| io::Error::other("a writer failed"))
+            .and_then(|entries| match &failed {
+                Ok(()) => entries.finish(),
+                Err(_) => {
+                    entries.abandon();
+                    Ok(())
+                }
+            });
+        if let (Err(e), Ok(())) = (ended, &failed) {
+            failed = Err(e);
+        }
+        drop(publish);
     });
-    for done in published
+    if let Some(e) = end_failed
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        failed = failed.and(Err(e));
+    }
+    let mut parts = Vec::new();
+    for (done, part) in published
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
         match done {
-            Ok(path) => summary.written.push(path),
+            Ok(path) => {
+                if part {
+                    parts.push(path.clone());
+                }
+                summary.written.push(path);
+            }
             Err(e) => failed = failed.and(Err(e)),
         }
     }
-    let entries = entries
-        .into_inner()
-        .map_err(|_| io::Error::other("a writer failed"))?;
+    // A run that fails takes back the part files it put in place: the same
+    // run again then adds each row once. (A snapshot put in place is
+    // whole, and stays.)
     if let Err(e) = failed {
-        entries.abandon();
+        for path in parts {
+            let _ = std::fs::remove_file(path);
+        }
         return Err(e);
     }
-    let parts = entries.finish()?;
-    summary.written.extend(parts);
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pi session of `days`: so many entries on each day, in turn.
+    fn pi_session(days: &[(&str, usize)]) -> String {
+        let mut text = String::from(
+            r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-12-01T00:00:00.000Z","cwd":"/w"}"#,
+        );
+        text.push('\n');
+        let mut parent = "null".to_string();
+        let mut n = 0;
+        for (day, entries) in days {
+            for _ in 0..*entries {
+                n += 1;
+                let secs = n % 60;
+                text.push_str(&format!(
+                    r#"{{"type":"message","id":"e{n}","parentId":{parent},"timestamp":"{day}T10:00:{secs:02}.000Z","message":{{"role":"user","content":"line {n}","timestamp":{n}}}}}"#
+                ));
+                text.push('\n');
+                parent = format!("\"e{n}\"");
+            }
+        }
+        text
+    }
+
+    /// The part files of each day under `out`, with their rows.
+    fn parts(out: &Path) -> BTreeMap<String, Vec<i64>> {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let mut by_day = BTreeMap::new();
+        let dir = out.join("entries").join("agent=pi");
+        for day in std::fs::read_dir(&dir).unwrap() {
+            let day = day.unwrap();
+            let mut rows = Vec::new();
+            for file in std::fs::read_dir(day.path()).unwrap() {
+                let file = file.unwrap().path();
+                let name = file.file_name().unwrap().to_string_lossy().into_owned();
+                assert!(!name.starts_with('.'), "a temporary file is left: {name}");
+                let reader =
+                    SerializedFileReader::new(std::fs::File::open(&file).unwrap()).unwrap();
+                rows.push(reader.metadata().file_metadata().num_rows());
+            }
+            rows.sort_unstable();
+            by_day.insert(day.file_name().to_string_lossy().into_owned(), rows);
+        }
+        by_day
+    }
+
+    #[test]
+    fn a_day_that_comes_back_after_its_part_file_was_ended_begins_another() {
+        let dir = std::env::temp_dir().join(format!("ysess-table-days-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let session = dir.join("s.jsonl");
+        // Windows of 64 entries in the unit tests: the first day is passed
+        // (and its part file ended) long before it comes back.
+        let days = [("2026-12-01", 100), ("2026-12-02", 200), ("2026-12-01", 10)];
+        std::fs::write(&session, pi_session(&days)).unwrap();
+        let out = dir.join("out");
+        let options = Options {
+            out: out.clone(),
+            since: None,
+            digests: false,
+            escape: &crate::ui::output::escape,
+            run: "r".into(),
+        };
+        let summary = export(
+            std::slice::from_ref(&session),
+            &options,
+            |r| panic!("refused: {}", r.error),
+            |_, _| Ok(()),
+            || {},
+        )
+        .unwrap();
+        assert_eq!(summary.entries, 310);
+        let parts = parts(&out);
+        assert_eq!(parts["day=2026-12-01"], [10, 100], "{parts:?}");
+        assert_eq!(parts["day=2026-12-02"], [200], "{parts:?}");
+        // Every part file is in what the export says it wrote.
+        let written = summary
+            .written
+            .iter()
+            .filter(|p| p.starts_with(out.join("entries")))
+            .count();
+        assert_eq!(written, 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

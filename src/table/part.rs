@@ -250,8 +250,9 @@ fn properties(columns: &[Column], pages: Pages) -> WriterProperties {
             props = props.set_column_dictionary_enabled(path.clone(), true);
         }
         // Numbers, times and booleans are already packed small by their
-        // encodings (delta, run length); zstd is set up for text only.
-        if !matches!(c.kind, Kind::Text | Kind::Texts) {
+        // encodings (delta, run length), and a dictionary's pages by theirs
+        // (run length): zstd is set up for the other texts only.
+        if c.dictionary || !matches!(c.kind, Kind::Text | Kind::Texts) {
             props = props.set_column_compression(path, Compression::UNCOMPRESSED);
         }
     }
