@@ -176,6 +176,20 @@ fn is_subagent_file(path: &Path) -> bool {
         .is_some_and(|n| n == "subagents")
 }
 
+/// What a session's row says of its total: its first and last times, its
+/// tokens and its cost, as [`Account::of`] counts them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Total {
+    /// The earliest time (ms since the epoch).
+    pub first: Option<u64>,
+    /// The latest time.
+    pub last: Option<u64>,
+    /// Tokens, summed over the model calls.
+    pub usage: Usage,
+    /// Dollars, summed over the calls that record a cost.
+    pub cost: Option<f64>,
+}
+
 /// What `ysess ls` says of one session.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -233,6 +247,21 @@ impl Session {
     /// [`whole_session`] gives them).
     pub fn of_repo(path: &Path, repo: &Repo, facts: &[Option<Facts>], counted: Vec<Ix>) -> Session {
         let total = Account::of(facts, counted);
+        Session::of_total(
+            path,
+            repo,
+            Total {
+                first: total.first,
+                last: total.last,
+                usage: total.usage,
+                cost: total.cost,
+            },
+        )
+    }
+
+    /// The session of `repo` at `path` whose total (as [`Account::of`]
+    /// counts it) is `total`.
+    pub fn of_total(path: &Path, repo: &Repo, total: Total) -> Session {
         let tree = &repo.tree;
         let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
             .rows

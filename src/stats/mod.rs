@@ -29,7 +29,7 @@ mod walk;
 use account::tally;
 pub use account::{Account, ToolUse, Turns, group};
 use read::read_one;
-pub use read::{cost, read};
+pub use read::{Sparse, cost, read, read_sparse};
 pub use walk::accounts_of_paths;
 
 use std::collections::BTreeMap;

@@ -24,6 +24,34 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
 /// facts of a subagent's turns folded into the file (Claude Code's
 /// sidechain lines). Entries are read on every core.
 pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
+    Ok(read_facts(repo, false)?.facts)
+}
+
+/// What [`read_sparse`] reads.
+pub struct Sparse {
+    /// The facts of the entries the load did not tally ([`Repo::tally`]),
+    /// as [`read`] gives them; `None` for a tallied entry (its tally and
+    /// tag say the rest) and for bookkeeping.
+    pub facts: Vec<Option<Facts>>,
+    /// For a tool result, the entry whose call it answers (when that call
+    /// is in the file).
+    pub answers: Vec<Option<Ix>>,
+    /// The tallied tool results that do not name their tool, with the tool
+    /// their call names, in file order.
+    pub tools: Vec<(Ix, String)>,
+}
+
+/// [`read`], except that a tallied entry's facts are not made: what its
+/// row needs is in its tally and its tag, and the entry a tool result
+/// answers (whose model is the result's) in [`Sparse::answers`]. A large
+/// session's facts are then made of the few lines the load did not tally.
+pub fn read_sparse(repo: &Repo) -> io::Result<Sparse> {
+    read_facts(repo, true)
+}
+
+fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
+    use std::borrow::Cow;
+
     let tree = &repo.tree;
     let len = tree.len();
     let workers = std::thread::available_parallelism()
@@ -34,23 +62,26 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
     // (the facts of a large session are tens of MB: never copied). Tool
     // calls' ids and the calls tool results answer are kept aside, to name
     // each result's tool and model once all are read.
-    type Calls = Vec<(String, Ix, String)>;
-    type Answers = Vec<(Ix, String)>;
-    type Part = (Calls, Answers);
+    type Calls<'r> = Vec<(Cow<'r, str>, Ix, Cow<'r, str>)>;
+    type Answers<'r> = Vec<(Ix, Cow<'r, str>)>;
+    type Part<'r> = (Calls<'r>, Answers<'r>);
     let mut all: Vec<Option<Facts>> = std::iter::repeat_with(|| None).take(len).collect();
-    let parts: Vec<io::Result<Part>> = std::thread::scope(|scope| {
+    let parts: Vec<io::Result<Part<'_>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = all
             .chunks_mut(chunk)
             .enumerate()
             .map(|(at, slots)| {
                 let from = at * chunk;
-                scope.spawn(move || -> io::Result<Part> {
+                scope.spawn(move || -> io::Result<Part<'_>> {
                     let to = from + slots.len();
-                    let mut part: Part = (Vec::new(), Vec::new());
-                    let mut take = |part: &mut Part, ix: Ix, (facts, calls, answers): One| {
-                        part.0
-                            .extend(calls.into_iter().map(|(id, name)| (id, ix, name)));
-                        part.1.extend(answers.map(|call| (ix, call)));
+                    let mut part: Part<'_> = (Vec::new(), Vec::new());
+                    let mut take = |part: &mut Part<'_>, ix: Ix, (facts, calls, answers): One| {
+                        part.0.extend(
+                            calls
+                                .into_iter()
+                                .map(|(id, name)| (Cow::Owned(id), ix, Cow::Owned(name))),
+                        );
+                        part.1.extend(answers.map(|call| (ix, Cow::Owned(call))));
                         slots[ix as usize - from] = Some(facts);
                     };
                     // What the index and the load's tallies know is taken
@@ -61,7 +92,22 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
                         // folded into the file (Claude Code's sidechain
                         // lines) have one, which the whole session's total
                         // counts.
-                        if tree.is_record(ix) && tree.node(ix).kind == MessageKind::Custom {
+                        let node = tree.node(ix);
+                        if tree.is_record(ix) && node.kind == MessageKind::Custom {
+                            continue;
+                        }
+                        // A tallied entry, sparsely: its calls and the call
+                        // it answers only, borrowed from its tally.
+                        if sparse
+                            && matches!(node.kind, MessageKind::Assistant | MessageKind::ToolResult)
+                            && let Some(tally) = repo.tally(ix)
+                        {
+                            part.0.extend(tally.calls.iter().map(|(id, name)| {
+                                (Cow::Borrowed(&**id), ix, Cow::Borrowed(&**name))
+                            }));
+                            if node.kind == MessageKind::ToolResult {
+                                part.1.push((ix, Cow::Borrowed(&*tally.call)));
+                            }
                             continue;
                         }
                         match known(repo, ix) {
@@ -82,33 +128,55 @@ pub fn read(repo: &Repo) -> io::Result<Vec<Option<Facts>>> {
             .map(|h| h.join().expect("a reading thread does not panic"))
             .collect()
     });
-    let mut by_call: HashMap<String, (Ix, String)> = HashMap::new();
-    let mut answers = Vec::new();
+    let mut by_call: HashMap<Cow<'_, str>, (Ix, Cow<'_, str>)> = HashMap::new();
+    let mut answered = Vec::new();
     for part in parts {
-        let (ids, answered) = part?;
+        let (ids, answers) = part?;
         by_call.reserve(ids.len());
         for (id, ix, name) in ids {
             by_call.entry(id).or_insert((ix, name));
         }
-        answers.extend(answered);
+        answered.extend(answers);
     }
     // A tool result's model is its call's; Claude Code's results do not
     // name their tool, their call does.
-    for (ix, call) in answers {
+    let mut answers: Vec<Option<Ix>> = if sparse { vec![None; len] } else { Vec::new() };
+    let mut tools = Vec::new();
+    for (ix, call) in answered {
         let Some((from, name)) = by_call.get(&call) else {
             continue;
         };
-        let model = all[*from as usize].as_ref().and_then(|f| f.model.clone());
-        if let Some(f) = all[ix as usize].as_mut() {
-            f.model = model;
-            if let Some((tool, _)) = &mut f.result
-                && tool.is_empty()
-            {
-                *tool = name.clone();
+        if let Some(slot) = answers.get_mut(ix as usize) {
+            *slot = Some(*from);
+        }
+        if all[ix as usize].is_none() {
+            if sparse && repo.tree.tag(ix).is_empty() {
+                tools.push((ix, name.to_string()));
             }
+            continue;
+        }
+        // (A call made by a tallied entry: its model is its tag.)
+        let model = match all[*from as usize].as_ref() {
+            Some(call) => call.model.clone(),
+            None if sparse && repo.tally(*from).is_some() => Some(repo.tree.tag(*from).to_string()),
+            None => None,
+        };
+        let Some(f) = all[ix as usize].as_mut() else {
+            continue;
+        };
+        f.model = model;
+        if let Some((tool, _)) = &mut f.result
+            && tool.is_empty()
+        {
+            *tool = name.to_string();
         }
     }
-    Ok(all)
+    tools.sort_unstable_by_key(|(ix, _)| *ix);
+    Ok(Sparse {
+        facts: all,
+        answers,
+        tools,
+    })
 }
 
 /// One entry's facts, the ids and names of the tool calls it makes, and the

@@ -218,9 +218,12 @@ fn read_session(
         let read = scope.spawn(|| -> io::Result<_> {
             if claude {
                 let (facts, counted) = whole_session(&repo, Some(path))?;
-                Ok((facts, Some(counted)))
+                Ok((facts, Some(counted), None))
             } else {
-                Ok((crate::stats::read(&repo)?, None))
+                // The entries the load tallied need no facts of their own.
+                let mut sparse = crate::stats::read_sparse(&repo)?;
+                let facts = std::mem::take(&mut sparse.facts);
+                Ok((facts, None, Some(sparse)))
             }
         });
         let mut tree = rows::tree_rows(&repo, path, &id);
@@ -231,7 +234,7 @@ fn read_session(
         let read = read.join().expect("reading the facts does not panic");
         (read, tree)
     });
-    let ((facts, counted), tree) = match (read, tree) {
+    let ((facts, counted, sparse), tree) = match (read, tree) {
         (Ok(read), Ok(tree)) => (read, tree),
         (Err(e), tree) => {
             if let Ok(tree) = tree {
@@ -241,10 +244,20 @@ fn read_session(
         }
         (Ok(_), Err(e)) => return Err(Failed::Fatal(e)),
     };
+    // The facts of the session's own entries come first.
+    let own = Source {
+        repo: &repo,
+        path,
+        facts: &facts[..repo.tree.len().min(facts.len())],
+        sparse: sparse.as_ref(),
+        session: &id,
+        subagent: None,
+        from,
+        until,
+    };
     // The session's row of the sessions table (as `ls` says it), from its
     // facts and the entries its total counts.
-    let session_of = |counted| {
-        let session = Session::of_repo(path, &repo, &facts, counted);
+    let session_of = |session: Session| {
         let head = repo.tree.head().map(|h| repo.tree.id(h));
         let row = rows::session_row(&session, head, options.escape);
         (session, row)
@@ -252,8 +265,6 @@ fn read_session(
     // The entries' rows, then the sessions table; a failure from here on
     // is the export's, and takes the tree table's file back with it.
     let rest = (|| -> io::Result<(u64, part::Closed)> {
-        // The facts of the session's own entries come first.
-        let own = &facts[..repo.tree.len().min(facts.len())];
         // The rows go to the writer a window at a time, so a session of
         // any size is held in bounded memory.
         let mut windows = Windows {
@@ -263,32 +274,20 @@ fn read_session(
             last: Vec::new(),
         };
         let mut sink = |by_day: Vec<(String, Columns)>| windows.take(by_day);
-        let own_rows = |sink: &mut (dyn FnMut(Vec<(String, Columns)>) -> io::Result<()> + Send)| {
-            rows::file_rows(
-                &Source {
-                    repo: &repo,
-                    path,
-                    facts: own,
-                    session: &id,
-                    subagent: None,
-                    from,
-                    until,
-                },
-                options.escape,
-                sink,
-            )
-        };
         let (session, row) = match counted {
             Some(counted) => {
-                let made = session_of(counted);
-                own_rows(&mut sink)?;
+                let made = session_of(Session::of_repo(path, &repo, &facts, counted));
+                rows::file_rows(&own, options.escape, &mut sink)?;
                 made
             }
             // What the total counts needs the tree only: it is taken while
             // the rows are made.
             None => std::thread::scope(|scope| {
-                let made = scope.spawn(|| session_of(counted_own(&repo)));
-                let rows = own_rows(&mut sink);
+                let made = scope.spawn(|| {
+                    let total = rows::total(&own, counted_own(&repo));
+                    session_of(Session::of_total(path, &repo, total))
+                });
+                let rows = rows::file_rows(&own, options.escape, &mut sink);
                 let made = made.join().expect("the session's account does not panic");
                 rows.map(|()| made)
             })?,
@@ -305,6 +304,7 @@ fn read_session(
                     repo: sub,
                     path: file,
                     facts: &facts,
+                    sparse: None,
                     session: &id,
                     subagent: Some(sub_id),
                     from: *from,

@@ -118,25 +118,34 @@ impl Columns {
         }
     }
 
-    /// No rows yet, with room for about as many as `like` holds (its
-    /// values' counts and text bytes, column by column): rows made in
-    /// pieces of similar size then grow no buffer.
-    pub fn like(like: &Columns) -> Columns {
+    /// No rows yet, with room for `rows` rows: texts as long, row for row,
+    /// as those `like` holds (16 bytes when there is none). Rows made in
+    /// pieces of known size then grow no buffer from small, which would
+    /// leave the allocator many small pieces to gather.
+    pub fn with_rows(columns: &'static [Column], rows: usize, like: Option<&Columns>) -> Columns {
+        let values = columns
+            .iter()
+            .enumerate()
+            .map(|(c, column)| {
+                let per_row = like
+                    .filter(|l| l.rows > 0)
+                    .map_or(16, |l| l.values[c].text.len().div_ceil(l.rows) + 1);
+                let texts = matches!(column.kind, Kind::Text | Kind::Texts);
+                let of = |yes: bool| if yes { rows } else { 0 };
+                Values {
+                    text: Vec::with_capacity(of(texts) * per_row),
+                    ends: Vec::with_capacity(of(texts)),
+                    ints: Vec::with_capacity(of(matches!(column.kind, Kind::Int | Kind::Time))),
+                    floats: Vec::with_capacity(of(column.kind == Kind::Float)),
+                    bools: Vec::with_capacity(of(column.kind == Kind::Bool)),
+                    defs: Vec::with_capacity(of(column.nullable || column.kind == Kind::Texts)),
+                    reps: Vec::with_capacity(of(column.kind == Kind::Texts)),
+                }
+            })
+            .collect();
         Columns {
-            columns: like.columns,
-            values: like
-                .values
-                .iter()
-                .map(|v| Values {
-                    text: Vec::with_capacity(v.text.len()),
-                    ends: Vec::with_capacity(v.ends.len()),
-                    ints: Vec::with_capacity(v.ints.len()),
-                    floats: Vec::with_capacity(v.floats.len()),
-                    bools: Vec::with_capacity(v.bools.len()),
-                    defs: Vec::with_capacity(v.defs.len()),
-                    reps: Vec::with_capacity(v.reps.len()),
-                })
-                .collect(),
+            columns,
+            values,
             rows: 0,
             bytes: 0,
         }

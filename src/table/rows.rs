@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 
 use super::part::{Cell, Column, Columns, Kind};
-use crate::fleet::sessions::Session;
+use crate::fleet::sessions::{Session, Total};
 use crate::format::message::{Block, Message};
 use crate::format::{Format, MessageKind};
 use crate::repo::Repo;
@@ -95,8 +95,12 @@ pub struct Source<'a> {
     pub repo: &'a Repo,
     /// Its path, as the run names it.
     pub path: &'a Path,
-    /// Its entries' facts, as [`crate::stats::read`] gives them.
+    /// Its entries' facts, as [`crate::stats::read`] gives them, or as
+    /// [`crate::stats::read_sparse`] does (with what else it read).
     pub facts: &'a [Option<Facts>],
+    /// What [`crate::stats::read_sparse`] read beside the facts; `None`
+    /// when every entry's facts were read.
+    pub sparse: Option<&'a crate::stats::Sparse>,
     /// The session's id.
     pub session: &'a str,
     /// The subagent whose file it is, or `None` for the session's own.
@@ -296,18 +300,18 @@ pub fn file_rows(
     // line before (the rows of a response add up to its last line's usage,
     // as `ysess stats` counts it), and its first line is the turn. A row so
     // never changes when more lines come.
-    let mut before: hashbrown::HashMap<&str, &Facts> = hashbrown::HashMap::new();
+    let mut before: hashbrown::HashMap<&str, Said<'_>> = hashbrown::HashMap::new();
     let mut used: Vec<Option<Used>> = Vec::new();
     used.resize_with(tree.len(), || None);
     for &ix in &ixs {
-        let Some(Some(f)) = src.facts.get(ix as usize) else {
+        let Some(f) = said(src, ix) else {
             continue;
         };
         if f.kind != MessageKind::Assistant {
             continue;
         }
-        let prior = f.response.as_deref().and_then(|id| before.insert(id, f));
-        used[ix as usize] = Some(Used::since(f, prior));
+        let prior = f.response.and_then(|id| before.insert(id, f.clone()));
+        used[ix as usize] = Some(Used::since(&f, prior.as_ref()));
     }
     let fresh: Vec<Ix> = ixs
         .iter()
@@ -330,6 +334,16 @@ pub fn file_rows(
                     let mut by_day: Vec<(String, Columns)> = Vec::new();
                     let mut day_of: Option<(u64, usize)> = None;
                     let part = &window[range];
+                    // The rows of each day, counted first: each day's
+                    // buffers are made once, at their size.
+                    let mut days: Vec<(u64, usize)> = Vec::new();
+                    for &ix in part {
+                        let number = day_number(tree.node(ix).timestamp);
+                        match days.iter_mut().find(|(n, _)| *n == number) {
+                            Some((_, count)) => *count += 1,
+                            None => days.push((number, 1)),
+                        }
+                    }
                     // Each entry's text length and (for a turn folded into the
                     // file) subagent: the load's tally has the length; the
                     // other lines are read for them.
@@ -357,12 +371,13 @@ pub fn file_rows(
                     for (&ix, (len, agent)) in part.iter().zip(read) {
                         let len = repo.tally(ix).map_or(len, |t| t.text as usize);
                         let node = tree.node(ix);
-                        let facts = src.facts.get(ix as usize).and_then(Option::as_ref);
+                        let facts = said(src, ix);
+                        let facts = facts.as_ref();
                         let turn = used[ix as usize].as_ref();
                         let usage =
                             |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
-                        let (tool, is_error) = match facts.and_then(|f| f.result.as_ref()) {
-                            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(*err)),
+                        let (tool, is_error) = match facts.and_then(|f| f.result) {
+                            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(err)),
                             None => (Cell::Null, Cell::Null),
                         };
                         let subagent = src.subagent.map(str::to_string).or(agent);
@@ -380,11 +395,7 @@ pub fn file_rows(
                             } else {
                                 Cell::Null
                             },
-                            opt_text(
-                                facts
-                                    .and_then(|f| f.model.as_deref())
-                                    .filter(|m| !m.is_empty()),
-                            ),
+                            opt_text(facts.and_then(|f| f.model).filter(|m| !m.is_empty())),
                             if node.timestamp > 0 {
                                 int(node.timestamp)
                             } else {
@@ -397,21 +408,17 @@ pub fn file_rows(
                             usage(|u| u.cache_write),
                             turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
                             tool,
-                            opt_text(facts.and_then(|f| f.call.as_deref())),
+                            opt_text(facts.and_then(|f| f.call)),
                             facts
                                 .filter(|f| f.kind == MessageKind::Assistant)
-                                .map_or(Cell::Null, |f| int(f.calls.len() as u64)),
+                                .map_or(Cell::Null, |f| int(f.calls as u64)),
                             is_error,
                             int(len as u64),
                             Cell::Text(escape(tree.subject(ix))),
                             subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
                         ];
                         // The UTC day, named once per run of rows on one day.
-                        let number = if node.timestamp > 0 {
-                            node.timestamp / 86_400_000
-                        } else {
-                            u64::MAX
-                        };
+                        let number = day_number(node.timestamp);
                         let at = match day_of {
                             Some((n, at)) if n == number => at,
                             _ => {
@@ -424,12 +431,14 @@ pub fn file_rows(
                                 let at = match by_day.iter().position(|(d, _)| *d == day) {
                                     Some(at) => at,
                                     None => {
-                                        // Room for as many rows as the
-                                        // day before had.
-                                        let cols = by_day.last().map_or_else(
-                                            || Columns::new(ENTRIES),
-                                            |(_, c)| Columns::like(c),
-                                        );
+                                        // Room for the day's rows, with
+                                        // texts as long as the day before's.
+                                        let rows = days
+                                            .iter()
+                                            .find(|(n, _)| *n == number)
+                                            .map_or(0, |d| d.1);
+                                        let like = by_day.last().map(|(_, c)| c);
+                                        let cols = Columns::with_rows(ENTRIES, rows, like);
                                         by_day.push((day, cols));
                                         by_day.len() - 1
                                     }
@@ -449,6 +458,16 @@ pub fn file_rows(
         },
         sink,
     )
+}
+
+/// The number of an entry's UTC day (`u64::MAX` for an entry without a
+/// time).
+fn day_number(timestamp: u64) -> u64 {
+    if timestamp > 0 {
+        timestamp / 86_400_000
+    } else {
+        u64::MAX
+    }
 }
 
 /// Hands `sink` what `make` makes of each of `items`, in order; `make` of
@@ -500,8 +519,9 @@ pub fn tree_rows(repo: &Repo, path: &Path, session: &str) -> Columns {
         }
         on
     };
-    let mut tree_rows = Columns::new(TREE);
-    for ix in rows_of(repo) {
+    let ixs = rows_of(repo);
+    let mut tree_rows = Columns::with_rows(TREE, ixs.len(), None);
+    for ix in ixs {
         let record = tree.is_record(ix);
         tree_rows.push([
             text(session),
@@ -545,9 +565,149 @@ struct Used {
     cost: Option<f64>,
 }
 
+/// What an entry's row says of its account: its facts, where they were
+/// read from its line; else the load's tally and the entry's tag (and, for
+/// a tool result, the model of the entry whose call it answers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said<'a> {
+    /// The message's kind.
+    pub kind: MessageKind,
+    /// Milliseconds since the epoch.
+    pub timestamp: u64,
+    /// An assistant message's model; a tool result's call's.
+    pub model: Option<&'a str>,
+    /// Tokens an assistant message records.
+    pub usage: crate::format::message::Usage,
+    /// Dollars, where the format records a cost.
+    pub cost: Option<f64>,
+    /// The tool calls an assistant message makes.
+    pub calls: usize,
+    /// A tool result: its tool and whether it is an error.
+    pub result: Option<(&'a str, bool)>,
+    /// A tool result: the id of the call it answers.
+    pub call: Option<&'a str>,
+    /// Claude Code: the response an assistant line is part of.
+    pub response: Option<&'a str>,
+}
+
+/// What the row of entry `ix` of `src` says of its account; `None` for an
+/// entry without one (bookkeeping).
+pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
+    if let Some(f) = src.facts.get(ix as usize).and_then(Option::as_ref) {
+        return Some(Said {
+            kind: f.kind,
+            timestamp: f.timestamp,
+            model: f.model.as_deref(),
+            usage: f.usage,
+            cost: f.cost,
+            calls: f.calls.len(),
+            result: f
+                .result
+                .as_ref()
+                .map(|(tool, error)| (tool.as_str(), *error)),
+            call: f.call.as_deref(),
+            response: f.response.as_deref(),
+        });
+    }
+    let sparse = src.sparse?;
+    let (repo, tree) = (src.repo, &src.repo.tree);
+    let (kind, timestamp) = (tree.node(ix).kind, tree.node(ix).timestamp);
+    let tally = repo.tally(ix)?;
+    if tree.is_record(ix) && kind == MessageKind::Custom {
+        return None;
+    }
+    // The model of a tallied entry is its tag; of one read, its facts'.
+    let model_of = |ix: Ix| match src.facts.get(ix as usize).and_then(Option::as_ref) {
+        Some(f) => f.model.as_deref(),
+        None => repo.tally(ix).map(|_| tree.tag(ix)),
+    };
+    match kind {
+        MessageKind::Assistant => Some(Said {
+            kind,
+            timestamp,
+            model: Some(tree.tag(ix)),
+            usage: tally.usage,
+            cost: tally.cost,
+            calls: tally.calls.len(),
+            result: None,
+            call: None,
+            response: None,
+        }),
+        MessageKind::ToolResult => {
+            let answered = sparse.answers.get(ix as usize).copied().flatten();
+            let tool = match tree.tag(ix) {
+                "" => sparse
+                    .tools
+                    .binary_search_by_key(&ix, |(at, _)| *at)
+                    .map_or("", |at| sparse.tools[at].1.as_str()),
+                tag => tag,
+            };
+            Some(Said {
+                kind,
+                timestamp,
+                model: answered.and_then(model_of),
+                usage: Default::default(),
+                cost: None,
+                calls: 0,
+                result: Some((tool, tally.is_error)),
+                call: Some(&tally.call),
+                response: None,
+            })
+        }
+        MessageKind::User | MessageKind::Custom => None,
+    }
+}
+
+/// The total of the entries `counted` of `src` ([`Session::of_total`]), as
+/// [`crate::stats::Account::of`] counts it from their facts: the first and
+/// last times of the entries with an account, and the tokens and cost of
+/// each model call (a Claude Code response once, with its last line's).
+pub fn total(src: &Source<'_>, mut counted: Vec<Ix>) -> Total {
+    counted.sort_unstable();
+    counted.dedup();
+    let mut total = Total::default();
+    let add = |total: &mut Total, f: &Said<'_>| {
+        let u = &mut total.usage;
+        u.input += f.usage.input;
+        u.output += f.usage.output;
+        u.cache_read += f.usage.cache_read;
+        u.cache_write += f.usage.cache_write;
+        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        if let Some(c) = f.cost {
+            total.cost = Some(total.cost.unwrap_or(0.0) + c);
+        }
+    };
+    let mut responses: hashbrown::HashMap<&str, Said<'_>> = hashbrown::HashMap::new();
+    let mut order = Vec::new();
+    for ix in counted {
+        let Some(f) = said(src, ix) else {
+            continue;
+        };
+        if f.timestamp > 0 {
+            total.first = Some(total.first.map_or(f.timestamp, |t| t.min(f.timestamp)));
+            total.last = Some(total.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
+        }
+        if f.kind != MessageKind::Assistant {
+            continue;
+        }
+        match f.response {
+            Some(id) => {
+                if responses.insert(id, f.clone()).is_none() {
+                    order.push(id);
+                }
+            }
+            None => add(&mut total, &f),
+        }
+    }
+    for id in order {
+        add(&mut total, &responses[id]);
+    }
+    total
+}
+
 impl Used {
     /// The usage of `now` beyond the line `prior` of the same call.
-    fn since(now: &Facts, prior: Option<&Facts>) -> Used {
+    fn since(now: &Said<'_>, prior: Option<&Said<'_>>) -> Used {
         let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         let (u, p) = (&now.usage, prior.map(|p| p.usage).unwrap_or_default());
         Used {
@@ -659,6 +819,9 @@ mod tests {
 {"type":"message","id":"r2","parentId":"r1","timestamp":"2026-12-01T00:00:06.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"ls","content":[{"type":"text","text":"ok"}],"isError":null,"timestamp":6}}
 {"type":"message","id":"a4","parentId":"r2","timestamp":"2026-12-01T00:00:07.000Z","message":{"role":"assistant","content":[],"model":"m","usage":{"input":1,"output":2,"cost":{"total":0.30000000000000004}},"usage":{"input":3,"output":4},"stopReason":"stop","timestamp":7}}
 {"type":"message","id":"a5","parentId":"a4","timestamp":"2026-12-01T00:00:08.000Z","message":{"role":"assistant","content":[],"model":"m","usage":{"input":-1,"output":2,"cost":"free"},"stopReason":"stop","timestamp":8}}
+{"type":"message","id":"a6","parentId":"a5","timestamp":"2026-12-01T00:00:09.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"grep","arguments":{}}],"model":"n","usage":{"input":3,"output":4},"stopReason":"toolUse","timestamp":9}}
+{"type":"message","id":"r3","parentId":"a6","timestamp":"2026-12-01T00:00:10.000Z","message":{"role":"toolResult","toolCallId":"c2","toolName":"","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":10}}
+{"type":"message","id":"r4","parentId":"r3","timestamp":"2026-12-01T00:00:11.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"ls","content":[{"type":"text","text":"late"}],"isError":true,"timestamp":11}}
 "#;
 
     #[test]
@@ -709,6 +872,74 @@ mod tests {
             }
         }
         assert!(tallied > 100, "{tallied} entries tallied");
+    }
+
+    #[test]
+    fn rows_said_from_tallies_equal_rows_said_from_the_facts_read() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let odd = dir.path().join("odd-pi.jsonl");
+        std::fs::write(&odd, ODD_PI).expect("writes");
+        let mut spared = 0;
+        let files = [
+            "demo.jsonl",
+            "medium.jsonl",
+            "small-forked.jsonl",
+            "moves.jsonl",
+            "linear.jsonl",
+            "pi/demo.jsonl",
+            "pi/handmade.jsonl",
+            "pi/v1.jsonl",
+            "pi/v2.jsonl",
+        ]
+        .map(|name| root.join(name));
+        for path in files.iter().chain([&odd]) {
+            let once = crate::repo::Once {
+                tallies: true,
+                ..crate::repo::Once::default()
+            };
+            let (repo, _) = Repo::load_once_with(path, u64::MAX, &once).expect("loads");
+            let facts = crate::stats::read(&repo).expect("reads");
+            let mut sparse = crate::stats::read_sparse(&repo).expect("reads");
+            let few = std::mem::take(&mut sparse.facts);
+            let source = |facts, sparse| Source {
+                repo: &repo,
+                path,
+                facts,
+                sparse,
+                session: "s",
+                subagent: None,
+                from: 0,
+                until: u64::MAX,
+            };
+            let (whole, lean) = (source(&facts, None), source(&few, Some(&sparse)));
+            for ix in 0..repo.tree.len() as Ix {
+                let line = repo.tree.node(ix).line;
+                assert_eq!(
+                    said(&lean, ix),
+                    said(&whole, ix),
+                    "{} line {line}",
+                    path.display()
+                );
+                spared += usize::from(few[ix as usize].is_none() && facts[ix as usize].is_some());
+            }
+            let counted = crate::stats::report::counted_own(&repo);
+            let account = crate::stats::Account::of(&facts, counted.clone());
+            let expected = Total {
+                first: account.first,
+                last: account.last,
+                usage: account.usage,
+                cost: account.cost,
+            };
+            assert_eq!(
+                total(&lean, counted.clone()),
+                expected,
+                "{}",
+                path.display()
+            );
+            assert_eq!(total(&whole, counted), expected, "{}", path.display());
+        }
+        assert!(spared > 100, "{spared} entries read from their tallies");
     }
 
     #[test]

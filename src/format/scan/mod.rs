@@ -44,6 +44,10 @@ pub(crate) struct Scanner<'a> {
     /// The entry's tally, when asked for ([`Scanner::tallying`]); given up
     /// (`None`) on anything its format's reader would take otherwise.
     pub(crate) tally: Option<crate::format::Tally>,
+    /// The bytes beyond one that the escapes of the last string body took
+    /// ([`Scanner::string_body`]): what its characters are fewer than its
+    /// bytes count for them.
+    escaped_bytes: usize,
 }
 
 impl<'a> Scanner<'a> {
@@ -57,6 +61,7 @@ impl<'a> Scanner<'a> {
             want_subject,
             blocks: None,
             tally: None,
+            escaped_bytes: 0,
         }
     }
 
@@ -65,14 +70,13 @@ impl<'a> Scanner<'a> {
         self.tally = on.then(crate::format::Tally::default);
     }
 
-    /// Counts a text block's characters into the tally.
+    /// Counts the characters of a text block, the string body the scanner
+    /// read last, into the tally: each escape (checked as it was read) is
+    /// one character.
     pub(crate) fn tally_text(&mut self, (body, escaped): (&[u8], bool)) {
         if let Some(t) = &mut self.tally {
-            match if escaped {
-                text_chars(body)
-            } else {
-                Some(plain_chars(body))
-            } {
+            let taken = if escaped { self.escaped_bytes } else { 0 };
+            match plain_chars(body).checked_sub(taken) {
                 Some(n) => t.text += n as u64,
                 None => self.tally = None,
             }
@@ -289,6 +293,7 @@ impl<'a> Scanner<'a> {
     pub(crate) fn string_body(&mut self) -> Option<(&'a [u8], bool)> {
         let start = self.pos;
         let mut escaped = false;
+        self.escaped_bytes = 0;
         loop {
             self.pos += self.next_special()?;
             match self.b[self.pos] {
@@ -299,8 +304,10 @@ impl<'a> Scanner<'a> {
                 }
                 b'\\' => {
                     escaped = true;
+                    let at = self.pos;
                     self.pos += 1;
                     self.escape()?;
+                    self.escaped_bytes += self.pos - at - 1;
                 }
                 _ => return None,
             }
@@ -567,6 +574,36 @@ mod tests {
                     part.chars().count(),
                     "{part:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn a_tallied_text_counts_each_escape_as_one_character() {
+        for text in [
+            "",
+            "plain",
+            "é漢🙂",
+            "line\nbreak\ttab \"quoted\" back\\slash /",
+            "\u{1b}[2J\u{9b}\u{202e}\u{0}",
+            "𝄞 and \u{10FFFF}",
+        ] {
+            let escaped: String = text.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+            for literal in [
+                serde_json::to_string(text).unwrap(),
+                format!("\"{escaped}\""),
+            ] {
+                // Two strings on one line: the second's count is its own.
+                let line = format!("{literal} {literal}");
+                let mut s = Scanner::new(&line, false);
+                s.tallying(true);
+                for _ in 0..2 {
+                    s.ws();
+                    let body = s.raw_string().unwrap();
+                    s.tally_text(body);
+                }
+                let tally = s.take_tally().unwrap();
+                assert_eq!(tally.text as usize, 2 * text.chars().count(), "{literal}");
             }
         }
     }
