@@ -1,5 +1,16 @@
 //! What the unit tests share.
 
+/// Texts that JSON and terminals treat specially: escapes, characters of
+/// every UTF-8 length, a surrogate pair's, control characters.
+pub const ODD_TEXTS: [&str; 6] = [
+    "",
+    "plain",
+    "é漢🙂",
+    "line\nbreak\ttab \"quoted\" back\\slash /",
+    "\u{1b}[2J\u{9b}\u{202e}\u{0}",
+    "𝄞 and \u{10FFFF}",
+];
+
 /// A xorshift generator: random trees that are the same on every run,
 /// without a dependency.
 pub struct Rng(pub u64);

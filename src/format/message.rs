@@ -85,6 +85,18 @@ pub struct Usage {
     pub total_tokens: u64,
 }
 
+impl Usage {
+    /// Adds `other`'s tokens to these, as a sum of turns counts them: its
+    /// total is then the sum of the four counts.
+    pub fn add(&mut self, other: &Usage) {
+        self.input += other.input;
+        self.output += other.output;
+        self.cache_read += other.cache_read;
+        self.cache_write += other.cache_write;
+        self.total_tokens = self.input + self.output + self.cache_read + self.cache_write;
+    }
+}
+
 /// One content block of a message.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {

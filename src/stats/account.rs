@@ -99,12 +99,7 @@ impl Account {
     /// One assistant turn's usage, cost and model.
     fn add_turn(&mut self, f: &Facts) {
         self.turns.assistant += 1;
-        let u = &mut self.usage;
-        u.input += f.usage.input;
-        u.output += f.usage.output;
-        u.cache_read += f.usage.cache_read;
-        u.cache_write += f.usage.cache_write;
-        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        self.usage.add(&f.usage);
         if let Some(c) = f.cost {
             self.cost = Some(self.cost.unwrap_or(0.0) + c);
         }
@@ -122,12 +117,7 @@ impl Account {
         t.assistant += o.assistant;
         t.tool_result += o.tool_result;
         t.custom += o.custom;
-        let (u, v) = (&mut self.usage, &other.usage);
-        u.input += v.input;
-        u.output += v.output;
-        u.cache_read += v.cache_read;
-        u.cache_write += v.cache_write;
-        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        self.usage.add(&other.usage);
         if let Some(c) = other.cost {
             self.cost = Some(self.cost.unwrap_or(0.0) + c);
         }

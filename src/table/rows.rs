@@ -667,12 +667,7 @@ pub fn total(src: &Source<'_>, mut counted: Vec<Ix>) -> Total {
     counted.dedup();
     let mut total = Total::default();
     let add = |total: &mut Total, f: &Said<'_>| {
-        let u = &mut total.usage;
-        u.input += f.usage.input;
-        u.output += f.usage.output;
-        u.cache_read += f.usage.cache_read;
-        u.cache_write += f.usage.cache_write;
-        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write;
+        total.usage.add(&f.usage);
         if let Some(c) = f.cost {
             total.cost = Some(total.cost.unwrap_or(0.0) + c);
         }
@@ -772,14 +767,7 @@ mod tests {
 
     #[test]
     fn a_json_string_is_counted_as_decoding_it_counts() {
-        for text in [
-            "",
-            "plain",
-            "é漢🙂",
-            "line\nbreak\ttab \"quoted\" back\\slash /",
-            "\u{1b}[2J\u{9b}\u{202e}\u{0}",
-            "𝄞 and \u{10FFFF}",
-        ] {
+        for text in crate::testing::ODD_TEXTS {
             let literal = serde_json::to_string(text).unwrap();
             assert_eq!(
                 json_string_chars(&literal),
@@ -824,13 +812,12 @@ mod tests {
 {"type":"message","id":"r4","parentId":"r3","timestamp":"2026-12-01T00:00:11.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"ls","content":[{"type":"text","text":"late"}],"isError":true,"timestamp":11}}
 "#;
 
-    #[test]
-    fn tallies_taken_in_the_check_equal_what_the_lines_say() {
+    /// The yoagent and pi fixtures and a file of odd pi lines (written in
+    /// `dir`), each loaded with the tallies the export asks for.
+    fn tallied_fixtures(dir: &Path) -> Vec<(std::path::PathBuf, Repo)> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let dir = tempfile::tempdir().expect("temp dir");
-        let odd = dir.path().join("odd-pi.jsonl");
+        let odd = dir.join("odd-pi.jsonl");
         std::fs::write(&odd, ODD_PI).expect("writes");
-        let mut tallied = 0;
         let files = [
             "demo.jsonl",
             "medium.jsonl",
@@ -843,12 +830,26 @@ mod tests {
             "pi/v2.jsonl",
         ]
         .map(|name| root.join(name));
-        for path in files.iter().chain([&odd]) {
-            let once = crate::repo::Once {
-                tallies: true,
-                ..crate::repo::Once::default()
-            };
-            let (repo, _) = Repo::load_once_with(path, u64::MAX, &once).expect("loads");
+        let once = crate::repo::Once {
+            tallies: true,
+            ..crate::repo::Once::default()
+        };
+        files
+            .into_iter()
+            .chain([odd])
+            .map(|path| {
+                let (repo, _) = Repo::load_once_with(&path, u64::MAX, &once).expect("loads");
+                (path, repo)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tallies_taken_in_the_check_equal_what_the_lines_say() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut tallied = 0;
+        for (path, repo) in tallied_fixtures(dir.path()) {
+            let path = &path;
             let plain = Repo::open(path).expect("opens");
             assert_eq!(
                 crate::stats::read(&repo).expect("reads"),
@@ -876,29 +877,10 @@ mod tests {
 
     #[test]
     fn rows_said_from_tallies_equal_rows_said_from_the_facts_read() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let dir = tempfile::tempdir().expect("temp dir");
-        let odd = dir.path().join("odd-pi.jsonl");
-        std::fs::write(&odd, ODD_PI).expect("writes");
         let mut spared = 0;
-        let files = [
-            "demo.jsonl",
-            "medium.jsonl",
-            "small-forked.jsonl",
-            "moves.jsonl",
-            "linear.jsonl",
-            "pi/demo.jsonl",
-            "pi/handmade.jsonl",
-            "pi/v1.jsonl",
-            "pi/v2.jsonl",
-        ]
-        .map(|name| root.join(name));
-        for path in files.iter().chain([&odd]) {
-            let once = crate::repo::Once {
-                tallies: true,
-                ..crate::repo::Once::default()
-            };
-            let (repo, _) = Repo::load_once_with(path, u64::MAX, &once).expect("loads");
+        for (path, repo) in tallied_fixtures(dir.path()) {
+            let path = &path;
             let facts = crate::stats::read(&repo).expect("reads");
             let mut sparse = crate::stats::read_sparse(&repo).expect("reads");
             let few = std::mem::take(&mut sparse.facts);
