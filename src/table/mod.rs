@@ -476,7 +476,7 @@ struct Entries<'a> {
     publish: Publish,
     /// Where a partition goes to be written out and its part file ended
     /// ([`end_partitions`]).
-    ending: std::sync::mpsc::Sender<Partition>,
+    ending: std::sync::mpsc::SyncSender<Partition>,
 }
 
 impl Entries<'_> {
@@ -641,7 +641,10 @@ pub fn export(
     let published: Mutex<Vec<(io::Result<PathBuf>, bool)>> = Mutex::new(Vec::new());
     let publish = Publish { to: to_publish };
     let end_failed: Mutex<Option<io::Error>> = Mutex::new(None);
-    let (to_end, ending) = std::sync::mpsc::channel::<Partition>();
+    // Sixteen partitions a core wait to be written out, no more (each of
+    // at most [`ROW_GROUP`] rows): a reader that ends more waits, which
+    // bounds the rows held beyond [`BUFFERED`].
+    let (to_end, ending) = std::sync::mpsc::sync_channel::<Partition>(workers * 16);
     let ending = Mutex::new(ending);
     std::thread::scope(|scope| {
         for _ in 0..PUBLISHERS {
@@ -693,7 +696,9 @@ pub fn export(
                         return true;
                     }
                     Err(Failed::Fatal(e)) => {
-                        failed = Err(e);
+                        if failed.is_ok() {
+                            failed = Err(e);
+                        }
                         return false;
                     }
                 };
@@ -703,10 +708,14 @@ pub fn export(
                 for closed in read.closed {
                     publish.snapshot(closed);
                 }
-                failed = read.files.iter().try_for_each(|(path, d)| match d {
-                    Some(d) => digest(path, *d),
-                    None => Ok(()),
-                });
+                // (A session read while another failed changes nothing of
+                // the failure: the run is still taken back.)
+                if failed.is_ok() {
+                    failed = read.files.iter().try_for_each(|(path, d)| match d {
+                        Some(d) => digest(path, *d),
+                        None => Ok(()),
+                    });
+                }
                 failed.is_ok()
             },
         );
@@ -806,6 +815,86 @@ mod tests {
             by_day.insert(day.file_name().to_string_lossy().into_owned(), rows);
         }
         by_day
+    }
+
+    /// Every file under `dir`.
+    fn files_under(dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+
+    fn options(out: &Path) -> Options<'static> {
+        Options {
+            out: out.to_path_buf(),
+            since: None,
+            digests: false,
+            escape: &crate::ui::output::escape,
+            run: "r".into(),
+        }
+    }
+
+    #[test]
+    fn a_session_that_fails_after_its_rows_fails_the_export_though_the_next_reads_well() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pi = dir.path().join("pi.jsonl");
+        std::fs::copy(root.join("pi/v2.jsonl"), &pi).unwrap();
+        let yoagent = dir.path().join("yoagent.jsonl");
+        std::fs::copy(root.join("demo.jsonl"), &yoagent).unwrap();
+        // The pi session's rows are added, then its sessions file cannot
+        // be written; the yoagent session after it reads well.
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(out.join("sessions")).unwrap();
+        std::fs::write(out.join("sessions").join("agent=pi"), "not a folder").unwrap();
+        let done = export(
+            &[pi, yoagent],
+            &options(&out),
+            |r| panic!("refused: {}", r.error),
+            |_, _| Ok(()),
+            || {},
+        );
+        assert!(done.is_err(), "the pi session's failure was lost");
+        // The run is taken back: no part file, no temporary file.
+        assert_eq!(files_under(&out.join("entries")), Vec::<PathBuf>::new());
+    }
+
+    #[test]
+    fn a_part_file_that_cannot_be_written_fails_the_export_and_leaves_no_part_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let session = dir.path().join("s.jsonl");
+        let days = [
+            ("2026-12-01", 100),
+            ("2026-12-02", 200),
+            ("2026-12-03", 200),
+        ];
+        std::fs::write(&session, pi_session(&days)).unwrap();
+        // The second day's folder is taken by a file: its part file, ended
+        // on an encoding thread, cannot be begun.
+        let out = dir.path().join("out");
+        let taken = out.join("entries/agent=pi/day=2026-12-02");
+        std::fs::create_dir_all(taken.parent().unwrap()).unwrap();
+        std::fs::write(&taken, "x").unwrap();
+        let done = export(
+            std::slice::from_ref(&session),
+            &options(&out),
+            |r| panic!("refused: {}", r.error),
+            |_, _| Ok(()),
+            || {},
+        );
+        assert!(done.is_err());
+        assert_eq!(files_under(&out.join("entries")), [taken]);
     }
 
     #[test]

@@ -293,13 +293,20 @@ impl Part {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
         let file = File::options().write(true).create_new(true).open(&temp)?;
-        let schema = Arc::new(schema(columns).map_err(parquet_error)?);
-        let writer = SerializedFileWriter::new(
-            BufWriter::with_capacity(64 << 10, file),
-            schema,
-            Arc::new(properties(columns, pages)),
-        )
-        .map_err(parquet_error)?;
+        let writer = schema(columns).and_then(|schema| {
+            SerializedFileWriter::new(
+                BufWriter::with_capacity(64 << 10, file),
+                Arc::new(schema),
+                Arc::new(properties(columns, pages)),
+            )
+        });
+        let writer = match writer {
+            Ok(writer) => writer,
+            Err(e) => {
+                let _ = std::fs::remove_file(&temp);
+                return Err(parquet_error(e));
+            }
+        };
         Ok(Part {
             writer,
             columns,
@@ -430,7 +437,11 @@ impl Closed {
                 std::fs::rename(&temp, &path)
             } else {
                 std::fs::hard_link(&temp, &path)?;
-                std::fs::remove_file(&temp)
+                // A file in place whose temporary name stays is taken
+                // back whole: what failed is said, nothing half done.
+                std::fs::remove_file(&temp).inspect_err(|_| {
+                    let _ = std::fs::remove_file(&path);
+                })
             }
         })();
         if let Err(e) = done {
