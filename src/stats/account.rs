@@ -48,6 +48,53 @@ pub struct Account {
     pub last: Option<u64>,
 }
 
+/// Widens the times `first..=last` to take in `timestamp` (0: no time).
+pub fn widen(first: &mut Option<u64>, last: &mut Option<u64>, timestamp: u64) {
+    if timestamp > 0 {
+        *first = Some(first.map_or(timestamp, |t| t.min(timestamp)));
+        *last = Some(last.map_or(timestamp, |t| t.max(timestamp)));
+    }
+}
+
+/// Model calls as a total counts them: a line that is a call of its own
+/// at once; a Claude Code response (written over several lines, each with
+/// the usage so far) once, with its last line's, after the others, in the
+/// order the responses began.
+pub struct Calls<'a, T> {
+    last: HashMap<&'a str, T>,
+    order: Vec<&'a str>,
+}
+
+impl<T> Default for Calls<'_, T> {
+    fn default() -> Self {
+        Calls {
+            last: HashMap::new(),
+            order: Vec::new(),
+        }
+    }
+}
+
+impl<'a, T> Calls<'a, T> {
+    /// `turn` back when it is a call of its own, to count now; a line of
+    /// `response` is kept for [`Calls::responses`].
+    pub fn take(&mut self, response: Option<&'a str>, turn: T) -> Option<T> {
+        let Some(id) = response else {
+            return Some(turn);
+        };
+        if self.last.insert(id, turn).is_none() {
+            self.order.push(id);
+        }
+        None
+    }
+
+    /// Each response's last line, in the order the responses began.
+    pub fn responses(mut self) -> impl Iterator<Item = T> {
+        self.order
+            .into_iter()
+            .filter_map(move |id| self.last.remove(id))
+    }
+}
+
 impl Account {
     /// The account of the entries `set` names (each once, in any order);
     /// entries without facts (folded out) are left out.
@@ -56,18 +103,13 @@ impl Account {
         ixs.sort_unstable();
         ixs.dedup();
         let mut account = Account::default();
-        // A Claude Code response counts once, with its last line's usage.
-        let mut responses: HashMap<&str, &Facts> = HashMap::new();
-        let mut order: Vec<&str> = Vec::new();
+        let mut calls = Calls::default();
         for ix in ixs {
             let Some(f) = facts.get(ix as usize).and_then(Option::as_ref) else {
                 continue;
             };
             account.entries += 1;
-            if f.timestamp > 0 {
-                account.first = Some(account.first.map_or(f.timestamp, |t| t.min(f.timestamp)));
-                account.last = Some(account.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
-            }
+            widen(&mut account.first, &mut account.last, f.timestamp);
             for name in &f.calls {
                 tally(&mut account.tools, name).calls += 1;
             }
@@ -80,18 +122,15 @@ impl Account {
                     }
                 }
                 MessageKind::Custom => account.turns.custom += 1,
-                MessageKind::Assistant => match &f.response {
-                    Some(id) => {
-                        if responses.insert(id, f).is_none() {
-                            order.push(id);
-                        }
+                MessageKind::Assistant => {
+                    if let Some(f) = calls.take(f.response.as_deref(), f) {
+                        account.add_turn(f);
                     }
-                    None => account.add_turn(f),
-                },
+                }
             }
         }
-        for id in order {
-            account.add_turn(responses[id]);
+        for f in calls.responses() {
+            account.add_turn(f);
         }
         account
     }

@@ -27,9 +27,9 @@ pub mod subagents;
 mod walk;
 
 use account::tally;
-pub use account::{Account, ToolUse, Turns, group};
+pub use account::{Account, Calls, ToolUse, Turns, group, widen};
 use read::read_one;
-pub use read::{Sparse, cost, read, read_sparse};
+pub use read::{Sparse, cost, model_of, read, read_sparse};
 pub use walk::accounts_of_paths;
 
 use std::collections::BTreeMap;

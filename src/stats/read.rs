@@ -49,6 +49,16 @@ pub fn read_sparse(repo: &Repo) -> io::Result<Sparse> {
     read_facts(repo, true)
 }
 
+/// The model of entry `ix`: its facts' where they were read, else (an
+/// entry the load tallied, whose facts [`read_sparse`] does not make) its
+/// tag.
+pub fn model_of<'a>(repo: &'a Repo, facts: &'a [Option<Facts>], ix: Ix) -> Option<&'a str> {
+    match facts.get(ix as usize).and_then(Option::as_ref) {
+        Some(f) => f.model.as_deref(),
+        None => repo.tally(ix).map(|_| repo.tree.tag(ix)),
+    }
+}
+
 fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
     use std::borrow::Cow;
 
@@ -155,12 +165,7 @@ fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
             }
             continue;
         }
-        // (A call made by a tallied entry: its model is its tag.)
-        let model = match all[*from as usize].as_ref() {
-            Some(call) => call.model.clone(),
-            None if sparse && repo.tally(*from).is_some() => Some(repo.tree.tag(*from).to_string()),
-            None => None,
-        };
+        let model = model_of(repo, &all, *from).map(str::to_string);
         let Some(f) = all[ix as usize].as_mut() else {
             continue;
         };

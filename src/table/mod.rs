@@ -412,6 +412,18 @@ struct Partition {
 }
 
 impl Partition {
+    /// No rows yet, in `dir`; its next part file is numbered `next`.
+    fn new(dir: PathBuf, next: usize) -> Partition {
+        Partition {
+            dir,
+            buffer: Vec::new(),
+            rows: 0,
+            bytes: 0,
+            part: None,
+            next,
+        }
+    }
+
     /// Writes the buffered rows as a row group of the part file (begun
     /// when there is none); the file, when it is now large enough, is
     /// ended and handed to `publish` to be put in place.
@@ -482,17 +494,13 @@ struct Entries<'a> {
 impl Entries<'_> {
     fn add(&mut self, agent: &str, day: String, rows: Columns) -> io::Result<()> {
         let key = (agent.to_string(), day);
-        let p = self.open.entry(key.clone()).or_insert_with(|| Partition {
-            dir: self
+        let p = self.open.entry(key.clone()).or_insert_with(|| {
+            let dir = self
                 .out
                 .join("entries")
                 .join(format!("agent={}", key.0))
-                .join(format!("day={}", key.1)),
-            buffer: Vec::new(),
-            rows: 0,
-            bytes: 0,
-            part: None,
-            next: 0,
+                .join(format!("day={}", key.1));
+            Partition::new(dir, 0)
         });
         self.buffered += rows.bytes();
         p.rows += rows.rows();
@@ -535,17 +543,15 @@ impl Entries<'_> {
         if p.rows == 0 && p.part.is_none() {
             return Ok(());
         }
-        let fresh = Partition {
-            dir: p.dir.clone(),
-            buffer: Vec::new(),
-            rows: 0,
-            bytes: 0,
-            part: None,
-            // The number the part file being ended takes.
-            next: p.next + usize::from(p.part.is_none()),
-        };
+        // (Past the number the part file being ended takes.)
+        let fresh = Partition::new(p.dir.clone(), p.next + usize::from(p.part.is_none()));
         let p = std::mem::replace(p, fresh);
         self.buffered -= p.bytes;
+        self.hand(p)
+    }
+
+    /// Hands `p` to the threads that write it out and end its part file.
+    fn hand(&self, p: Partition) -> io::Result<()> {
         self.ending
             .send(p)
             .map_err(|_| io::Error::other("the part files' writers stopped"))
@@ -553,13 +559,11 @@ impl Entries<'_> {
 
     /// Hands every partition to be written out and its part file ended,
     /// the largest first.
-    fn finish(self) -> io::Result<()> {
-        let mut partitions: Vec<Partition> = self.open.into_values().collect();
+    fn finish(mut self) -> io::Result<()> {
+        let mut partitions: Vec<Partition> = std::mem::take(&mut self.open).into_values().collect();
         partitions.sort_by_key(|p| std::cmp::Reverse(p.bytes));
         for p in partitions {
-            self.ending
-                .send(p)
-                .map_err(|_| io::Error::other("the part files' writers stopped"))?;
+            self.hand(p)?;
         }
         Ok(())
     }

@@ -613,14 +613,6 @@ pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
     let (repo, tree) = (src.repo, &src.repo.tree);
     let (kind, timestamp) = (tree.node(ix).kind, tree.node(ix).timestamp);
     let tally = repo.tally(ix)?;
-    if tree.is_record(ix) && kind == MessageKind::Custom {
-        return None;
-    }
-    // The model of a tallied entry is its tag; of one read, its facts'.
-    let model_of = |ix: Ix| match src.facts.get(ix as usize).and_then(Option::as_ref) {
-        Some(f) => f.model.as_deref(),
-        None => repo.tally(ix).map(|_| tree.tag(ix)),
-    };
     match kind {
         MessageKind::Assistant => Some(Said {
             kind,
@@ -645,7 +637,7 @@ pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
             Some(Said {
                 kind,
                 timestamp,
-                model: answered.and_then(model_of),
+                model: answered.and_then(|from| crate::stats::model_of(repo, src.facts, from)),
                 usage: Default::default(),
                 cost: None,
                 calls: 0,
@@ -672,30 +664,20 @@ pub fn total(src: &Source<'_>, mut counted: Vec<Ix>) -> Total {
             total.cost = Some(total.cost.unwrap_or(0.0) + c);
         }
     };
-    let mut responses: hashbrown::HashMap<&str, Said<'_>> = hashbrown::HashMap::new();
-    let mut order = Vec::new();
+    let mut calls = crate::stats::Calls::default();
     for ix in counted {
         let Some(f) = said(src, ix) else {
             continue;
         };
-        if f.timestamp > 0 {
-            total.first = Some(total.first.map_or(f.timestamp, |t| t.min(f.timestamp)));
-            total.last = Some(total.last.map_or(f.timestamp, |t| t.max(f.timestamp)));
-        }
-        if f.kind != MessageKind::Assistant {
-            continue;
-        }
-        match f.response {
-            Some(id) => {
-                if responses.insert(id, f.clone()).is_none() {
-                    order.push(id);
-                }
-            }
-            None => add(&mut total, &f),
+        crate::stats::widen(&mut total.first, &mut total.last, f.timestamp);
+        if f.kind == MessageKind::Assistant
+            && let Some(f) = calls.take(f.response, f)
+        {
+            add(&mut total, &f);
         }
     }
-    for id in order {
-        add(&mut total, &responses[id]);
+    for f in calls.responses() {
+        add(&mut total, &f);
     }
     total
 }
