@@ -1,5 +1,6 @@
 //! The command-line tests: one binary, a module per command.
 
+mod agents;
 mod branch;
 mod ccusage;
 mod claude;

@@ -1,0 +1,517 @@
+//! Claude Code writes the sessions: scenarios run with `claude -p` against
+//! the mock, and the checks every file it wrote must pass.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Value, json};
+
+use super::mock::{Block, Mock, Reply, Usage};
+use super::{Agent, Call, Home, Record, succeeded, text};
+use crate::support::Dir;
+
+pub const PACKAGE: &str = "@anthropic-ai/claude-code";
+
+/// What the user last said in a request: their words (reminders left out)
+/// and the ids of the tool results they carry.
+fn last_user(body: &Value) -> (String, Vec<String>) {
+    let Some(messages) = body["messages"].as_array() else {
+        return (String::new(), vec![]);
+    };
+    for m in messages.iter().rev() {
+        if m["role"] != "user" {
+            continue;
+        }
+        return match &m["content"] {
+            Value::String(s) => (s.clone(), vec![]),
+            Value::Array(blocks) => {
+                let words = blocks
+                    .iter()
+                    .filter(|b| b["type"] == "text")
+                    .filter_map(|b| b["text"].as_str())
+                    .filter(|t| !t.trim_start().starts_with("<system-reminder>"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let results = blocks
+                    .iter()
+                    .filter(|b| b["type"] == "tool_result")
+                    .filter_map(|b| b["tool_use_id"].as_str().map(str::to_string))
+                    .collect();
+                (words, results)
+            }
+            _ => (String::new(), vec![]),
+        };
+    }
+    (String::new(), vec![])
+}
+
+/// The first words of the conversation: a subagent's request opens with
+/// its task.
+fn first_user(body: &Value) -> String {
+    let Some(first) = body["messages"].as_array().and_then(|m| m.first()) else {
+        return String::new();
+    };
+    match &first["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The session a request was made for (Claude Code names it in the
+/// request's metadata).
+pub fn session_of(body: &Value) -> Option<String> {
+    let user = body["metadata"]["user_id"].as_str()?;
+    let inner: Value = serde_json::from_str(user).ok()?;
+    inner["session_id"].as_str().map(str::to_string)
+}
+
+/// Usage that differs from call to call, with every kind of token,
+/// one-hour cache writes on every third call.
+fn usage(n: u64) -> Usage {
+    Usage {
+        input: 900 + 37 * n,
+        output: 40 + 11 * n,
+        cache_read: 12_000 + 1_013 * n,
+        cache_write_5m: 300 + 29 * n,
+        cache_write_1h: if n % 3 == 0 { 2_000 + 7 * n } else { 0 },
+        reasoning: 0,
+    }
+}
+
+/// The mock's side of every Claude Code scenario: replies chosen by what
+/// the request asks, so concurrent requests (a subagent beside its
+/// parent) are answered the same whatever their order.
+fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
+    let calls = AtomicU64::new(0);
+    move |body: &Value| {
+        let n = calls.fetch_add(1, Ordering::SeqCst);
+        let (said, results) = last_user(body);
+        let u = usage(n);
+        if said.contains("CRITICAL: Respond with TEXT ONLY") || said.contains("summary of the conversation") {
+            return Reply::text(
+                "<analysis>The user asked for a plan, then a second step.</analysis>\n\
+                 <summary>1. Primary request: plan a small CLI called `tally`.\n\
+                 2. Done so far: a plan in three steps.</summary>",
+                u,
+            );
+        }
+        if first_user(body).contains("SUBTASK") {
+            return Reply::Message {
+                blocks: vec![Block::Text("Found it: `tally` counts lines in src/main.rs.".into())],
+                usage: u,
+            };
+        }
+        if !results.is_empty() {
+            return Reply::text(&format!("Both tools answered ({}).", results.len()), u);
+        }
+        if said.contains("HANG") {
+            return Reply::Hang {
+                text: "Starting on it".into(),
+            };
+        }
+        if said.contains("FAIL") {
+            return Reply::Error {
+                status: 400,
+                message: "prompt is too long: 212000 tokens > 200000 maximum".into(),
+            };
+        }
+        if said.contains("PARALLEL") {
+            return Reply::Message {
+                blocks: vec![
+                    Block::Thinking("Two things to look at; both at once.".into()),
+                    Block::Text("Looking at both.".into()),
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}a"),
+                        name: "Bash".into(),
+                        input: json!({"command": "echo tally", "description": "Say the name"}),
+                    },
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}b"),
+                        name: "Read".into(),
+                        input: json!({"file_path": "/nonexistent/tally/notes.md"}),
+                    },
+                ],
+                usage: u,
+            };
+        }
+        if said.contains("DELEGATE") {
+            return Reply::Message {
+                blocks: vec![Block::Tool {
+                    id: format!("toolu_ys{n:04}c"),
+                    name: "Agent".into(),
+                    input: json!({"description": "Find the counter", "prompt": "SUBTASK: find where tally counts lines.", "subagent_type": "general-purpose"}),
+                }],
+                usage: u,
+            };
+        }
+        if said.contains("THINK") {
+            return Reply::Message {
+                blocks: vec![
+                    Block::Thinking("The user wants a reason; give one.".into()),
+                    Block::Text("Because counting lines is what `wc -l` does, and tally adds words.".into()),
+                ],
+                usage: u,
+            };
+        }
+        let first = said.lines().next().unwrap_or("").chars().take(48).collect::<String>();
+        Reply::text(&format!("Answer {n}: noted \u{201c}{first}\u{201d}."), u)
+    }
+}
+
+/// One scenario: what it does and how it drives `claude -p`.
+struct Scenario {
+    name: &'static str,
+    about: &'static str,
+    model: &'static str,
+    branches: usize,
+    run: fn(&Driver<'_>),
+}
+
+/// Runs Claude Code in one home against one mock.
+pub struct Driver<'a> {
+    home: &'a Home,
+    mock: &'a Mock,
+    model: &'a str,
+    pub id: String,
+}
+
+impl Driver<'_> {
+    fn claude(&self, args: &[&str]) -> String {
+        let mut all = vec!["-p", "--model", self.model];
+        all.extend_from_slice(args);
+        succeeded(
+            &self.home.run(Agent::Claude, self.mock, &all),
+            &format!("claude {}", all.join(" ")),
+        )
+    }
+
+    fn start(&self, prompt: &str) {
+        self.claude(&["--session-id", &self.id, "--", prompt]);
+    }
+
+    fn resume(&self, prompt: &str) {
+        self.claude(&["--resume", &self.id, "--", prompt]);
+    }
+
+    /// The session's main file.
+    fn file(&self) -> PathBuf {
+        main_files(&self.home.home().join(".claude/projects"))
+            .into_iter()
+            .find(|p| p.file_stem().is_some_and(|s| s == self.id.as_str()))
+            .expect("the session's file")
+    }
+
+    /// The uuid of the `n`th (from 0) assistant line with text.
+    fn reply_uuid(&self, n: usize) -> String {
+        let text = std::fs::read_to_string(self.file()).expect("the session reads");
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["type"] == "assistant")
+            .filter(|v| {
+                v["message"]["content"]
+                    .as_array()
+                    .is_some_and(|c| c.iter().any(|b| b["type"] == "text"))
+            })
+            .nth(n)
+            .and_then(|v| v["uuid"].as_str().map(str::to_string))
+            .expect("such a reply")
+    }
+}
+
+fn scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "turns",
+            about: "three turns in three runs (start, then --resume twice), the last with thinking",
+            model: "claude-opus-4-6",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally that counts lines and words.");
+                d.resume("Make the second step smaller.");
+                d.resume("THINK: why not just use wc?");
+            },
+        },
+        Scenario {
+            name: "tools",
+            about: "a reply that calls two tools at once (Bash, and a Read that fails), twice",
+            model: "claude-sonnet-4-5-20250929",
+            branches: 1,
+            run: |d| {
+                d.start("PARALLEL: run echo and read the notes.");
+                d.resume("PARALLEL: once more, please.");
+            },
+        },
+        Scenario {
+            name: "subagent",
+            about: "a subagent (the Agent tool) that runs beside the session and reports back",
+            model: "claude-sonnet-4-5-20250929",
+            branches: 1,
+            run: |d| {
+                d.start("DELEGATE: find where tally counts lines.");
+                d.resume("Thanks. Summarise what it found in one line.");
+            },
+        },
+        Scenario {
+            name: "compact",
+            about: "two turns, /compact, then a turn after the compaction",
+            model: "claude-haiku-4-5-20251001",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                d.resume("Add a --words flag to the plan.");
+                d.resume("/compact");
+                d.resume("Now write the first step.");
+            },
+        },
+        Scenario {
+            name: "fork",
+            about: "two turns; --resume-session-at the first reply (a fork in the file); --fork-session (a new file)",
+            model: "claude-opus-4-5-20251101",
+            branches: 2,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                d.resume("Make it a library instead.");
+                let first = d.reply_uuid(0);
+                d.claude(&[
+                    "--resume",
+                    &d.id,
+                    "--resume-session-at",
+                    &first,
+                    "--",
+                    "Keep it a CLI, but add JSON output.",
+                ]);
+                d.claude(&["--resume", &d.id, "--fork-session", "--", "Try it in Rust."]);
+            },
+        },
+        Scenario {
+            name: "interrupted",
+            about: "a turn killed while the model streams, a refused request (HTTP 400), then a resume",
+            model: "claude-sonnet-4-5-20250929",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                let mut child = d
+                    .home
+                    .command(
+                        Agent::Claude,
+                        d.mock,
+                        &["-p", "--model", d.model, "--resume", &d.id, "--", "HANG: write all of it."],
+                    )
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .expect("claude starts");
+                let started = std::time::Instant::now();
+                while d.mock.hanging.load(Ordering::SeqCst) == 0 {
+                    assert!(started.elapsed().as_secs() < 60, "the hanging request never came");
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                // What an interrupt does: SIGINT, as Ctrl-C sends.
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status();
+                let ended = child.wait().expect("claude ends");
+                assert!(!ended.success() || ended.code().is_some());
+                let refused = d.home.run(
+                    Agent::Claude,
+                    d.mock,
+                    &["-p", "--model", d.model, "--resume", &d.id, "--", "FAIL: paste the whole log."],
+                );
+                let _ = refused;
+                d.resume("Start again, smaller.");
+            },
+        },
+    ]
+}
+
+/// The main session files under a `projects` folder (subagents' files,
+/// under `<session>/subagents/`, are not).
+pub fn main_files(projects: &Path) -> Vec<PathBuf> {
+    super::files_under(projects)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .filter(|p| {
+            !p.components().any(|c| c.as_os_str() == "subagents")
+        })
+        .collect()
+}
+
+/// A fixed session id per scenario, so regenerating keeps file names.
+fn session_id(name: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        (h >> 32) as u32,
+        (h >> 16) as u16,
+        h as u16 & 0xfff,
+        (h >> 4) as u16 & 0xfff,
+        h & 0xffff_ffff_ffff
+    )
+}
+
+pub fn generate(only: Option<&str>) {
+    let version = super::pinned(PACKAGE);
+    for s in scenarios() {
+        if only.is_some_and(|o| o != s.name) {
+            continue;
+        }
+        let home = Home::new();
+        let mock = Mock::start(script());
+        let driver = Driver {
+            home: &home,
+            mock: &mock,
+            model: s.model,
+            id: session_id(s.name),
+        };
+        (s.run)(&driver);
+        // Let a subagent still running finish its file.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let to = super::fixtures("claude").join(s.name);
+        let _ = std::fs::remove_dir_all(&to);
+        super::copy_tree(&home.home().join(".claude/projects"), &to.join("projects"));
+        // Claude Code's memory folders hold nothing of the session.
+        for f in super::files_under(&to) {
+            let _ = f;
+        }
+        let record = Record {
+            agent: format!("claude-code {version}"),
+            scenario: s.name.to_string(),
+            about: s.about.to_string(),
+            branches: s.branches,
+            calls: mock
+                .calls()
+                .into_iter()
+                .map(|c| Call {
+                    model: c.model.clone().unwrap_or_default(),
+                    session: session_of(&c.body),
+                    usage: c.usage.expect("a call has usage"),
+                })
+                .collect(),
+        };
+        std::fs::write(
+            to.join("mock.json"),
+            serde_json::to_string_pretty(&record).expect("the record serializes") + "\n",
+        )
+        .expect("mock.json writes");
+    }
+}
+
+fn the_scenarios() -> Vec<PathBuf> {
+    let all = super::scenarios("claude");
+    assert!(
+        all.len() >= 5,
+        "tests/fixtures/agents/claude holds {} scenarios; regenerate them (see tests/cli/agents/mod.rs)",
+        all.len()
+    );
+    all
+}
+
+fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    dir.run(&all)
+}
+
+#[test]
+fn claude_code_sessions_pass_fsck_and_branch_lists_the_scenarios_forks() {
+    let dir = Dir::new();
+    for scenario in the_scenarios() {
+        let record = Record::read(&scenario);
+        for file in super::files_under(&scenario.join("projects")) {
+            if file.extension().is_none_or(|x| x != "jsonl") {
+                continue;
+            }
+            ysess(&dir, &file, &["fsck"]).status(0);
+        }
+        let main = scenario_main(&scenario);
+        let branches = ysess(&dir, &main, &["branch", "--json"]);
+        branches.status(0);
+        assert_eq!(
+            branches.json_lines().len(),
+            record.branches,
+            "{}: the scenario made {} branches\n{branches}",
+            record.scenario,
+            record.branches
+        );
+    }
+}
+
+/// The scenario's own session file (named by its fixed id).
+fn scenario_main(scenario: &Path) -> PathBuf {
+    let name = scenario.file_name().and_then(|n| n.to_str()).expect("a name");
+    let id = session_id(name);
+    main_files(&scenario.join("projects"))
+        .into_iter()
+        .find(|p| p.file_stem().is_some_and(|s| s == id.as_str()))
+        .unwrap_or_else(|| panic!("{}: no file named {id}", scenario.display()))
+}
+
+const PROBE: &str = "ysess resume probe: reply with one word.";
+
+/// What Claude Code sends the model when it resumes `file`, as turns, the
+/// probe's own words left out.
+fn resumed(file: &Path, projects: &Path) -> Vec<text::Turn> {
+    let home = Home::new();
+    super::copy_tree(projects, &home.home().join(".claude/projects"));
+    let mock = Mock::start(|_| Reply::text("ok", Usage::default()));
+    let id = file.file_stem().and_then(|s| s.to_str()).expect("an id").to_string();
+    let out = home.run(Agent::Claude, &mock, &["-p", "--resume", &id, "--", PROBE]);
+    succeeded(&out, &format!("claude -p --resume {id}"));
+    let call = mock
+        .calls()
+        .into_iter()
+        .find(|c| {
+            c.body["messages"]
+                .as_array()
+                .is_some_and(|m| m.iter().any(|m| m.to_string().contains(PROBE)))
+        })
+        .expect("the resumed request");
+    let mut turns = text::anthropic(call.body["messages"].as_array().expect("messages"));
+    // The probe, and the "No response requested." Claude Code puts
+    // between a trailing user line and it.
+    if let Some(last) = turns.last_mut() {
+        last.said.retain(|s| *s != text::Said::Text(PROBE.to_string()));
+        if last.said.is_empty() {
+            turns.pop();
+        }
+    }
+    if turns.last().is_some_and(|t| {
+        t.role == "assistant" && t.said == [text::Said::Text("No response requested.".into())]
+    }) {
+        turns.pop();
+    }
+    turns
+}
+
+#[test]
+fn export_is_what_claude_code_resumes_on_every_generated_session() {
+    if !super::ready() {
+        return;
+    }
+    let dir = Dir::new();
+    let (mut compared, mut differ) = (0, Vec::new());
+    for scenario in the_scenarios() {
+        let projects = scenario.join("projects");
+        for file in main_files(&projects) {
+            let agent = resumed(&file, &projects);
+            let export = ysess(&dir, &file, &["export"]);
+            export.status(0);
+            let messages: Vec<Value> = serde_json::from_str(&export.stdout).expect("export is JSON");
+            let ours = text::anthropic(&messages);
+            if let Some(diff) = text::difference(&agent, &ours) {
+                differ.push(format!("{}: {diff}", file.display()));
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 6, "{compared} sessions compared");
+    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}

@@ -1,0 +1,394 @@
+//! Codex writes the sessions: scenarios run with `codex exec` against the
+//! mock, and the checks every rollout it wrote must pass.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Value, json};
+
+use super::mock::{Block, Mock, Reply, Usage};
+use super::{Agent, Call, Home, Record, succeeded, text};
+use crate::support::Dir;
+
+pub const PACKAGE: &str = "@openai/codex";
+
+/// The model the scenarios ask for (priced in every table).
+pub const MODEL: &str = "gpt-5.1-codex";
+
+/// The user's last words in a request, and whether tool outputs follow
+/// them (a call's answer is due).
+fn last_user(body: &Value) -> (String, usize) {
+    let Some(items) = body["input"].as_array() else {
+        return (String::new(), 0);
+    };
+    let mut outputs = 0;
+    for it in items.iter().rev() {
+        match it["type"].as_str().unwrap_or("") {
+            "function_call_output" | "custom_tool_call_output" => outputs += 1,
+            "message" if it["role"] == "user" => {
+                let words = it["content"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if words.trim_start().starts_with('<') {
+                    // Context Codex injects, not the user's words.
+                    continue;
+                }
+                return (words, outputs);
+            }
+            _ => {}
+        }
+    }
+    (String::new(), outputs)
+}
+
+pub fn session_of(body: &Value) -> Option<String> {
+    body["client_metadata"]["session_id"]
+        .as_str()
+        .or(body["prompt_cache_key"].as_str())
+        .map(str::to_string)
+}
+
+fn usage(n: u64) -> Usage {
+    Usage {
+        input: 1_500 + 41 * n,
+        output: 60 + 13 * n,
+        cache_read: 9_000 + 877 * n,
+        cache_write_5m: 0,
+        cache_write_1h: 0,
+        reasoning: 20 + n,
+    }
+}
+
+fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
+    let calls = AtomicU64::new(0);
+    move |body: &Value| {
+        let n = calls.fetch_add(1, Ordering::SeqCst);
+        let (said, outputs) = last_user(body);
+        let u = usage(n);
+        if outputs > 0 {
+            return Reply::Message {
+                blocks: vec![Block::Text(format!("Both commands ran ({outputs} outputs)."))],
+                usage: u,
+            };
+        }
+        if said.contains("HANG") {
+            return Reply::Hang {
+                text: "Starting on it".into(),
+            };
+        }
+        if said.contains("FAIL") {
+            return Reply::Error {
+                status: 400,
+                message: "Your input exceeds the context window of this model.".into(),
+            };
+        }
+        if said.contains("PARALLEL") {
+            return Reply::Message {
+                blocks: vec![
+                    Block::Thinking("**Two commands**\n\nRun both at once.".into()),
+                    Block::Tool {
+                        id: format!("call_ys{n:04}a"),
+                        name: "exec_command".into(),
+                        input: json!({"cmd": "echo tally"}),
+                    },
+                    Block::Tool {
+                        id: format!("call_ys{n:04}b"),
+                        name: "exec_command".into(),
+                        input: json!({"cmd": "cat /nonexistent/tally/notes.md"}),
+                    },
+                ],
+                usage: u,
+            };
+        }
+        if said.contains("THINK") {
+            return Reply::Message {
+                blocks: vec![
+                    Block::Thinking("**Why not wc**\n\nThe user wants a reason.".into()),
+                    Block::Text("Because tally also counts words per file.".into()),
+                ],
+                usage: u,
+            };
+        }
+        let first = said.lines().next().unwrap_or("").chars().take(48).collect::<String>();
+        Reply::text(&format!("Answer {n}: noted \u{201c}{first}\u{201d}."), u)
+    }
+}
+
+struct Scenario {
+    name: &'static str,
+    about: &'static str,
+    branches: usize,
+    run: fn(&Driver<'_>),
+}
+
+pub struct Driver<'a> {
+    home: &'a Home,
+    mock: &'a Mock,
+}
+
+impl Driver<'_> {
+    fn codex(&self, args: &[&str]) -> String {
+        let mut all = vec!["exec", "--skip-git-repo-check", "--sandbox", "danger-full-access"];
+        all.extend_from_slice(args);
+        succeeded(
+            &self.home.run(Agent::Codex, self.mock, &all),
+            &format!("codex {}", all.join(" ")),
+        )
+    }
+
+    fn rollouts(&self) -> Vec<PathBuf> {
+        rollouts(&self.home.home().join(".codex/sessions"))
+    }
+
+    /// The id of the first session this home made.
+    fn id(&self) -> String {
+        let first = self.rollouts().into_iter().next().expect("a rollout");
+        id_of(&first)
+    }
+
+    fn start(&self, prompt: &str) {
+        self.codex(&["--", prompt]);
+    }
+
+    fn resume(&self, prompt: &str) {
+        let id = self.id();
+        let mut args = vec!["resume", "--skip-git-repo-check"];
+        args.extend(["--", id.as_str(), prompt]);
+        let mut all = vec!["exec"];
+        all.extend(args);
+        succeeded(
+            &self.home.run(Agent::Codex, self.mock, &all),
+            &format!("codex {}", all.join(" ")),
+        );
+    }
+}
+
+/// The session id a rollout's `session_meta` names.
+fn id_of(rollout: &Path) -> String {
+    let text = std::fs::read_to_string(rollout).expect("the rollout reads");
+    let first: Value = serde_json::from_str(text.lines().next().expect("a first line"))
+        .expect("the first line is JSON");
+    first["payload"]["id"]
+        .as_str()
+        .expect("session_meta names the session")
+        .to_string()
+}
+
+pub fn rollouts(sessions: &Path) -> Vec<PathBuf> {
+    super::files_under(sessions)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect()
+}
+
+fn scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "turns",
+            about: "three turns in three runs (exec, then exec resume twice), the last with reasoning",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally that counts lines and words.");
+                d.resume("Make the second step smaller.");
+                d.resume("THINK: why not just use wc?");
+            },
+        },
+        Scenario {
+            name: "tools",
+            about: "a reply that runs two commands at once (one fails), twice",
+            branches: 1,
+            run: |d| {
+                d.start("PARALLEL: run echo and read the notes.");
+                d.resume("PARALLEL: once more, please.");
+            },
+        },
+        Scenario {
+            name: "fork",
+            about: "two turns, then exec fork (a new rollout with the history copied)",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                d.resume("Make it a library instead.");
+                let id = d.id();
+                d.codex(&["fork", "--", &id, "Try it in Rust."]);
+            },
+        },
+        Scenario {
+            name: "interrupted",
+            about: "a turn killed while the model streams, a refused request (HTTP 400), then a resume",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                let id = d.id();
+                let mut child = d
+                    .home
+                    .command(
+                        Agent::Codex,
+                        d.mock,
+                        &["exec", "resume", "--skip-git-repo-check", "--", &id, "HANG: write all of it."],
+                    )
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .expect("codex starts");
+                let started = std::time::Instant::now();
+                while d.mock.hanging.load(Ordering::SeqCst) == 0 {
+                    assert!(started.elapsed().as_secs() < 60, "the hanging request never came");
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status();
+                let _ = child.wait();
+                let _ = d.home.run(
+                    Agent::Codex,
+                    d.mock,
+                    &["exec", "resume", "--skip-git-repo-check", "--", &id, "FAIL: paste the whole log."],
+                );
+                d.resume("Start again, smaller.");
+            },
+        },
+        Scenario {
+            name: "reasoning",
+            about: "reasoning with a summary before the answer, in two turns",
+            branches: 1,
+            run: |d| {
+                d.start("THINK: why a new tool?");
+                d.resume("THINK: and why Rust?");
+            },
+        },
+    ]
+}
+
+pub fn generate(only: Option<&str>) {
+    let version = super::pinned(PACKAGE);
+    for s in scenarios() {
+        if only.is_some_and(|o| o != s.name) {
+            continue;
+        }
+        let home = Home::new();
+        let mock = Mock::start(script());
+        let driver = Driver {
+            home: &home,
+            mock: &mock,
+        };
+        (s.run)(&driver);
+        let to = super::fixtures("codex").join(s.name);
+        let _ = std::fs::remove_dir_all(&to);
+        super::copy_tree(&home.home().join(".codex/sessions"), &to.join("sessions"));
+        let record = Record {
+            agent: format!("codex {version}"),
+            scenario: s.name.to_string(),
+            about: s.about.to_string(),
+            branches: s.branches,
+            calls: mock
+                .calls()
+                .into_iter()
+                .map(|c| Call {
+                    model: c.model.clone().unwrap_or_default(),
+                    session: session_of(&c.body),
+                    usage: c.usage.expect("a call has usage"),
+                })
+                .collect(),
+        };
+        std::fs::write(
+            to.join("mock.json"),
+            serde_json::to_string_pretty(&record).expect("the record serializes") + "\n",
+        )
+        .expect("mock.json writes");
+    }
+}
+
+fn the_scenarios() -> Vec<PathBuf> {
+    let all = super::scenarios("codex");
+    assert!(
+        all.len() >= 5,
+        "tests/fixtures/agents/codex holds {} scenarios; regenerate them (see tests/cli/agents/mod.rs)",
+        all.len()
+    );
+    all
+}
+
+fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    dir.run(&all)
+}
+
+#[test]
+fn codex_rollouts_pass_fsck_and_branch_lists_the_scenarios_forks() {
+    let dir = Dir::new();
+    for scenario in the_scenarios() {
+        let record = Record::read(&scenario);
+        for file in rollouts(&scenario.join("sessions")) {
+            ysess(&dir, &file, &["fsck"]).status(0);
+            let branches = ysess(&dir, &file, &["branch", "--json"]);
+            branches.status(0);
+            assert_eq!(
+                branches.json_lines().len(),
+                record.branches,
+                "{}: {}\n{branches}",
+                record.scenario,
+                file.display()
+            );
+        }
+    }
+}
+
+const PROBE: &str = "ysess resume probe: reply with one word.";
+
+/// What Codex sends the model when it resumes `file`, as turns.
+fn resumed(file: &Path, sessions: &Path) -> Vec<text::Turn> {
+    let home = Home::new();
+    super::copy_tree(sessions, &home.home().join(".codex/sessions"));
+    let mock = Mock::start(|_| Reply::text("ok", Usage::default()));
+    let id = id_of(file);
+    let out = home.run(
+        Agent::Codex,
+        &mock,
+        &["exec", "resume", "--skip-git-repo-check", "--", &id, PROBE],
+    );
+    succeeded(&out, &format!("codex exec resume {id}"));
+    let call = mock
+        .calls()
+        .into_iter()
+        .find(|c| c.body["input"].to_string().contains(PROBE))
+        .expect("the resumed request");
+    let mut turns = text::responses(call.body["input"].as_array().expect("input items"));
+    if let Some(last) = turns.last_mut() {
+        last.said.retain(|s| *s != text::Said::Text(PROBE.to_string()));
+        if last.said.is_empty() {
+            turns.pop();
+        }
+    }
+    turns
+}
+
+#[test]
+fn export_is_what_codex_resumes_on_every_generated_rollout() {
+    if !super::ready() {
+        return;
+    }
+    let dir = Dir::new();
+    let (mut compared, mut differ) = (0, Vec::new());
+    for scenario in the_scenarios() {
+        let sessions = scenario.join("sessions");
+        for file in rollouts(&sessions) {
+            let agent = resumed(&file, &sessions);
+            let export = ysess(&dir, &file, &["export"]);
+            export.status(0);
+            let items: Vec<Value> = serde_json::from_str(&export.stdout).expect("export is JSON");
+            let ours = text::responses(&items);
+            if let Some(diff) = text::difference(&agent, &ours) {
+                differ.push(format!("{}: {diff}", file.display()));
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 5, "{compared} rollouts compared");
+    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}

@@ -1,0 +1,295 @@
+//! The agents themselves as the truth. Claude Code and Codex, pinned in
+//! `tests/agents/` (`npm ci --prefix tests/agents --ignore-scripts`, which
+//! `.ci/run` and the tests run), write the test sessions against a mock
+//! model ([`mock`]) and say what they resume.
+//!
+//! - `tests/fixtures/agents/<agent>/<scenario>/` holds what the agent wrote
+//!   (its own folder layout under the agent's home: `projects/` for Claude
+//!   Code, `sessions/` for Codex) and `mock.json`: the versions, and every
+//!   model call the mock answered with the usage it reported.
+//! - [`generate`] writes them anew, one scenario after another, with one
+//!   command (the README's "Tests" says which):
+//!   `YSESS_REGENERATE=1 cargo test --test cli agents::generate -- --ignored`.
+//! - The checks (in [`claude`] and [`codex`]) run on every committed file:
+//!   `fsck` is clean, `branch` lists the scenario's forks, `export` is what
+//!   the agent sends the mock when it resumes the file, and `stats --json`
+//!   equals the mock's usage and ccusage's report.
+
+pub mod claude;
+pub mod codex;
+pub mod mock;
+pub mod text;
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::support::{Dir, Group};
+
+pub const AGENTS: Group = Group {
+    name: "agents",
+    enable: "npm ci --prefix tests/agents --ignore-scripts",
+};
+
+/// The pinned versions, as `tests/agents/package.json` names them.
+pub fn pinned(package: &str) -> String {
+    let text = std::fs::read_to_string(root().join("tests/agents/package.json"))
+        .expect("tests/agents/package.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("package.json is JSON");
+    json["dependencies"][package]
+        .as_str()
+        .unwrap_or_else(|| panic!("{package} is pinned in tests/agents/package.json"))
+        .to_string()
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixtures(agent: &str) -> PathBuf {
+    root().join("tests/fixtures/agents").join(agent)
+}
+
+/// The agent's native binary (npm skips install scripts here, so the
+/// platform package's binary is called directly).
+pub fn binary(agent: Agent) -> PathBuf {
+    let modules = root().join("tests/agents/node_modules");
+    match agent {
+        Agent::Claude => modules.join("@anthropic-ai/claude-code-linux-x64/claude"),
+        Agent::Codex => modules
+            .join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+}
+
+/// Why the agents cannot run here, if they cannot. Installs the pinned
+/// versions first when they are missing and npm is there (once a run).
+pub fn agents_missing() -> Option<String> {
+    static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    SET_UP
+        .get_or_init(|| {
+            let have = || binary(Agent::Claude).is_file() && binary(Agent::Codex).is_file();
+            if !have() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "setting up the agent tests: npm ci --prefix tests/agents (once)"
+                );
+                let ran = Command::new("npm")
+                    .args(["ci", "--prefix"])
+                    .arg(root().join("tests/agents"))
+                    .args(["--ignore-scripts", "--no-audit", "--no-fund"])
+                    .output();
+                if !ran.is_ok_and(|o| o.status.success()) || !have() {
+                    return Some(format!(
+                        "{} or {} is missing, and `npm ci --prefix tests/agents` could not install them",
+                        binary(Agent::Claude).display(),
+                        binary(Agent::Codex).display()
+                    ));
+                }
+            }
+            None
+        })
+        .clone()
+}
+
+/// Skips (or fails, under CI) when the agents cannot run; true when they can.
+pub fn ready() -> bool {
+    match agents_missing() {
+        Some(why) => {
+            crate::support::missing(&AGENTS, &why);
+            false
+        }
+        None => true,
+    }
+}
+
+/// A home of the agent's own for one run: `home/` as `HOME`, `work/` the
+/// project it runs in.
+pub struct Home {
+    pub dir: Dir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        let dir = Dir::new();
+        std::fs::create_dir_all(dir.join("home")).expect("a home");
+        std::fs::create_dir_all(dir.join("work")).expect("a project folder");
+        Home { dir }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.join("home")
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.dir.join("work")
+    }
+
+    /// Runs `agent` with `args` in the project folder against `mock`.
+    pub fn run(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Output {
+        let mut cmd = self.command(agent, mock, args);
+        let out = cmd.output().expect("the agent starts");
+        out
+    }
+
+    pub fn command(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Command {
+        let mut cmd = Command::new(binary(agent));
+        cmd.args(args)
+            .current_dir(self.work())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("TZ", "UTC")
+            .env("LANG", "C.UTF-8")
+            .stdin(std::process::Stdio::null());
+        match agent {
+            Agent::Claude => {
+                cmd.env("ANTHROPIC_BASE_URL", mock.base_url())
+                    .env("ANTHROPIC_API_KEY", "sk-ysess-mock")
+                    .env("CLAUDE_CODE_MAX_RETRIES", "0")
+                    .env("DISABLE_AUTOUPDATER", "1")
+                    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+                    .env("DISABLE_TELEMETRY", "1");
+            }
+            Agent::Codex => {
+                let codex_home = self.home().join(".codex");
+                std::fs::create_dir_all(&codex_home).expect("a Codex home");
+                std::fs::write(
+                    codex_home.join("config.toml"),
+                    format!(
+                        "model = \"{}\"\nmodel_provider = \"mock\"\n\
+                         [model_providers.mock]\nname = \"mock\"\n\
+                         base_url = \"{}/v1\"\nenv_key = \"YSESS_MOCK_KEY\"\n\
+                         wire_api = \"responses\"\nrequest_max_retries = 0\n\
+                         stream_max_retries = 0\n",
+                        codex::MODEL,
+                        mock.base_url()
+                    ),
+                )
+                .expect("Codex's config");
+                cmd.env("CODEX_HOME", codex_home)
+                    .env("YSESS_MOCK_KEY", "sk-ysess-mock");
+            }
+        }
+        cmd
+    }
+}
+
+/// Asserts an agent's run succeeded, showing what it said if not.
+#[track_caller]
+pub fn succeeded(out: &Output, what: &str) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\n--- stdout\n{stdout}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Every file under `dir`, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in read.filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copies the tree `from` into `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for f in files_under(from) {
+        let rel = f.strip_prefix(from).expect("under the tree");
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().expect("a parent")).expect("a folder");
+        std::fs::copy(&f, &dest).expect("copied");
+    }
+}
+
+/// What the generator records beside a scenario's files.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct Record {
+    /// The agent and its version (`claude-code 2.1.328`).
+    pub agent: String,
+    pub scenario: String,
+    /// What the scenario does, in a sentence.
+    pub about: String,
+    /// The branches the scenario made in its main session's tree (1 for a
+    /// conversation without forks).
+    pub branches: usize,
+    /// Every model call the mock answered, in order.
+    pub calls: Vec<Call>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Call {
+    pub model: String,
+    /// The session the call was made for (the agent's header or metadata),
+    /// where the request names it.
+    pub session: Option<String>,
+    pub usage: mock::Usage,
+}
+
+impl Record {
+    pub fn read(scenario: &Path) -> Record {
+        let text = std::fs::read_to_string(scenario.join("mock.json"))
+            .unwrap_or_else(|e| panic!("{}: {e}", scenario.join("mock.json").display()));
+        serde_json::from_str(&text).expect("mock.json reads")
+    }
+
+    pub fn total(&self) -> mock::Usage {
+        let mut total = mock::Usage::default();
+        for c in &self.calls {
+            total.add(&c.usage);
+        }
+        total
+    }
+}
+
+/// The scenario folders of one agent's committed corpus.
+pub fn scenarios(agent: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(fixtures(agent))
+        .map(|r| {
+            r.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.join("mock.json").is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Writes every agent's scenarios anew into `tests/fixtures/agents/`.
+/// Run with `YSESS_REGENERATE=1 cargo test --test cli agents::generate --
+/// --ignored` after changing a pinned version in `tests/agents/`.
+#[test]
+#[ignore = "writes the agent-written fixtures anew: YSESS_REGENERATE=1 cargo test --test cli agents::generate -- --ignored"]
+fn generate() {
+    assert!(
+        std::env::var_os("YSESS_REGENERATE").is_some(),
+        "set YSESS_REGENERATE=1 to write tests/fixtures/agents anew"
+    );
+    assert!(ready(), "the agents must be installed to generate");
+    let only = std::env::var("YSESS_SCENARIO").ok();
+    claude::generate(only.as_deref());
+    codex::generate(only.as_deref());
+}

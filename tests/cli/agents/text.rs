@@ -1,0 +1,283 @@
+//! What a conversation says, taken out of each API's shape, so that what an
+//! agent sends its model on resume and what `ysess export` gives can be
+//! compared turn by turn. Each rule that drops or merges something the
+//! agent itself does is written here once, and the README's "Tests" lists
+//! them.
+
+use serde_json::Value;
+
+/// One block of a turn, as the model reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Said {
+    Text(String),
+    Thinking(String),
+    Call {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    Result {
+        id: String,
+        output: String,
+        error: bool,
+    },
+}
+
+/// A turn: who speaks, and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub role: String,
+    pub said: Vec<Said>,
+}
+
+/// Text the agent adds to a turn for the model only (reminders of its
+/// environment, the date, its tools): never in the session file's own
+/// words, so never compared.
+fn injected(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("<system-reminder>")
+}
+
+fn result_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Anthropic Messages (`messages` of a request, or `ysess export`'s array
+/// on a Claude Code session) as turns:
+/// - `system` messages (the environment Claude Code states mid-conversation)
+///   and `<system-reminder>` text blocks are the agent's, not the
+///   conversation's: dropped;
+/// - consecutive messages of one role are one turn (Claude Code merges the
+///   lines of a reply written one block a line, and the results of
+///   parallel calls, into one message);
+/// - thinking is compared by its text (the signature is the API's).
+pub fn anthropic(messages: &[Value]) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for m in messages {
+        let role = m["role"].as_str().unwrap_or("").to_string();
+        if role == "system" {
+            continue;
+        }
+        let mut said = Vec::new();
+        match &m["content"] {
+            Value::String(s) => {
+                if !injected(s) {
+                    said.push(Said::Text(s.clone()));
+                }
+            }
+            Value::Array(blocks) => {
+                for b in blocks {
+                    match b["type"].as_str().unwrap_or("") {
+                        "text" => {
+                            let t = b["text"].as_str().unwrap_or("");
+                            if !injected(t) {
+                                said.push(Said::Text(t.to_string()));
+                            }
+                        }
+                        "thinking" => {
+                            said.push(Said::Thinking(
+                                b["thinking"].as_str().unwrap_or("").to_string(),
+                            ));
+                        }
+                        "redacted_thinking" => said.push(Said::Thinking(String::new())),
+                        "tool_use" => said.push(Said::Call {
+                            id: b["id"].as_str().unwrap_or("").to_string(),
+                            name: b["name"].as_str().unwrap_or("").to_string(),
+                            input: b["input"].clone(),
+                        }),
+                        "tool_result" => said.push(Said::Result {
+                            id: b["tool_use_id"].as_str().unwrap_or("").to_string(),
+                            output: result_text(&b["content"]),
+                            error: b["is_error"].as_bool().unwrap_or(false),
+                        }),
+                        other => said.push(Said::Text(format!("<{other} block>"))),
+                    }
+                }
+            }
+            _ => {}
+        }
+        if said.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some(last) if last.role == role => last.said.extend(said),
+            _ => turns.push(Turn { role, said }),
+        }
+    }
+    turns
+}
+
+/// OpenAI Responses `input` items (a Codex request, or `ysess export`'s
+/// array on a Codex rollout) as turns:
+/// - `developer` messages and the context Codex injects as user messages
+///   (`<environment_context>`, `<user_instructions>`, `# AGENTS.md`,
+///   `<permissions instructions>`) are the agent's: dropped;
+/// - reasoning is compared by its summary;
+/// - consecutive items of one role are one turn.
+pub fn responses(items: &[Value]) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for it in items {
+        let (role, said) = match it["type"].as_str().unwrap_or("") {
+            "message" => {
+                let role = it["role"].as_str().unwrap_or("").to_string();
+                if role == "developer" || role == "system" {
+                    continue;
+                }
+                let mut said = Vec::new();
+                for c in it["content"].as_array().into_iter().flatten() {
+                    let t = c["text"].as_str().unwrap_or("");
+                    if codex_injected(t) {
+                        continue;
+                    }
+                    said.push(Said::Text(t.to_string()));
+                }
+                (role, said)
+            }
+            "reasoning" => {
+                let text = it["summary"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s["text"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                ("assistant".to_string(), vec![Said::Thinking(text)])
+            }
+            "function_call" | "custom_tool_call" => {
+                let args = it["arguments"]
+                    .as_str()
+                    .or(it["input"].as_str())
+                    .unwrap_or("");
+                let input = serde_json::from_str(args).unwrap_or(Value::String(args.to_string()));
+                (
+                    "assistant".to_string(),
+                    vec![Said::Call {
+                        id: it["call_id"].as_str().unwrap_or("").to_string(),
+                        name: it["name"].as_str().unwrap_or("").to_string(),
+                        input,
+                    }],
+                )
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                let output = match &it["output"] {
+                    Value::String(s) => s.clone(),
+                    Value::Object(o) => o
+                        .get("content")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    other => result_text(other),
+                };
+                (
+                    "tool".to_string(),
+                    vec![Said::Result {
+                        id: it["call_id"].as_str().unwrap_or("").to_string(),
+                        output,
+                        error: false,
+                    }],
+                )
+            }
+            _ => continue,
+        };
+        if said.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some(last) if last.role == role => last.said.extend(said),
+            _ => turns.push(Turn { role, said }),
+        }
+    }
+    turns
+}
+
+fn codex_injected(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md instructions",
+        "<permissions instructions>",
+        "<skills_instructions>",
+        "<apps_instructions>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// The two conversations side by side, from the first turn they differ.
+pub fn difference(agent: &[Turn], ysess: &[Turn]) -> Option<String> {
+    if agent == ysess {
+        return None;
+    }
+    let first = agent
+        .iter()
+        .zip(ysess)
+        .position(|(a, b)| a != b)
+        .unwrap_or(agent.len().min(ysess.len()));
+    let show = |turns: &[Turn]| {
+        turns
+            .iter()
+            .enumerate()
+            .skip(first.saturating_sub(1))
+            .take(4)
+            .map(|(i, t)| format!("  [{i}] {} {:?}", t.role, t.said))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Some(format!(
+        "the agent resumed {} turns, ysess exported {}; first difference at turn {first}\n\
+         --- the agent sent\n{}\n--- ysess exported\n{}",
+        agent.len(),
+        ysess.len(),
+        show(agent),
+        show(ysess)
+    ))
+}
+
+/// Markup of Claude Code's that a person should never see raw.
+pub const RAW_MARKUP: &[&str] = &[
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<local-command-caveat>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<task-notification>",
+    "<system-reminder>",
+    "<environment_context>",
+];
+
+/// The first raw markup or full-length id in a human output, if any.
+pub fn raw_markup_or_long_id(output: &str) -> Option<String> {
+    for m in RAW_MARKUP {
+        if let Some(at) = output.find(m) {
+            return Some(format!("raw markup {m}: …{}…", excerpt(output, at)));
+        }
+    }
+    // A UUID (8-4-4-4-12 hex digits) printed whole.
+    let uuid = regex::Regex::new(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+        .expect("a valid pattern");
+    uuid.find(output)
+        .map(|m| format!("a long id {}: …{}…", m.as_str(), excerpt(output, m.start())))
+}
+
+fn excerpt(s: &str, at: usize) -> String {
+    let mut start = at.saturating_sub(60);
+    while !s.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (at + 80).min(s.len());
+    while !s.is_char_boundary(end) {
+        end += 1;
+    }
+    s[start..end].to_string()
+}
