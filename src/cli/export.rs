@@ -5,7 +5,9 @@ use clap::Args;
 
 use super::{Context, Exit, Failure, open_repo, resolve};
 use crate::Ix;
-use crate::ops::export::{Line, Output, OutputError, path_messages, path_session, session_refusal};
+use crate::ops::export::{
+    Line, Output, OutputError, path_session, resumed_messages, session_refusal,
+};
 use crate::repo::Repo;
 use crate::ui::output::{escape, json_line};
 
@@ -113,7 +115,9 @@ The session is empty.",
         } else if args.session {
             session(out, &repo, target)?;
         } else {
-            messages(out, &repo, target)?;
+            let file =
+                (ctx.global.file != std::path::Path::new("-")).then_some(ctx.global.file.as_path());
+            messages(out, &repo, target, file)?;
         }
         Ok(())
     };
@@ -125,8 +129,13 @@ The session is empty.",
 }
 
 /// The messages on the path as one JSON array (none for an empty session).
-fn messages(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
-    json_line(out, &path_messages(repo, target)?)?;
+fn messages(
+    out: &mut dyn Write,
+    repo: &Repo,
+    target: Option<Ix>,
+    file: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    json_line(out, &resumed_messages(repo, target, file)?)?;
     Ok(())
 }
 

@@ -98,6 +98,34 @@ impl Format {
         }
     }
 
+    /// The positions in `path` (the lines of the entries root→REV) of what the format's
+    /// app sends its model when it resumes at REV: the whole path, except
+    /// that Claude Code resumes a compacted conversation from its summary
+    /// (see [`claude::resume`]).
+    pub fn resumed(self, path: &[&[u8]]) -> Vec<usize> {
+        match self {
+            Format::Claude => claude::resume::resumed(path),
+            Format::Yoagent | Format::Pi | Format::Codex => (0..path.len()).collect(),
+        }
+    }
+
+    /// The file whose conversation `file` continues, as the format's app
+    /// reads it, and how many of that file's lines come first: a forked
+    /// Codex rollout names its parent (see [`codex::fork`]). `None` for a
+    /// file that starts its own conversation.
+    pub fn continues(self, file: &std::path::Path) -> Option<(std::path::PathBuf, u64)> {
+        match self {
+            Format::Codex => codex::fork::continues(file),
+            Format::Yoagent | Format::Pi | Format::Claude => None,
+        }
+    }
+
+    /// Whether the entry `id` is among the first `lines` lines of its file,
+    /// for [`Format::continues`].
+    pub fn within_lines(self, id: &str, lines: u64) -> bool {
+        codex::fork::within(id, lines)
+    }
+
     /// Whether the format's own app refuses a file with a line it cannot
     /// read (yoagent's loader and pi's refuse, so ysess does too); Claude
     /// Code and Codex skip such a line and read the rest, so ysess reads

@@ -12,11 +12,18 @@ use crate::tree::Ix;
 
 /// `export` (the default): the messages on the path root→`target`, as
 /// stored, custom messages left out (a model never sees them); none for an
-/// empty session.
+/// empty session. Where the format's app resumes less than the whole path
+/// (Claude Code after a compaction), only what it resumes.
 pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> {
+    let path = target.map(|t| repo.tree.path(t)).unwrap_or_default();
+    let mut lines = Vec::with_capacity(path.len());
+    for &ix in &path {
+        lines.push(repo.line_bytes(ix)?);
+    }
+    let borrowed: Vec<&[u8]> = lines.iter().map(|l| l.as_ref()).collect();
     let mut messages = Vec::new();
-    for ix in target.map(|t| repo.tree.path(t)).unwrap_or_default() {
-        let entry = repo.entry(ix)?;
+    for i in repo.format.resumed(&borrowed) {
+        let entry = repo.entry_from(path[i], borrowed[i])?;
         if !matches!(
             entry.message,
             crate::format::message::Message::Custom { .. }
@@ -24,6 +31,54 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
             messages.push(entry.message_value);
         }
     }
+    Ok(messages)
+}
+
+/// [`path_messages`], and before them the conversation the session's file
+/// continues, where its app resumes one file after another (a forked Codex
+/// rollout after its parent's first lines, found beside it); the parent's
+/// own parent first, and so on (at most 64 files deep).
+pub fn resumed_messages(
+    repo: &Repo,
+    target: Option<Ix>,
+    file: Option<&std::path::Path>,
+) -> io::Result<Vec<Value>> {
+    let own = path_messages(repo, target)?;
+    let Some(file) = file else {
+        return Ok(own);
+    };
+    let mut chain = Vec::new();
+    let mut at = file.to_path_buf();
+    while let Some((parent, lines)) = repo.format.continues(&at) {
+        if chain.len() == 64 || chain.iter().any(|(p, _)| *p == parent) {
+            break;
+        }
+        at = parent.clone();
+        chain.push((parent, lines));
+    }
+    let mut messages = Vec::new();
+    for (parent, lines) in chain.iter().rev() {
+        let earlier = match Repo::open(parent) {
+            Ok(r) => r,
+            Err(crate::repo::LoadError::Io(e)) => return Err(e),
+            Err(e) => return Err(io::Error::other(format!("{}: {e}", parent.display()))),
+        };
+        let Some(head) = earlier.tree.head() else {
+            continue;
+        };
+        for ix in earlier.tree.path(head) {
+            let entry = earlier.entry(ix)?;
+            if earlier.format.within_lines(&entry.id, *lines)
+                && !matches!(
+                    entry.message,
+                    crate::format::message::Message::Custom { .. }
+                )
+            {
+                messages.push(entry.message_value);
+            }
+        }
+    }
+    messages.extend(own);
     Ok(messages)
 }
 

@@ -27,6 +27,8 @@
 //! ysess's `input` is `input_tokens - cached_input_tokens` and `cache_read`
 //! is `cached_input_tokens`.
 
+pub mod fork;
+
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};

@@ -92,7 +92,9 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
         let n = calls.fetch_add(1, Ordering::SeqCst);
         let (said, results) = last_user(body);
         let u = usage(n);
-        if said.contains("CRITICAL: Respond with TEXT ONLY") || said.contains("summary of the conversation") {
+        if said.contains("CRITICAL: Respond with TEXT ONLY")
+            || said.contains("summary of the conversation")
+        {
             return Reply::text(
                 "<analysis>The user asked for a plan, then a second step.</analysis>\n\
                  <summary>1. Primary request: plan a small CLI called `tally`.\n\
@@ -102,7 +104,9 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
         }
         if first_user(body).contains("SUBTASK") {
             return Reply::Message {
-                blocks: vec![Block::Text("Found it: `tally` counts lines in src/main.rs.".into())],
+                blocks: vec![Block::Text(
+                    "Found it: `tally` counts lines in src/main.rs.".into(),
+                )],
                 usage: u,
             };
         }
@@ -153,12 +157,20 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             return Reply::Message {
                 blocks: vec![
                     Block::Thinking("The user wants a reason; give one.".into()),
-                    Block::Text("Because counting lines is what `wc -l` does, and tally adds words.".into()),
+                    Block::Text(
+                        "Because counting lines is what `wc -l` does, and tally adds words.".into(),
+                    ),
                 ],
                 usage: u,
             };
         }
-        let first = said.lines().next().unwrap_or("").chars().take(48).collect::<String>();
+        let first = said
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(48)
+            .collect::<String>();
         Reply::text(&format!("Answer {n}: noted \u{201c}{first}\u{201d}."), u)
     }
 }
@@ -300,7 +312,15 @@ fn scenarios() -> Vec<Scenario> {
                     .command(
                         Agent::Claude,
                         d.mock,
-                        &["-p", "--model", d.model, "--resume", &d.id, "--", "HANG: write all of it."],
+                        &[
+                            "-p",
+                            "--model",
+                            d.model,
+                            "--resume",
+                            &d.id,
+                            "--",
+                            "HANG: write all of it.",
+                        ],
                     )
                     .stdout(std::process::Stdio::null())
                     .stderr(std::process::Stdio::null())
@@ -308,7 +328,10 @@ fn scenarios() -> Vec<Scenario> {
                     .expect("claude starts");
                 let started = std::time::Instant::now();
                 while d.mock.hanging.load(Ordering::SeqCst) == 0 {
-                    assert!(started.elapsed().as_secs() < 60, "the hanging request never came");
+                    assert!(
+                        started.elapsed().as_secs() < 60,
+                        "the hanging request never came"
+                    );
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
                 // What an interrupt does: SIGINT, as Ctrl-C sends.
@@ -320,7 +343,15 @@ fn scenarios() -> Vec<Scenario> {
                 let refused = d.home.run(
                     Agent::Claude,
                     d.mock,
-                    &["-p", "--model", d.model, "--resume", &d.id, "--", "FAIL: paste the whole log."],
+                    &[
+                        "-p",
+                        "--model",
+                        d.model,
+                        "--resume",
+                        &d.id,
+                        "--",
+                        "FAIL: paste the whole log.",
+                    ],
                 );
                 let _ = refused;
                 d.resume("Start again, smaller.");
@@ -335,9 +366,7 @@ pub fn main_files(projects: &Path) -> Vec<PathBuf> {
     super::files_under(projects)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .filter(|p| {
-            !p.components().any(|c| c.as_os_str() == "subagents")
-        })
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "subagents"))
         .collect()
 }
 
@@ -446,7 +475,10 @@ fn claude_code_sessions_pass_fsck_and_branch_lists_the_scenarios_forks() {
 
 /// The scenario's own session file (named by its fixed id).
 fn scenario_main(scenario: &Path) -> PathBuf {
-    let name = scenario.file_name().and_then(|n| n.to_str()).expect("a name");
+    let name = scenario
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("a name");
     let id = session_id(name);
     main_files(&scenario.join("projects"))
         .into_iter()
@@ -462,7 +494,11 @@ fn resumed(file: &Path, projects: &Path) -> Vec<text::Turn> {
     let home = Home::new();
     super::copy_tree(projects, &home.home().join(".claude/projects"));
     let mock = Mock::start(|_| Reply::text("ok", Usage::default()));
-    let id = file.file_stem().and_then(|s| s.to_str()).expect("an id").to_string();
+    let id = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("an id")
+        .to_string();
     let out = home.run(Agent::Claude, &mock, &["-p", "--resume", &id, "--", PROBE]);
     succeeded(&out, &format!("claude -p --resume {id}"));
     let call = mock
@@ -478,7 +514,8 @@ fn resumed(file: &Path, projects: &Path) -> Vec<text::Turn> {
     // The probe, and the "No response requested." Claude Code puts
     // between a trailing user line and it.
     if let Some(last) = turns.last_mut() {
-        last.said.retain(|s| *s != text::Said::Text(PROBE.to_string()));
+        last.said
+            .retain(|s| *s != text::Said::Text(PROBE.to_string()));
         if last.said.is_empty() {
             turns.pop();
         }
@@ -504,7 +541,8 @@ fn export_is_what_claude_code_resumes_on_every_generated_session() {
             let agent = resumed(&file, &projects);
             let export = ysess(&dir, &file, &["export"]);
             export.status(0);
-            let messages: Vec<Value> = serde_json::from_str(&export.stdout).expect("export is JSON");
+            let messages: Vec<Value> =
+                serde_json::from_str(&export.stdout).expect("export is JSON");
             let ours = text::anthropic(&messages);
             if let Some(diff) = text::difference(&agent, &ours) {
                 differ.push(format!("{}: {diff}", file.display()));

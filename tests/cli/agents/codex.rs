@@ -71,7 +71,9 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
         let u = usage(n);
         if outputs > 0 {
             return Reply::Message {
-                blocks: vec![Block::Text(format!("Both commands ran ({outputs} outputs)."))],
+                blocks: vec![Block::Text(format!(
+                    "Both commands ran ({outputs} outputs)."
+                ))],
                 usage: u,
             };
         }
@@ -113,7 +115,13 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                 usage: u,
             };
         }
-        let first = said.lines().next().unwrap_or("").chars().take(48).collect::<String>();
+        let first = said
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(48)
+            .collect::<String>();
         Reply::text(&format!("Answer {n}: noted \u{201c}{first}\u{201d}."), u)
     }
 }
@@ -132,7 +140,12 @@ pub struct Driver<'a> {
 
 impl Driver<'_> {
     fn codex(&self, args: &[&str]) -> String {
-        let mut all = vec!["exec", "--skip-git-repo-check", "--sandbox", "danger-full-access"];
+        let mut all = vec![
+            "exec",
+            "--skip-git-repo-check",
+            "--sandbox",
+            "danger-full-access",
+        ];
         all.extend_from_slice(args);
         succeeded(
             &self.home.run(Agent::Codex, self.mock, &all),
@@ -229,7 +242,14 @@ fn scenarios() -> Vec<Scenario> {
                     .command(
                         Agent::Codex,
                         d.mock,
-                        &["exec", "resume", "--skip-git-repo-check", "--", &id, "HANG: write all of it."],
+                        &[
+                            "exec",
+                            "resume",
+                            "--skip-git-repo-check",
+                            "--",
+                            &id,
+                            "HANG: write all of it.",
+                        ],
                     )
                     .stdout(std::process::Stdio::null())
                     .stderr(std::process::Stdio::null())
@@ -237,7 +257,10 @@ fn scenarios() -> Vec<Scenario> {
                     .expect("codex starts");
                 let started = std::time::Instant::now();
                 while d.mock.hanging.load(Ordering::SeqCst) == 0 {
-                    assert!(started.elapsed().as_secs() < 60, "the hanging request never came");
+                    assert!(
+                        started.elapsed().as_secs() < 60,
+                        "the hanging request never came"
+                    );
                     std::thread::sleep(std::time::Duration::from_millis(50));
                 }
                 let _ = std::process::Command::new("kill")
@@ -247,7 +270,14 @@ fn scenarios() -> Vec<Scenario> {
                 let _ = d.home.run(
                     Agent::Codex,
                     d.mock,
-                    &["exec", "resume", "--skip-git-repo-check", "--", &id, "FAIL: paste the whole log."],
+                    &[
+                        "exec",
+                        "resume",
+                        "--skip-git-repo-check",
+                        "--",
+                        &id,
+                        "FAIL: paste the whole log.",
+                    ],
                 );
                 d.resume("Start again, smaller.");
             },
@@ -360,7 +390,8 @@ fn resumed(file: &Path, sessions: &Path) -> Vec<text::Turn> {
         .expect("the resumed request");
     let mut turns = text::responses(call.body["input"].as_array().expect("input items"));
     if let Some(last) = turns.last_mut() {
-        last.said.retain(|s| *s != text::Said::Text(PROBE.to_string()));
+        last.said
+            .retain(|s| *s != text::Said::Text(PROBE.to_string()));
         if last.said.is_empty() {
             turns.pop();
         }

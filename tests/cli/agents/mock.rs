@@ -61,13 +61,21 @@ impl Usage {
 /// A scripted answer to one request.
 #[derive(Debug, Clone)]
 pub enum Reply {
-    Message { blocks: Vec<Block>, usage: Usage },
+    Message {
+        blocks: Vec<Block>,
+        usage: Usage,
+    },
     /// An HTTP error with the API's own error body.
-    Error { status: u16, message: String },
+    Error {
+        status: u16,
+        message: String,
+    },
     /// Starts the stream, sends `text` as the first delta, then holds the
     /// connection open without ending the reply: the client is killed
     /// mid-turn (an interrupted turn).
-    Hang { text: String },
+    Hang {
+        text: String,
+    },
 }
 
 impl Reply {
@@ -116,8 +124,12 @@ impl Mock {
                         break;
                     }
                     let Ok(conn) = conn else { continue };
-                    let (recorded, script, hanging, stop) =
-                        (recorded.clone(), script.clone(), hanging.clone(), stop.clone());
+                    let (recorded, script, hanging, stop) = (
+                        recorded.clone(),
+                        script.clone(),
+                        hanging.clone(),
+                        stop.clone(),
+                    );
                     std::thread::spawn(move || {
                         let _ = serve(conn, &*script, &recorded, &hanging, &stop);
                     });
@@ -278,8 +290,12 @@ fn serve(
             }
             Reply::Error { status, message } => {
                 let body = match dialect {
-                    Dialect::Anthropic => json!({"type": "error", "error": {"type": "invalid_request_error", "message": message}}),
-                    Dialect::Responses => json!({"error": {"type": "invalid_request_error", "code": "invalid_request", "message": message}}),
+                    Dialect::Anthropic => {
+                        json!({"type": "error", "error": {"type": "invalid_request_error", "message": message}})
+                    }
+                    Dialect::Responses => {
+                        json!({"error": {"type": "invalid_request_error", "code": "invalid_request", "message": message}})
+                    }
                 };
                 respond(&mut out, status, "application/json", &body.to_string())?;
             }
@@ -293,7 +309,9 @@ fn serve(
                     }
                     Dialect::Responses => {
                         let all = responses_events(&model, &[Block::Text(text)], &Usage::default());
-                        let cut = all.find("event: response.output_text.done").unwrap_or(all.len());
+                        let cut = all
+                            .find("event: response.output_text.done")
+                            .unwrap_or(all.len());
                         all[..cut].to_string()
                     }
                 };

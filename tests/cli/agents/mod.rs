@@ -56,8 +56,9 @@ pub fn binary(agent: Agent) -> PathBuf {
     let modules = root().join("tests/agents/node_modules");
     match agent {
         Agent::Claude => modules.join("@anthropic-ai/claude-code-linux-x64/claude"),
-        Agent::Codex => modules
-            .join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"),
+        Agent::Codex => {
+            modules.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
+        }
     }
 }
 

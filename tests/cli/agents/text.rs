@@ -30,16 +30,41 @@ pub struct Turn {
     pub said: Vec<Said>,
 }
 
-/// Text the agent adds to a turn for the model only (reminders of its
-/// environment, the date, its tools): never in the session file's own
-/// words, so never compared.
-fn injected(text: &str) -> bool {
-    let t = text.trim_start();
-    t.starts_with("<system-reminder>")
+/// Text the agent adds to a turn for the model only: `<system-reminder>`
+/// spans (its environment, the date, tokens left, its tools), wherever they
+/// stand in a block, are never the session file's own words, so they are
+/// taken out before comparing; a block that held nothing else is dropped.
+/// One exception: Claude Code wraps a line it wrote for a background
+/// task's notice (`origin.kind: task-notification`) in a reminder when it
+/// resumes, so a reminder holding a `<task-notification>` is read as that
+/// notice, as the file has it.
+pub fn without_reminders(text: &str) -> String {
+    const OPEN: &str = "<system-reminder>";
+    const CLOSE: &str = "</system-reminder>";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        out.push_str(&rest[..start]);
+        let inner_start = start + OPEN.len();
+        let end = rest[inner_start..]
+            .find(CLOSE)
+            .map(|e| inner_start + e)
+            .unwrap_or(rest.len());
+        let inner = &rest[inner_start..end];
+        if let (Some(a), Some(b)) = (
+            inner.find("<task-notification>"),
+            inner.rfind("</task-notification>"),
+        ) {
+            out.push_str(&inner[a..b + "</task-notification>".len()]);
+        }
+        rest = &rest[(end + CLOSE.len()).min(rest.len())..];
+    }
+    out.push_str(rest);
+    out.trim().to_string()
 }
 
 fn result_text(content: &Value) -> String {
-    match content {
+    let text = match content {
         Value::String(s) => s.clone(),
         Value::Array(parts) => parts
             .iter()
@@ -48,7 +73,8 @@ fn result_text(content: &Value) -> String {
             .join("\n"),
         Value::Null => String::new(),
         other => other.to_string(),
-    }
+    };
+    without_reminders(&text)
 }
 
 /// Anthropic Messages (`messages` of a request, or `ysess export`'s array
@@ -70,17 +96,18 @@ pub fn anthropic(messages: &[Value]) -> Vec<Turn> {
         let mut said = Vec::new();
         match &m["content"] {
             Value::String(s) => {
-                if !injected(s) {
-                    said.push(Said::Text(s.clone()));
+                let s = without_reminders(s);
+                if !s.is_empty() {
+                    said.push(Said::Text(s));
                 }
             }
             Value::Array(blocks) => {
                 for b in blocks {
                     match b["type"].as_str().unwrap_or("") {
                         "text" => {
-                            let t = b["text"].as_str().unwrap_or("");
-                            if !injected(t) {
-                                said.push(Said::Text(t.to_string()));
+                            let t = without_reminders(b["text"].as_str().unwrap_or(""));
+                            if !t.is_empty() {
+                                said.push(Said::Text(t));
                             }
                         }
                         "thinking" => {
@@ -233,9 +260,28 @@ pub fn difference(agent: &[Turn], ysess: &[Turn]) -> Option<String> {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    // The first block that differs, whole.
+    let block = match (agent.get(first), ysess.get(first)) {
+        (Some(a), Some(b)) => a
+            .said
+            .iter()
+            .zip(&b.said)
+            .find(|(x, y)| x != y)
+            .map(|(x, y)| format!("\n--- first block that differs\nagent: {x:?}\nysess: {y:?}"))
+            .unwrap_or_else(|| {
+                format!(
+                    "\n--- the agent's turn has {} blocks, ysess's {}; the rest:\nagent: {:?}\nysess: {:?}",
+                    a.said.len(),
+                    b.said.len(),
+                    &a.said[a.said.len().min(b.said.len())..],
+                    &b.said[a.said.len().min(b.said.len())..]
+                )
+            }),
+        _ => String::new(),
+    };
     Some(format!(
         "the agent resumed {} turns, ysess exported {}; first difference at turn {first}\n\
-         --- the agent sent\n{}\n--- ysess exported\n{}",
+         --- the agent sent\n{}\n--- ysess exported\n{}{block}",
         agent.len(),
         ysess.len(),
         show(agent),
@@ -264,8 +310,9 @@ pub fn raw_markup_or_long_id(output: &str) -> Option<String> {
         }
     }
     // A UUID (8-4-4-4-12 hex digits) printed whole.
-    let uuid = regex::Regex::new(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
-        .expect("a valid pattern");
+    let uuid =
+        regex::Regex::new(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+            .expect("a valid pattern");
     uuid.find(output)
         .map(|m| format!("a long id {}: …{}…", m.as_str(), excerpt(output, m.start())))
 }

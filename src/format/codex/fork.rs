@@ -1,0 +1,107 @@
+//! A forked rollout (`codex exec fork`, `codex fork`): Codex 0.169 writes
+//! the fork's own lines only, and names where its history comes from in
+//! the `session_meta` line: `forked_from_id` (the parent session) and
+//! `forked_from_ordinal_exclusive` (how many of the parent rollout's lines
+//! come first). Resuming the fork, Codex sends its model the parent's
+//! conversation up to there, then the fork's (measured by the agent tests).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Where a forked rollout's history begins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fork {
+    /// The parent session's id.
+    pub parent: String,
+    /// How many of the parent rollout's lines come before the fork's own.
+    pub lines: u64,
+}
+
+/// The fork a rollout's first line (its `session_meta`) declares, if any.
+pub fn fork_of(first_line: &[u8]) -> Option<Fork> {
+    let v: Value = serde_json::from_slice(first_line).ok()?;
+    if v["type"] != "session_meta" {
+        return None;
+    }
+    let meta = &v["payload"];
+    let parent = meta["forked_from_id"].as_str()?.to_string();
+    let lines = meta["forked_from_ordinal_exclusive"]
+        .as_u64()
+        .unwrap_or(u64::MAX);
+    Some(Fork { parent, lines })
+}
+
+/// The rollout of session `id` among the rollouts beside `file`: Codex keeps
+/// them under `sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`, so the
+/// folder three levels up from `file` is searched (and, when `file` is not
+/// so placed, its own folder).
+pub fn rollout_of(file: &Path, id: &str) -> Option<PathBuf> {
+    let folder = file.parent()?;
+    let root = folder
+        .ancestors()
+        .nth(3)
+        .filter(|r| r.file_name().is_some_and(|n| n == "sessions"))
+        .unwrap_or(folder);
+    let suffix = format!("-{id}.jsonl");
+    let mut found = None;
+    let walk = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .max_depth(Some(4))
+        .build();
+    for entry in walk.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy();
+        if name.starts_with("rollout-") && name.ends_with(&suffix) {
+            let path = entry.into_path();
+            if found.as_ref().is_none_or(|f: &PathBuf| path < *f) {
+                found = Some(path);
+            }
+        }
+    }
+    found
+}
+
+/// Whether an entry named by its line (`line<N>`, counted from 1) is among
+/// the first `lines` lines of its rollout.
+pub fn within(id: &str, lines: u64) -> bool {
+    id.strip_prefix("line")
+        .and_then(|n| n.parse::<u64>().ok())
+        .is_some_and(|n| n <= lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fork_names_its_parent_and_where_it_left() {
+        let line = br#"{"type":"session_meta","payload":{"id":"b","forked_from_id":"a","forked_from_ordinal_exclusive":28}}"#;
+        assert_eq!(
+            fork_of(line),
+            Some(Fork {
+                parent: "a".into(),
+                lines: 28
+            })
+        );
+        assert_eq!(
+            fork_of(br#"{"type":"session_meta","payload":{"id":"a"}}"#),
+            None
+        );
+        assert!(within("line28", 28) && !within("line29", 28) && !within("e1", 28));
+    }
+}
+
+/// The rollout `file` continues and how many of its lines come first, when
+/// `file` is a fork whose parent is still beside it.
+pub fn continues(file: &Path) -> Option<(PathBuf, u64)> {
+    use std::io::{BufRead as _, Read as _};
+    let mut first = Vec::new();
+    let f = std::fs::File::open(file).ok()?;
+    std::io::BufReader::new(f)
+        .take(1 << 20)
+        .read_until(b'\n', &mut first)
+        .ok()?;
+    let fork = fork_of(first.trim_ascii_end())?;
+    let parent = rollout_of(file, &fork.parent)?;
+    (parent != file).then_some((parent, fork.lines))
+}
