@@ -11,14 +11,14 @@ use std::process::Command;
 
 use crate::support::Dir;
 
-fn ccusage() -> PathBuf {
+pub fn ccusage() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ccusage/node_modules/.bin/ccusage")
 }
 
 /// Why ccusage cannot run here, if it cannot. Where it is not installed
 /// yet and npm is there, installs the pinned version first (once per run),
 /// as `.ci/run` does.
-fn ccusage_missing() -> Option<String> {
+pub fn ccusage_missing() -> Option<String> {
     static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     SET_UP
         .get_or_init(|| {

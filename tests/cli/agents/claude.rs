@@ -421,6 +421,7 @@ pub fn generate(only: Option<&str>) {
                 .map(|c| Call {
                     model: c.model.clone().unwrap_or_default(),
                     session: session_of(&c.body),
+                    reply: c.reply.clone().unwrap_or_default(),
                     usage: c.usage.expect("a call has usage"),
                 })
                 .collect(),
@@ -552,4 +553,52 @@ fn export_is_what_claude_code_resumes_on_every_generated_session() {
     }
     assert!(compared >= 6, "{compared} sessions compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
+
+#[test]
+fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_claude_code_scenario() {
+    if let Some(why) = crate::ccusage::ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let mut differ = Vec::new();
+    for scenario in the_scenarios() {
+        let record = Record::read(&scenario);
+        let files: String = super::files_under(&scenario.join("projects"))
+            .iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .map(|p| std::fs::read_to_string(p).expect("a fixture reads"))
+            .collect();
+        // A compaction's own call is answered by the summary the app
+        // writes as the user's; every other reply is written, by its id.
+        let (written, unwritten): (Vec<&Call>, Vec<&Call>) = record
+            .calls
+            .iter()
+            .partition(|c| files.contains(&format!("\"id\":\"{}\"", c.reply)));
+        let compactions = files.matches("\"subtype\":\"compact_boundary\"").count();
+        assert!(
+            unwritten.len() <= compactions,
+            "{}: {} replies the mock gave are in no file, and only {compactions} compactions",
+            record.scenario,
+            unwritten.len()
+        );
+        let config = scenario.to_str().expect("a UTF-8 path");
+        let mock = super::mock_tokens(&written);
+        let (ours, cost) = super::ysess_all(&[("CLAUDE_CONFIG_DIR", config)]);
+        let (theirs, their_cost) = super::ccusage_daily(None, &[("CLAUDE_CONFIG_DIR", config)]);
+        if ours != mock || theirs != mock {
+            differ.push(format!(
+                "{}: tokens (in, out, cache read, cache write): mock {mock:?}, ysess {ours:?}, ccusage {theirs:?}",
+                record.scenario
+            ));
+        }
+        let cost = cost.unwrap_or(f64::NAN);
+        if (cost - their_cost).abs() >= 0.005 || cost.is_nan() {
+            differ.push(format!(
+                "{}: cost: ysess ${cost:.6}, ccusage ${their_cost:.6}",
+                record.scenario
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

@@ -321,6 +321,7 @@ pub fn generate(only: Option<&str>) {
                 .map(|c| Call {
                     model: c.model.clone().unwrap_or_default(),
                     session: session_of(&c.body),
+                    reply: c.reply.clone().unwrap_or_default(),
                     usage: c.usage.expect("a call has usage"),
                 })
                 .collect(),
@@ -422,4 +423,36 @@ fn export_is_what_codex_resumes_on_every_generated_rollout() {
     }
     assert!(compared >= 5, "{compared} rollouts compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
+
+#[test]
+fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_codex_scenario() {
+    if let Some(why) = crate::ccusage::ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let mut differ = Vec::new();
+    for scenario in the_scenarios() {
+        let record = Record::read(&scenario);
+        let calls: Vec<&Call> = record.calls.iter().collect();
+        let home = scenario.to_str().expect("a UTF-8 path");
+        let mock = super::mock_tokens(&calls);
+        // OpenAI counts cached input inside input; ysess and ccusage split it.
+        let (ours, cost) = super::ysess_all(&[("CODEX_HOME", home)]);
+        let (theirs, their_cost) = super::ccusage_daily(Some("codex"), &[("CODEX_HOME", home)]);
+        if ours != mock || theirs != mock {
+            differ.push(format!(
+                "{}: tokens (in, out, cache read, cache write): mock {mock:?}, ysess {ours:?}, ccusage {theirs:?}",
+                record.scenario
+            ));
+        }
+        let cost = cost.unwrap_or(f64::NAN);
+        if (cost - their_cost).abs() >= 0.005 || cost.is_nan() {
+            differ.push(format!(
+                "{}: cost: ysess ${cost:.6}, ccusage ${their_cost:.6}",
+                record.scenario
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

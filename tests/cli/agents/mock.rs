@@ -95,6 +95,9 @@ pub struct Recorded {
     pub body: Value,
     pub usage: Option<Usage>,
     pub model: Option<String>,
+    /// The id the mock gave its reply (Anthropic's `message.id`, OpenAI's
+    /// response id), by which a file's line names the call it holds.
+    pub reply: Option<String>,
 }
 
 type Script = dyn Fn(&Value) -> Reply + Send + Sync;
@@ -258,6 +261,7 @@ fn serve(
                 body,
                 usage: None,
                 model: None,
+                reply: None,
             });
             let status = if req.method == "HEAD" || route.ends_with("/count_tokens") {
                 200
@@ -269,22 +273,39 @@ fn serve(
         };
         let model = body["model"].as_str().map(str::to_string);
         let reply = script(&body);
-        let usage = match &reply {
-            Reply::Message { usage, .. } => Some(*usage),
-            _ => None,
+        let (usage, reply_id) = match &reply {
+            // A reply cut off after `message_start` has reported the usage
+            // that event carries (one output token so far).
+            Reply::Hang { .. } if matches!(dialect, Dialect::Anthropic) => (
+                Some(Usage {
+                    output: 1,
+                    ..Usage::default()
+                }),
+                Some(next_id("msg")),
+            ),
+            Reply::Message { usage, .. } => (
+                Some(*usage),
+                Some(next_id(match dialect {
+                    Dialect::Anthropic => "msg",
+                    Dialect::Responses => "resp",
+                })),
+            ),
+            _ => (None, None),
         };
         recorded.lock().expect("the record").push(Recorded {
             path: req.path.clone(),
             body: body.clone(),
             usage,
             model: model.clone(),
+            reply: reply_id.clone(),
         });
         let model = model.unwrap_or_default();
         match reply {
             Reply::Message { blocks, usage } => {
+                let id = reply_id.unwrap_or_default();
                 let events = match dialect {
-                    Dialect::Anthropic => anthropic_events(&model, &blocks, &usage),
-                    Dialect::Responses => responses_events(&model, &blocks, &usage),
+                    Dialect::Anthropic => anthropic_events(&id, &model, &blocks, &usage),
+                    Dialect::Responses => responses_events(&id, &model, &blocks, &usage),
                 };
                 respond(&mut out, 200, "text/event-stream", &events)?;
             }
@@ -302,13 +323,20 @@ fn serve(
             Reply::Hang { text } => {
                 let first = match dialect {
                     Dialect::Anthropic => {
-                        let all = anthropic_events(&model, &[Block::Text(text)], &Usage::default());
+                        let id = reply_id.unwrap_or_default();
+                        let all =
+                            anthropic_events(&id, &model, &[Block::Text(text)], &Usage::default());
                         // Up to and including the first delta.
                         let cut = all.find("event: content_block_stop").unwrap_or(all.len());
                         all[..cut].to_string()
                     }
                     Dialect::Responses => {
-                        let all = responses_events(&model, &[Block::Text(text)], &Usage::default());
+                        let all = responses_events(
+                            &next_id("resp"),
+                            &model,
+                            &[Block::Text(text)],
+                            &Usage::default(),
+                        );
                         let cut = all
                             .find("event: response.output_text.done")
                             .unwrap_or(all.len());
@@ -317,7 +345,9 @@ fn serve(
                 };
                 write!(
                     out,
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\r\n{first}"
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nrequest-id: {}\r\n\
+                     cache-control: no-cache\r\n\r\n{first}",
+                    next_id("req")
                 )?;
                 out.flush()?;
                 hanging.fetch_add(1, Ordering::SeqCst);
@@ -361,9 +391,14 @@ fn respond(out: &mut TcpStream, status: u16, kind: &str, body: &str) -> std::io:
         429 => "Too Many Requests",
         _ => "Error",
     };
+    // Every answer carries a request id, as the APIs' do (Claude Code
+    // records it as `requestId`; ccusage counts a reply once by it).
     write!(
         out,
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status} {reason}\r\ncontent-type: {kind}\r\nrequest-id: {}\r\n\
+         x-request-id: {}\r\ncontent-length: {}\r\n\r\n{body}",
+        next_id("req"),
+        next_id("req"),
         body.len()
     )?;
     out.flush()
@@ -385,14 +420,14 @@ fn next_id(prefix: &str) -> String {
 
 /// Anthropic Messages streaming: `message_start` carries the input side of
 /// the usage, `message_delta` the output tokens.
-fn anthropic_events(model: &str, blocks: &[Block], usage: &Usage) -> String {
+fn anthropic_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> String {
     let mut out = String::new();
     let cache_write = usage.cache_write_5m + usage.cache_write_1h;
     sse(
         &mut out,
         "message_start",
         json!({"type": "message_start", "message": {
-            "id": next_id("msg"), "type": "message", "role": "assistant", "model": model,
+            "id": id, "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": null, "stop_sequence": null,
             "usage": {
                 "input_tokens": usage.input,
@@ -472,9 +507,8 @@ fn anthropic_events(model: &str, blocks: &[Block], usage: &Usage) -> String {
 /// OpenAI Responses streaming: each output item added and done, then
 /// `response.completed` with the usage (cached input inside
 /// `input_tokens`, reasoning inside `output_tokens`).
-fn responses_events(model: &str, blocks: &[Block], usage: &Usage) -> String {
+fn responses_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> String {
     let mut out = String::new();
-    let id = next_id("resp");
     let response = |status: &str, output: Vec<Value>, usage: Value| {
         json!({"id": id, "object": "response", "created_at": 1_700_000_000, "status": status,
             "model": model, "output": output, "usage": usage})

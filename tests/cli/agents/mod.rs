@@ -246,6 +246,8 @@ pub struct Call {
     /// The session the call was made for (the agent's header or metadata),
     /// where the request names it.
     pub session: Option<String>,
+    /// The id the mock gave the reply (`message.id` in a Claude Code line).
+    pub reply: String,
     pub usage: mock::Usage,
 }
 
@@ -293,4 +295,74 @@ fn generate() {
     let only = std::env::var("YSESS_SCENARIO").ok();
     claude::generate(only.as_deref());
     codex::generate(only.as_deref());
+}
+
+/// Tokens as the three judges count them: (input, output, cache read,
+/// cache write).
+pub type Tokens = (u64, u64, u64, u64);
+
+pub fn mock_tokens(calls: &[&Call]) -> Tokens {
+    let mut t = mock::Usage::default();
+    for c in calls {
+        t.add(&c.usage);
+    }
+    (
+        t.input,
+        t.output,
+        t.cache_read,
+        t.cache_write_5m + t.cache_write_1h,
+    )
+}
+
+/// `ysess stats --all --json`'s total in a home where only `env` names
+/// session folders: its tokens and cost.
+pub fn ysess_all(env: &[(&str, &str)]) -> (Tokens, Option<f64>) {
+    let dir = Dir::new();
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).expect("a home");
+    let home = home.to_str().expect("a UTF-8 path").to_string();
+    let mut all_env = vec![
+        ("HOME", home.as_str()),
+        ("YSESS_PATH", ""),
+        ("XDG_CONFIG_HOME", home.as_str()),
+    ];
+    all_env.extend_from_slice(env);
+    let run = dir.run_with(&["stats", "--all", "--json"], None, &all_env);
+    run.status(0);
+    let total = run.stats_total();
+    let k = &total["tokens"];
+    let n = |key: &str| k[key].as_u64().unwrap_or(0);
+    (
+        (n("input"), n("output"), n("cache_read"), n("cache_write")),
+        total["cost"].as_f64(),
+    )
+}
+
+/// ccusage's totals (`ccusage [SUB] daily --json --offline`) with `env`.
+pub fn ccusage_daily(sub: Option<&str>, env: &[(&str, &str)]) -> (Tokens, f64) {
+    let mut cmd = Command::new(crate::ccusage::ccusage());
+    if let Some(sub) = sub {
+        cmd.arg(sub);
+    }
+    cmd.args(["daily", "--json", "--offline"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("ccusage starts");
+    let stdout = succeeded(&out, "ccusage daily");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("ccusage's JSON");
+    let t = &report["totals"];
+    let n = |k: &str| t[k].as_u64().unwrap_or(0);
+    (
+        (
+            n("inputTokens"),
+            n("outputTokens"),
+            n("cacheReadTokens"),
+            n("cacheCreationTokens"),
+        ),
+        t["totalCost"]
+            .as_f64()
+            .or(t["costUSD"].as_f64())
+            .unwrap_or(0.0),
+    )
 }
