@@ -372,9 +372,13 @@ pub struct Accounts {
 /// grouped `by` (days, weeks and months in `tz`), of the entries in
 /// `window` only; each file is read once, on every core. A session counts
 /// as `ysess stats` totals it (every branch; a Claude Code session's
-/// subagents, in its file or in files of their own). A file that cannot be
-/// read goes to `bad` with why, in the order found; `bad` returning false
-/// stops the reading.
+/// subagents, in its file or in files of their own), except that a reply
+/// written into several files (Claude Code's `--fork-session` copies the
+/// history, usage included, into the new session's file) is counted once,
+/// as ccusage counts it: in the file holding its earliest copy (the first
+/// found of those at the same time), whose account alone is read again
+/// without the others' copies. A file that cannot be read goes to `bad`
+/// with why, in the order found; `bad` returning false stops the reading.
 pub fn accounts(
     files: Vec<Found>,
     by: By,
@@ -382,77 +386,158 @@ pub fn accounts(
     window: Window,
     mut bad: impl FnMut(&Path, LoadError) -> bool,
 ) -> Accounts {
-    type Keyed = BTreeMap<String, Account>;
-    let one = |path: &Path| -> Result<(Keyed, Account), LoadError> {
-        let repo = Repo::load_once_tallied(path, ONCE)?;
-        let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
-        let kept: Vec<Ix> = counted
-            .into_iter()
-            .filter(|&ix| {
-                facts[ix as usize]
-                    .as_ref()
-                    .is_some_and(|f| window.holds(f.timestamp))
-            })
-            .collect();
-        let total = Account::of(&facts, kept.iter().copied());
-        let head = || repo.start(HEAD).unwrap_or_default();
-        let mut keyed = Keyed::new();
-        let whole = |key: String| Keyed::from([(key, total.clone())]);
-        match by {
-            By::Session => keyed = whole(head_facts(&head()).0.unwrap_or_else(|| stem(path))),
-            By::Project => {
-                let project = head_facts(&head()).1.unwrap_or_else(|| {
-                    path.parent()
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default()
-                });
-                keyed = whole(project);
-            }
-            By::Agent => keyed = whole(repo.format.name().to_string()),
-            By::Day | By::Week | By::Month | By::Model => {
-                let key = |f: &Facts| match by {
-                    By::Day => report::day(f.timestamp, tz),
-                    By::Week => report::week(f.timestamp, tz),
-                    By::Month => report::month(f.timestamp, tz),
-                    _ => f.model.clone(),
-                };
-                for (name, ixs) in group(&facts, kept.iter().copied(), key) {
-                    keyed.insert(name, Account::of(&facts, ixs));
-                }
-            }
-            By::Branch | By::Tool => {}
-        }
-        Ok((keyed, total))
+    let one = |path: &Path, drop: &hashbrown::HashSet<String>| -> Result<Read, LoadError> {
+        account_of(path, by, tz, window, drop)
     };
+    let none = hashbrown::HashSet::new();
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut merged = Keyed::new();
-    let mut out = Accounts::default();
+    let mut read: Vec<(PathBuf, Read)> = Vec::new();
+    // Each reply's earliest copy: (time, its file's place in `read`).
+    let mut first: hashbrown::HashMap<String, (u64, usize)> = hashbrown::HashMap::new();
+    let mut copied = false;
     super::ordered(
         workers,
         workers * 4,
         files.into_iter(),
         |f| match f {
             Found::File { path, .. } => {
-                let read = one(&path);
-                (path, read)
+                let r = one(&path, &none);
+                (path, r)
             }
             Found::Unreadable { path, error } => (path, Err(LoadError::Io(error))),
         },
-        |(path, read)| match read {
-            Ok((keyed, total)) => {
-                // A session with no entry in the window is not one of these.
-                out.sessions += u64::from(total.entries > 0);
-                out.total.add(&total);
-                for (name, account) in keyed {
-                    merged.entry(name).or_default().add(&account);
+        |(path, r)| match r {
+            Ok(r) => {
+                let at = read.len();
+                for (reply, time) in &r.replies {
+                    match first.get_mut(reply.as_str()) {
+                        None => {
+                            first.insert(reply.clone(), (*time, at));
+                        }
+                        Some(owner) => {
+                            copied = true;
+                            if *time < owner.0 {
+                                *owner = (*time, at);
+                            }
+                        }
+                    }
                 }
+                read.push((path, r));
                 true
             }
             Err(why) => bad(&path, why),
         },
     );
+    if copied {
+        // The files that hold a copy of a reply another file holds first
+        // are read again without those replies.
+        for i in 0..read.len() {
+            let drop: hashbrown::HashSet<String> = read[i]
+                .1
+                .replies
+                .iter()
+                .filter(|(reply, _)| {
+                    first
+                        .get(reply.as_str())
+                        .is_some_and(|&(_, owner)| owner != i)
+                })
+                .map(|(reply, _)| reply.clone())
+                .collect();
+            if drop.is_empty() {
+                continue;
+            }
+            if let Ok(again) = one(&read[i].0, &drop) {
+                read[i].1 = again;
+            }
+        }
+    }
+    let mut merged = BTreeMap::<String, Account>::new();
+    let mut out = Accounts::default();
+    for (_, r) in read {
+        // A session with no entry in the window is not one of these.
+        out.sessions += u64::from(r.total.entries > 0);
+        out.total.add(&r.total);
+        for (name, account) in r.keyed {
+            merged.entry(name).or_default().add(&account);
+        }
+    }
     out.groups = merged.into_iter().filter(|(_, a)| a.entries > 0).collect();
     out
+}
+
+/// One session's accounts for [`accounts`], and the replies it counted
+/// (a Claude Code response's `message.id`) with the time of their first
+/// line.
+struct Read {
+    keyed: BTreeMap<String, Account>,
+    total: Account,
+    replies: Vec<(String, u64)>,
+}
+
+fn account_of(
+    path: &Path,
+    by: By,
+    tz: &jiff::tz::TimeZone,
+    window: Window,
+    drop: &hashbrown::HashSet<String>,
+) -> Result<Read, LoadError> {
+    type Keyed = BTreeMap<String, Account>;
+    let repo = Repo::load_once_tallied(path, ONCE)?;
+    let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
+    let kept: Vec<Ix> = counted
+        .into_iter()
+        .filter(|&ix| {
+            facts[ix as usize].as_ref().is_some_and(|f| {
+                window.holds(f.timestamp) && f.response.as_ref().is_none_or(|r| !drop.contains(r))
+            })
+        })
+        .collect();
+    let mut replies: hashbrown::HashMap<&str, u64> = hashbrown::HashMap::new();
+    for &ix in &kept {
+        if let Some(f) = &facts[ix as usize]
+            && let Some(r) = &f.response
+        {
+            let t = replies.entry(r.as_str()).or_insert(f.timestamp);
+            *t = (*t).min(f.timestamp);
+        }
+    }
+    let replies = replies
+        .into_iter()
+        .map(|(r, t)| (r.to_string(), t))
+        .collect();
+    let total = Account::of(&facts, kept.iter().copied());
+    let head = || repo.start(HEAD).unwrap_or_default();
+    let mut keyed = Keyed::new();
+    let whole = |key: String| Keyed::from([(key, total.clone())]);
+    match by {
+        By::Session => keyed = whole(head_facts(&head()).0.unwrap_or_else(|| stem(path))),
+        By::Project => {
+            let project = head_facts(&head()).1.unwrap_or_else(|| {
+                path.parent()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            });
+            keyed = whole(project);
+        }
+        By::Agent => keyed = whole(repo.format.name().to_string()),
+        By::Day | By::Week | By::Month | By::Model => {
+            let key = |f: &Facts| match by {
+                By::Day => report::day(f.timestamp, tz),
+                By::Week => report::week(f.timestamp, tz),
+                By::Month => report::month(f.timestamp, tz),
+                _ => f.model.clone(),
+            };
+            for (name, ixs) in group(&facts, kept.iter().copied(), key) {
+                keyed.insert(name, Account::of(&facts, ixs));
+            }
+        }
+        By::Branch | By::Tool => {}
+    }
+    Ok(Read {
+        keyed,
+        total,
+        replies,
+    })
 }
 
 /// A file's stem, as text.
