@@ -17,6 +17,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod human;
 pub mod mock;
 pub mod text;
 
