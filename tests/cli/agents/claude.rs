@@ -111,7 +111,7 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             };
         }
         if !results.is_empty() {
-            return Reply::text(&format!("Both tools answered ({}).", results.len()), u);
+            return Reply::text(&format!("The tools answered ({}).", results.len()), u);
         }
         if said.contains("HANG") {
             return Reply::Hang {
@@ -138,6 +138,34 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                         id: format!("toolu_ys{n:04}b"),
                         name: "Read".into(),
                         input: json!({"file_path": "/nonexistent/tally/notes.md"}),
+                    },
+                ],
+                usage: u,
+            };
+        }
+        if said.contains("THREE") {
+            // Three calls at once, the slowest first: its result is
+            // written last, hanging from the first of the reply's lines.
+            return Reply::Message {
+                blocks: vec![
+                    Block::Thinking("Three lookups; the slow one first.".into()),
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}d"),
+                        name: "Bash".into(),
+                        input: json!({"command": "sleep 1; echo slow", "description": "A slow command"}),
+                    },
+                    Block::Pause(400),
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}e"),
+                        name: "Read".into(),
+                        input: json!({"file_path": "notes.md"}),
+                    },
+                    Block::Pause(400),
+                    Block::Text("Still looking.".into()),
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}f"),
+                        name: "Glob".into(),
+                        input: json!({"pattern": "*.md"}),
                     },
                 ],
                 usage: u,
@@ -256,6 +284,18 @@ fn scenarios() -> Vec<Scenario> {
             run: |d| {
                 d.start("PARALLEL: run echo and read the notes.");
                 d.resume("PARALLEL: once more, please.");
+            },
+        },
+        Scenario {
+            name: "parallel",
+            about: "three tools called at once, the slowest first, streamed slowly so that results are written between the reply's lines",
+            model: "claude-sonnet-4-5-20250929",
+            branches: 1,
+            run: |d| {
+                std::fs::write(d.home.work().join("notes.md"), "# tally\ncounts lines\n")
+                    .expect("a notes file");
+                d.start("THREE: look everything up.");
+                d.resume("THREE: and once more.");
             },
         },
         Scenario {

@@ -30,7 +30,14 @@ pub enum Block {
         name: String,
         input: Value,
     },
+    /// The stream stops this many milliseconds before the next block, as a
+    /// model's does while it writes (the agent may start a call's tool
+    /// meanwhile).
+    Pause(u64),
 }
+
+/// The mark between a stream's parts where [`Block::Pause`] stands.
+const PAUSE: char = '\u{1}';
 
 /// What one reply reports it used. `input` is the uncached input; OpenAI
 /// counts cached input inside `input_tokens`, and the mock reports it so.
@@ -307,7 +314,11 @@ fn serve(
                     Dialect::Anthropic => anthropic_events(&id, &model, &blocks, &usage),
                     Dialect::Responses => responses_events(&id, &model, &blocks, &usage),
                 };
-                respond(&mut out, 200, "text/event-stream", &events)?;
+                if events.contains(PAUSE) {
+                    stream(&mut out, &events)?;
+                } else {
+                    respond(&mut out, 200, "text/event-stream", &events)?;
+                }
             }
             Reply::Error { status, message } => {
                 let body = match dialect {
@@ -404,6 +415,29 @@ fn respond(out: &mut TcpStream, status: u16, kind: &str, body: &str) -> std::io:
     out.flush()
 }
 
+/// A stream sent in parts, chunked, with the pauses [`PAUSE`] marks.
+fn stream(out: &mut TcpStream, events: &str) -> std::io::Result<()> {
+    write!(
+        out,
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nrequest-id: {}\r\n\
+         transfer-encoding: chunked\r\n\r\n",
+        next_id("req")
+    )?;
+    for (i, part) in events.split(PAUSE).enumerate() {
+        if i % 2 == 1 {
+            out.flush()?;
+            let ms = part.parse().unwrap_or(0);
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            continue;
+        }
+        if !part.is_empty() {
+            write!(out, "{:x}\r\n{part}\r\n", part.len())?;
+        }
+    }
+    write!(out, "0\r\n\r\n")?;
+    out.flush()
+}
+
 fn sse(out: &mut String, event: &str, data: Value) {
     out.push_str("event: ");
     out.push_str(event);
@@ -442,8 +476,15 @@ fn anthropic_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> S
         }}),
     );
     let mut calls_tool = false;
-    for (index, block) in blocks.iter().enumerate() {
+    let mut index = 0usize;
+    for block in blocks {
         match block {
+            Block::Pause(ms) => {
+                out.push(PAUSE);
+                out.push_str(&ms.to_string());
+                out.push(PAUSE);
+                continue;
+            }
             Block::Text(text) => {
                 sse(
                     &mut out,
@@ -492,6 +533,7 @@ fn anthropic_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> S
             "content_block_stop",
             json!({"type": "content_block_stop", "index": index}),
         );
+        index += 1;
     }
     sse(
         &mut out,
@@ -519,8 +561,9 @@ fn responses_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> S
         json!({"type": "response.created", "response": response("in_progress", vec![], Value::Null)}),
     );
     let mut items = Vec::new();
-    for (index, block) in blocks.iter().enumerate() {
+    for (index, block) in blocks.iter().filter(|b| !matches!(b, Block::Pause(_))).enumerate() {
         let item = match block {
+            Block::Pause(_) => continue,
             Block::Text(text) => {
                 let item_id = next_id("msg");
                 sse(
