@@ -65,6 +65,9 @@ pub struct Repo {
     lean: bool,
     /// Each entry's tally, when the load asked for them ([`Once::tallies`]).
     tallies: Vec<Option<crate::format::Tally>>,
+    /// A Codex rollout's usage by model call, worked out once when first
+    /// asked for ([`Repo::codex_usage`]).
+    codex_usage: std::sync::OnceLock<crate::format::codex::usage::Attributed>,
 }
 
 /// Why a session cannot be shown.
@@ -329,6 +332,7 @@ impl Repo {
             store,
             lean: false,
             tallies: report.tallies,
+            codex_usage: std::sync::OnceLock::new(),
         };
         repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
         Ok(repo)
@@ -560,35 +564,58 @@ impl Repo {
         }
     }
 
+    /// The usage of a Codex rollout's model calls, each on its first
+    /// output, from the `token_count` events wherever they stand
+    /// ([`crate::format::codex::usage`]); read once, on first use.
+    pub fn codex_usage(&self) -> io::Result<&crate::format::codex::usage::Attributed> {
+        use crate::format::codex::{token_count, usage};
+        if let Some(done) = self.codex_usage.get() {
+            return Ok(done);
+        }
+        let tree = &self.tree;
+        let all = 0..tree.len() as Ix;
+        let events: Vec<Ix> = all
+            .clone()
+            .filter(|&ix| tree.is_record(ix) && tree.tag(ix) == "token_count")
+            .collect();
+        let mut counts = Vec::with_capacity(events.len());
+        self.each_line(&events, |_, line| {
+            counts.push(token_count(line).flatten());
+            Ok(())
+        })?;
+        let mut counts = counts.into_iter();
+        let lines = all.filter_map(|ix| {
+            let seen = if tree.is_record(ix) {
+                if tree.tag(ix) != "token_count" {
+                    return None;
+                }
+                usage::Seen::Count(counts.next().flatten())
+            } else {
+                match tree.node(ix).kind {
+                    crate::MessageKind::Assistant => usage::Seen::Output,
+                    crate::MessageKind::User => usage::Seen::Prompt,
+                    crate::MessageKind::ToolResult | crate::MessageKind::Custom => {
+                        usage::Seen::Break
+                    }
+                }
+            };
+            Some((ix, seen))
+        });
+        Ok(self.codex_usage.get_or_init(|| usage::attribute(lines)))
+    }
+
     /// A Codex model output's model and usage, which the rollout keeps on
-    /// lines of their own: the model of the last `turn_context` before it,
-    /// and the usage of the `token_count` event after it, when no other
-    /// output of the same model call comes between (the call's usage
-    /// counts once, on its last output).
+    /// lines of their own: the model the tree names it by (the last
+    /// `turn_context`'s), and its call's usage when it is the call's first
+    /// output ([`Repo::codex_usage`]).
     fn codex_turn(&self, ix: Ix, message: &mut crate::format::message::Message) -> io::Result<()> {
         let crate::format::message::Message::Assistant { model, usage, .. } = message else {
             return Ok(());
         };
-        let tree = &self.tree;
-        for back in (0..ix).rev() {
-            if tree.is_record(back) && tree.tag(back) == "turn_context" {
-                if let Some(m) = crate::format::codex::turn_model(&self.line(back)?) {
-                    *model = m;
-                }
-                break;
-            }
-        }
-        for next in ix + 1..tree.len() as Ix {
-            if !tree.is_record(next) {
-                break;
-            }
-            if tree.tag(next) == "token_count" {
-                if let Some((used, _)) = crate::format::codex::token_count(&self.line(next)?, None)
-                {
-                    *usage = used;
-                }
-                break;
-            }
+        model.clear();
+        model.push_str(self.tree.tag(ix));
+        if let Some(used) = self.codex_usage()?.of(ix) {
+            *usage = used;
         }
         Ok(())
     }

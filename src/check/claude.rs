@@ -44,6 +44,9 @@ pub(super) struct Extras<'a> {
     pub(super) answer: Option<&'a str>,
     /// The model a bookkeeping line sets for the outputs after it.
     pub(super) model: Option<&'a str>,
+    /// The model of outputs no line has named one for
+    /// ([`crate::Format::assumed_model`]).
+    pub(super) assumed_model: Option<&'static str>,
 }
 
 /// Where a line is, for its findings.
@@ -176,7 +179,10 @@ impl Claude {
         let named = match e.kind {
             _ if !e.tag.is_none_or(str::is_empty) => None,
             MessageKind::ToolResult => extras.answer.and_then(|call| self.names.get(call).cloned()),
-            MessageKind::Assistant => self.model.clone(),
+            MessageKind::Assistant => self
+                .model
+                .clone()
+                .or_else(|| extras.assumed_model.map(str::to_string)),
             _ => None,
         };
         // A result of a turn that went on since the line it hangs from
@@ -302,6 +308,8 @@ impl Claude {
             names: w.names.iter().map(String::as_str).collect(),
             answer: w.answer.as_deref(),
             model: None,
+            // Only Claude Code's entries wait for a parent.
+            assumed_model: None,
         };
         let e = NewEntry {
             id: &w.id,

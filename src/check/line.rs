@@ -280,6 +280,7 @@ impl State {
             names: names.iter().map(|c| c.of(text)).collect(),
             answer: facts.answers.map(|a| a.of(text)),
             model: facts.context_model.map(|m| m.of(text)),
+            assumed_model: self.format.assumed_model(),
         };
         let at = claude::At {
             line: line.number,

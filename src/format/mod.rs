@@ -88,6 +88,15 @@ impl Format {
         }
     }
 
+    /// The model of a model output when the file names none for it: Codex
+    /// 0.34's rollouts name no model ([`codex::ASSUMED_MODEL`]).
+    pub fn assumed_model(self) -> Option<&'static str> {
+        match self {
+            Format::Codex => Some(codex::ASSUMED_MODEL),
+            Format::Yoagent | Format::Pi | Format::Claude => None,
+        }
+    }
+
     /// Whether the format's tool results name only the call they answer,
     /// so that the reader pairs them with their calls for the tool's name
     /// (and joins entries the way the app reads them: see `check`).

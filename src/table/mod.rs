@@ -332,30 +332,19 @@ fn read_session(
 }
 
 /// Where the lines of `repo` whose rows can no longer change end: every
-/// whole line, except the model outputs at the end of a Codex rollout
-/// still waiting for the `token_count` line that records their usage (and
-/// what follows them). Their rows are left for the next export, which
-/// starts here; what an export takes of a file never changes later.
+/// whole line, except, in a Codex rollout, from the first model output
+/// whose call's `token_count` line has not come yet (and what follows it).
+/// Their rows are left for the next export, which starts here; what an
+/// export takes of a file never changes later.
 fn settled(repo: &Repo) -> io::Result<u64> {
     let end = repo.whole_lines_end()?;
     if repo.format != crate::Format::Codex {
         return Ok(end);
     }
-    let tree = &repo.tree;
-    let mut cut = end;
-    for ix in (0..tree.len() as crate::Ix).rev() {
-        if tree.is_record(ix) {
-            if tree.tag(ix) == "token_count" {
-                break;
-            }
-            continue;
-        }
-        if tree.node(ix).kind != crate::MessageKind::Assistant {
-            break;
-        }
-        cut = tree.node(ix).offset;
-    }
-    Ok(cut)
+    Ok(match repo.codex_usage()?.waiting {
+        Some(ix) => repo.tree.node(ix).offset.min(end),
+        None => end,
+    })
 }
 
 /// One file's rows as they come to the writer, a window of entries at a

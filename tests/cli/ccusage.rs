@@ -1,9 +1,10 @@
 //! ccusage, pinned in `tests/ccusage/` (`npm install --prefix tests/ccusage`,
 //! which the tests run once when it is missing; `YSESS_SKIP=ccusage` skips
 //! them knowingly, never under CI),
-//! is the second oracle of Claude Code accounts: on every Claude Code
-//! fixture ysess reads, `ysess stats --json`'s totals equal ccusage's
-//! session report, token for token, and its cost to the cent's millionth.
+//! is the second oracle of Claude Code and Codex accounts: on every Claude
+//! Code fixture ysess reads, `ysess stats --json`'s totals equal ccusage's
+//! session report, token for token, and its cost to the cent's millionth;
+//! on every rollout a real Codex wrote, its `codex session` report.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -347,5 +348,69 @@ fn stats_all_equals_ccusage_daily_monthly_and_session_reports_to_the_token() {
                 );
             }
         }
+    }
+}
+
+/// ccusage's `codex session` totals for one rollout alone in a Codex home:
+/// (input not cached, output, cache read, total, cost).
+fn ccusage_codex_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
+    let home = Dir::new();
+    let day = home.join("sessions/2026/12/06");
+    std::fs::create_dir_all(&day).expect("a sessions folder");
+    let name = file.file_name().expect("a file name").to_string_lossy();
+    std::fs::copy(file, day.join(format!("rollout-{name}"))).expect("copied");
+    let out = Command::new(ccusage())
+        .args(["codex", "session", "--json", "--offline"])
+        .env("CODEX_HOME", home.path())
+        .output()
+        .expect("ccusage starts");
+    assert!(
+        out.status.success(),
+        "ccusage: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    assert_eq!(
+        report["sessions"].as_array().map(Vec::len),
+        Some(1),
+        "{report}"
+    );
+    let t = &report["totals"];
+    let n = |k: &str| t[k].as_u64().unwrap_or(0);
+    (
+        n("inputTokens"),
+        n("outputTokens"),
+        n("cacheReadTokens"),
+        n("totalTokens"),
+        t["costUSD"].as_f64().unwrap_or(0.0),
+    )
+}
+
+#[test]
+fn stats_totals_equal_ccusage_codex_on_rollouts_real_codex_wrote() {
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let dir = Dir::new();
+    for (file, _) in crate::codex::written_by_codex() {
+        let path = file.to_str().expect("a UTF-8 path");
+        let run = dir.run(&["-f", path, "stats", "--json"]);
+        run.status(0);
+        let total = run.stats_total();
+        let k = &total["tokens"];
+        let n = |key: &str| k[key].as_u64().unwrap_or(0);
+        let (input, output, read, all, cost) = ccusage_codex_totals(&file);
+        assert!(all > 0, "{path}: ccusage counts nothing");
+        assert_eq!(
+            (n("input"), n("output"), n("cache_read"), n("total")),
+            (input, output, read, all),
+            "{path}: ysess (in, out, read, total) against ccusage codex"
+        );
+        let ours = total["cost"].as_f64().unwrap_or(0.0);
+        assert!(
+            (ours - cost).abs() < 1e-9,
+            "{path}: ysess's cost {ours} against ccusage's {cost}"
+        );
     }
 }

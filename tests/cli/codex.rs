@@ -1,8 +1,9 @@
-//! Codex's rollout files, from one built by hand to the shapes Codex's own
-//! code writes (`tests/fixtures/codex/FORMAT.md`): a session header, an
-//! injected context message, reasoning, a function call and its output, a
-//! compaction, a custom tool call, token counts, a line type ysess does
-//! not know.
+//! Codex's rollout files (`tests/fixtures/codex/FORMAT.md`): ones real
+//! Codex versions wrote against a mock model, held to the usage the mock
+//! reported; and one built by hand to the shapes Codex's own code writes:
+//! a session header, an injected context message, reasoning, a function
+//! call and its output, a compaction, a custom tool call, token counts, a
+//! line type ysess does not know.
 
 use crate::support::Dir;
 
@@ -112,4 +113,100 @@ fn codex_rollouts_are_never_written() {
         );
     }
     assert_eq!(dir.read("session.jsonl"), before);
+}
+
+/// The rollouts real Codex versions wrote against a mock model
+/// (`codex-<version>-tools.jsonl`: two turns, each a shell call, its
+/// output and a reply, so four model calls), with the usage the mock
+/// reported for each call (`codex-<version>-tools.usage.json`, written by
+/// the script that drove them, described in `FORMAT.md`).
+pub fn written_by_codex() -> Vec<(std::path::PathBuf, serde_json::Value)> {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex");
+    let mut found: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the fixtures")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_str().is_some_and(|p| p.ends_with("-tools.jsonl")))
+        .map(|p| {
+            let usage = p.with_extension("usage.json");
+            let text = std::fs::read_to_string(&usage).expect("the mock's usage beside it");
+            (p, serde_json::from_str(&text).expect("JSON"))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(found.len() >= 4, "{found:?}");
+    found
+}
+
+#[test]
+fn codex_tokens_on_rollouts_real_codex_wrote_equal_what_the_model_reported() {
+    let dir = Dir::new();
+    for (file, mock) in written_by_codex() {
+        let path = file.to_str().expect("a UTF-8 path");
+        let run = dir.run(&["-f", path, "stats", "--json"]);
+        run.status(0);
+        let total = run.stats_total();
+        let reported = &mock["total"];
+        let n = |v: &serde_json::Value| v.as_u64().expect("a count");
+        let (input, cached) = (n(&reported["input_tokens"]), n(&reported["cached_tokens"]));
+        // OpenAI's input_tokens counts the cached input too.
+        assert_eq!(total["tokens"]["input"], input - cached, "{path}: {run}");
+        assert_eq!(total["tokens"]["cache_read"], cached, "{path}: {run}");
+        assert_eq!(
+            total["tokens"]["output"], reported["output_tokens"],
+            "{path}: {run}"
+        );
+        assert_eq!(
+            total["tokens"]["total"], reported["total_tokens"],
+            "{path}: {run}"
+        );
+        assert_eq!(total["tokens"]["cache_write"], 0, "{path}: {run}");
+        // Each model call's usage on one output of its own: the path to
+        // each entry, oldest first, grows by one call's tokens at a time.
+        let ids = dir.run(&["-f", path, "log", "--reverse", "--format", "{id}"]);
+        let ids: Vec<&str> = ids.status(0).stdout.lines().collect();
+        let mut args = vec!["-f", path, "stats", "--json"];
+        args.extend(&ids);
+        let paths = dir.run(&args);
+        let mut was = 0;
+        let mut each = Vec::new();
+        for path_total in paths.status(0).json_lines() {
+            if path_total["type"] != "revision" {
+                continue;
+            }
+            let now = n(&path_total["tokens"]["total"]);
+            if now != was {
+                each.push(now - was);
+            }
+            was = now;
+        }
+        let calls = mock["calls"].as_array().expect("the calls");
+        let wanted: Vec<u64> = calls.iter().map(|c| n(&c["total_tokens"])).collect();
+        assert_eq!(each, wanted, "{path}: each call's usage, in order");
+        // The model is named: the one the mock was asked for.
+        assert_eq!(total["models"].as_array().map(Vec::len), Some(1), "{run}");
+        assert_eq!(total["models"][0]["name"], mock["model"], "{path}: {run}");
+        assert_eq!(total["models"][0]["turns"], 8, "{path}: {run}");
+        // Codex's own lines are all known: fsck finds nothing.
+        let fsck = dir.run(&["-f", path, "fsck", "-v"]);
+        fsck.status(0).stderr("");
+        assert!(
+            fsck.stdout.contains(": ok; codex session, 13 entries"),
+            "{fsck}"
+        );
+    }
+}
+
+#[test]
+fn a_codex_034_rollout_names_no_model_and_ysess_names_its_default() {
+    let file = crate::support::fixture("codex/codex-0.34.0-tools.jsonl");
+    let text = std::fs::read_to_string(&file).expect("the fixture");
+    assert!(!text.contains("\"model\""), "Codex 0.34 names no model");
+    let dir = Dir::new();
+    let path = file.to_str().expect("a UTF-8 path");
+    let run = dir.run(&["-f", path, "stats"]);
+    run.status(0);
+    assert!(run.stdout.contains("    models  gpt-5 8\n"), "{run}");
+    dir.run(&["-f", path, "log", "--format", "{role} {tag}", "-n", "2"])
+        .status(0)
+        .stdout("assistant gpt-5\nassistant gpt-5\n");
 }

@@ -83,7 +83,8 @@ fn query(out: &Path, sql: &str) -> Vec<Value> {
 }
 
 /// A folder of sessions of every format: yoagent's, pi's (written by pi),
-/// Claude Code's (one with a subagent in its own file) and Codex's.
+/// Claude Code's (one with a subagent in its own file) and Codex's (two
+/// written by Codex itself).
 fn home() -> Option<(Dir, Vec<PathBuf>, Option<Dir>)> {
     let dir = Dir::new();
     let sessions = dir.join("sessions");
@@ -101,6 +102,15 @@ fn home() -> Option<(Dir, Vec<PathBuf>, Option<Dir>)> {
         ("claude/compacted.jsonl", "claude/compacted.jsonl"),
         ("claude/delegates.jsonl", "claude/delegates.jsonl"),
         ("codex/rollout.jsonl", "codex/rollout.jsonl"),
+        // Real Codex: a call's token_count before its items, and after.
+        (
+            "codex/codex-0.42.0-tools.jsonl",
+            "codex/codex-0.42.0-tools.jsonl",
+        ),
+        (
+            "codex/codex-0.169.0-tools.jsonl",
+            "codex/codex-0.169.0-tools.jsonl",
+        ),
     ] {
         std::fs::copy(fixture(from), sessions.join(to)).expect("copies");
         files.push(sessions.join(to));

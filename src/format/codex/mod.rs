@@ -16,16 +16,18 @@
 //!   `custom_tool_call_output`), paired with its call by `call_id`;
 //! - `compacted`: a compaction's summary, an entry of the conversation;
 //! - `turn_context` (the model and settings of the turns that follow) and
-//!   `event_msg` (the app's events: `token_count` carries the usage of the
-//!   model call before it, the others repeat what the response items say)
-//!   are bookkeeping, folded out of the user's tree as ysess's records are.
+//!   `event_msg` (the app's events: `token_count` carries one model call's
+//!   usage, the others repeat what the response items say) are
+//!   bookkeeping, folded out of the user's tree as ysess's records are.
 //!
 //! A type ysess does not know is folded out the same way and counted by
-//! `fsck`. Usage: a `token_count` event's `last_token_usage` (or the change
-//! of its `total_token_usage` since the event before) belongs to the last
-//! model output before it; `input_tokens` counts the cached input too, so
-//! ysess's `input` is `input_tokens - cached_input_tokens` and `cache_read`
-//! is `cached_input_tokens`.
+//! `fsck`. Usage: which call a `token_count` event counts is worked out in
+//! [`usage`] (its place differs between versions); `input_tokens` counts
+//! the cached input too, so ysess's `input` is
+//! `input_tokens - cached_input_tokens` and `cache_read` is
+//! `cached_input_tokens`.
+
+pub mod usage;
 
 pub mod fork;
 
@@ -39,13 +41,23 @@ use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
 /// The line types a rollout holds.
-pub const TYPES: [&str; 5] = [
+pub const TYPES: [&str; 7] = [
     "session_meta",
     "response_item",
     "event_msg",
     "turn_context",
     "compacted",
+    // Codex 0.169's: the turn's settings and context in full, and each
+    // response's usage (which its `token_count` event repeats).
+    "world_state",
+    "token_usage_record",
 ];
+
+/// The model of the outputs of a rollout that names none: Codex 0.34
+/// writes no `turn_context` line and no model anywhere, and its default
+/// model was `gpt-5` (what it asks a server for when none is configured;
+/// ccusage assumes the same).
+pub const ASSUMED_MODEL: &str = "gpt-5";
 
 /// Whether a line is of a rollout's shape: one of [`TYPES`] with a
 /// `payload` object.
@@ -125,6 +137,13 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
                     }
                     Message::ToolResult { tool_call_id, .. } => {
                         facts.tool_result_for = Some(own(tool_call_id));
+                    }
+                    // A message of another role (the `developer`
+                    // instructions Codex 0.169 sends) is an item Codex is
+                    // known to write, tagged with its role; an item of a
+                    // type ysess does not know is counted by `fsck`.
+                    Message::Custom { kind: role, .. } if item == "message" => {
+                        facts.custom_kind = Some(own(role));
                     }
                     Message::Custom { .. } => {
                         facts.custom_role = Some(own(item));
@@ -324,11 +343,11 @@ pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
     })
 }
 
-/// The usage a `token_count` event's line reports for the model call
-/// before it: `last_token_usage`, else the change of `total_token_usage`
-/// since `before` (the total of the event before, if any). Also returns
-/// this event's total. `None` for any other line.
-pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<Usage>)> {
+/// What a `token_count` event's line reports ([`usage::Count`]; `None`
+/// inside for `info: null`, which Codex writes before any call has
+/// returned). `None` for any other line. `input_tokens` counts the cached
+/// input too: ysess's `input` is the rest.
+pub fn token_count(line: &[u8]) -> Option<Option<usage::Count>> {
     let value: Value = serde_json::from_slice(line).ok()?;
     let payload = value.get("payload")?;
     if value.get("type")?.as_str()? != "event_msg"
@@ -336,7 +355,9 @@ pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<
     {
         return None;
     }
-    let info = payload.get("info")?;
+    let Some(info) = payload.get("info").filter(|i| i.is_object()) else {
+        return Some(None);
+    };
     let read = |u: &Value| {
         let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
         let (input, cached, output) = (
@@ -352,27 +373,14 @@ pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<
             total_tokens: input + output,
         }
     };
-    let total = info.get("total_token_usage").map(read);
-    let last = match (info.get("last_token_usage"), total, before) {
-        (Some(last), _, _) => read(last),
-        (None, Some(t), Some(b)) => Usage {
-            input: t.input.saturating_sub(b.input),
-            output: t.output.saturating_sub(b.output),
-            cache_read: t.cache_read.saturating_sub(b.cache_read),
-            cache_write: 0,
-            total_tokens: t.total_tokens.saturating_sub(b.total_tokens),
-        },
-        (None, Some(t), None) => t,
-        (None, None, _) => Usage::default(),
-    };
-    Some((last, total))
-}
-
-/// The model a `turn_context` line names.
-pub fn turn_model(line: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(line).ok()?;
-    if value.get("type")?.as_str()? != "turn_context" {
-        return None;
-    }
-    Some(value.get("payload")?.get("model")?.as_str()?.to_string())
+    Some(Some(usage::Count {
+        last: info
+            .get("last_token_usage")
+            .filter(|u| u.is_object())
+            .map(read),
+        total: info
+            .get("total_token_usage")
+            .filter(|u| u.is_object())
+            .map(read),
+    }))
 }
