@@ -347,6 +347,7 @@ pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<
             output,
             cache_read: cached,
             cache_write: 0,
+            cache_write_1h: 0,
             total_tokens: input + output,
         }
     };
@@ -358,6 +359,7 @@ pub fn token_count(line: &[u8], before: Option<Usage>) -> Option<(Usage, Option<
             output: t.output.saturating_sub(b.output),
             cache_read: t.cache_read.saturating_sub(b.cache_read),
             cache_write: 0,
+            cache_write_1h: 0,
             total_tokens: t.total_tokens.saturating_sub(b.total_tokens),
         },
         (None, Some(t), None) => t,
