@@ -125,6 +125,11 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             lines.iter().try_for_each(|line| writeln!(out, "{line}"))
         })?;
     }
+    let unpriced: std::collections::BTreeSet<&str> = listed
+        .iter()
+        .flat_map(|s| s.unpriced.iter().map(String::as_str))
+        .collect();
+    super::stats::hint_unpriced(ctx, unpriced)?;
     if listed.is_empty() && !args.json && !ctx.global.quiet {
         let looked: Vec<String> = roots
             .iter()
@@ -159,9 +164,11 @@ fn session_json(s: &Session) -> json::Session<'_> {
             output: u.output,
             cache_read: u.cache_read,
             cache_write: u.cache_write,
+            cache_write_1h: u.cache_write_1h,
             total: u.total_tokens,
         },
         cost: s.cost,
+        unpriced: &s.unpriced,
         title: s.title.as_deref(),
     }
 }
@@ -228,8 +235,11 @@ pub(crate) fn table(
                 thousands(s.entries),
                 thousands(s.branches as u64),
                 tokens(u.total_tokens),
-                s.cost
-                    .map_or_else(|| "-".to_string(), super::stats::dollars),
+                match &s.cost {
+                    _ if !s.unpriced.is_empty() => "?".to_string(),
+                    Some(c) => super::stats::dollars(*c),
+                    None => "-".to_string(),
+                },
                 escape(&project).into_owned(),
                 escape(s.title.as_deref().unwrap_or("")).into_owned(),
             ]

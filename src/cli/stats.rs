@@ -137,6 +137,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         writeln!(out, "{}", p.header("total"))?;
         write_account(out, &total, &tz, p)
     })?;
+    hint_unpriced(ctx, total.unpriced.keys().map(String::as_str))?;
     Ok(Exit::Success)
 }
 
@@ -207,11 +208,32 @@ fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Resu
         writeln!(out, "{} ({sessions} {noun})", p.header("total"))?;
         write_account(out, &accounts.total, tz, p)
     })?;
+    hint_unpriced(ctx, accounts.total.unpriced.keys().map(String::as_str))?;
     Ok(if unreadable > 0 {
         Exit::No
     } else {
         Exit::Success
     })
+}
+
+/// `hint: no price for model 'foo'; …` on stderr, once per model with no
+/// price (whose cost then shows as unknown).
+pub fn hint_unpriced<'m>(
+    ctx: &mut Context<'_>,
+    models: impl IntoIterator<Item = &'m str>,
+) -> Result<(), Failure> {
+    if ctx.global.quiet {
+        return Ok(());
+    }
+    for model in models {
+        ctx.streams.diag(
+            Level::Hint,
+            &escape(&format!(
+                "no price for model '{model}', so its cost is unknown; YSESS_PRICES=FILE can give one"
+            )),
+        )?;
+    }
+    Ok(())
 }
 
 /// `$0.0627`: dollars to a hundredth of a cent.
@@ -268,11 +290,15 @@ fn write_account(
             u.input, u.output, u.cache_read, u.cache_write
         ),
     )?;
-    field(
-        out,
-        "cost",
-        &a.cost.map_or_else(|| "not recorded".to_string(), dollars),
-    )?;
+    let cost = match a.cost {
+        _ if !a.unpriced.is_empty() => {
+            let models: Vec<String> = a.unpriced.keys().map(|m| escape(m).into_owned()).collect();
+            format!("unknown (no price for {})", models.join(", "))
+        }
+        Some(c) => dollars(c),
+        None => "not recorded".to_string(),
+    };
+    field(out, "cost", &cost)?;
     let tools: Vec<String> = a
         .tools
         .iter()
@@ -385,9 +411,15 @@ fn shape<'a>(
             output: u.output,
             cache_read: u.cache_read,
             cache_write: u.cache_write,
+            cache_write_1h: u.cache_write_1h,
             total: u.total_tokens,
         },
-        cost: a.cost,
+        cost: a.known_cost(),
+        unpriced: a
+            .unpriced
+            .iter()
+            .map(|(name, &turns)| json::ModelUse { name, turns })
+            .collect(),
         tools: a
             .tools
             .iter()

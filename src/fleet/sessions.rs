@@ -178,7 +178,7 @@ fn is_subagent_file(path: &Path) -> bool {
 
 /// What a session's row says of its total: its first and last times, its
 /// tokens and its cost, as [`Account::of`] counts them.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Total {
     /// The earliest time (ms since the epoch).
     pub first: Option<u64>,
@@ -186,8 +186,10 @@ pub struct Total {
     pub last: Option<u64>,
     /// Tokens, summed over the model calls.
     pub usage: Usage,
-    /// Dollars, summed over the calls that record a cost.
+    /// Dollars, summed over the calls that record a cost or are priced.
     pub cost: Option<f64>,
+    /// The models of the calls that have no price (whose cost is unknown).
+    pub unpriced: std::collections::BTreeSet<String>,
 }
 
 /// What `ysess ls` says of one session.
@@ -215,8 +217,11 @@ pub struct Session {
     /// Tokens, as `ysess stats` totals them (Claude Code subagents
     /// included).
     pub usage: Usage,
-    /// Dollars, as `ysess stats` totals them; `None` when nothing is priced.
+    /// Dollars, as `ysess stats` totals them; `None` when nothing is
+    /// priced, and when a model has no price (`unpriced`).
     pub cost: Option<f64>,
+    /// The models with no price, whose cost is unknown.
+    pub unpriced: Vec<String>,
     /// A title: the name the user gave (pi's `session_info`, Claude Code's
     /// `custom-title`), else the app's summary (Claude Code's `summary`),
     /// else the first line of the first user message that holds the user's
@@ -255,6 +260,7 @@ impl Session {
                 last: total.last,
                 usage: total.usage,
                 cost: total.cost,
+                unpriced: total.unpriced.keys().cloned().collect(),
             },
         )
     }
@@ -296,7 +302,8 @@ impl Session {
             entries: tree.entries().count() as u64,
             branches,
             usage: total.usage,
-            cost: total.cost,
+            cost: total.cost.filter(|_| total.unpriced.is_empty()),
+            unpriced: total.unpriced.into_iter().collect(),
             title,
         }
     }

@@ -81,6 +81,10 @@ pub struct Usage {
     pub cache_read: u64,
     /// Input tokens written to the prompt cache.
     pub cache_write: u64,
+    /// Of `cache_write`, the tokens written for one hour rather than five
+    /// minutes (Claude Code's `cache_creation.ephemeral_1h_input_tokens`),
+    /// priced at their own rate.
+    pub cache_write_1h: u64,
     /// The total as the message records it (0 when it does not).
     pub total_tokens: u64,
 }
@@ -93,6 +97,7 @@ impl Usage {
         self.output += other.output;
         self.cache_read += other.cache_read;
         self.cache_write += other.cache_write;
+        self.cache_write_1h += other.cache_write_1h;
         self.total_tokens = self.input + self.output + self.cache_read + self.cache_write;
     }
 }

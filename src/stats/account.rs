@@ -35,9 +35,13 @@ pub struct Account {
     /// Tokens, summed over the assistant turns (`total_tokens` is the sum of
     /// the four kinds, whatever the messages say).
     pub usage: Usage,
-    /// Dollars, summed over the turns that record a cost; `None` when none
-    /// does.
+    /// Dollars, summed over the turns that record a cost or are priced;
+    /// `None` when none is. The whole's cost is known only when `unpriced`
+    /// is empty: see [`Account::known_cost`].
     pub cost: Option<f64>,
+    /// Assistant turns whose model has no price (their cost is unknown), by
+    /// model.
+    pub unpriced: BTreeMap<String, u64>,
     /// Tool calls and errors, by tool name.
     pub tools: BTreeMap<String, ToolUse>,
     /// Assistant turns, by model.
@@ -145,6 +149,16 @@ impl Account {
         if let Some(model) = &f.model {
             *tally(&mut self.models, model) += 1;
         }
+        if f.unpriced {
+            *tally(&mut self.unpriced, f.model.as_deref().unwrap_or_default()) += 1;
+        }
+    }
+
+    /// The cost, when it is known: `None` when no turn has one, and when a
+    /// turn's model has no price (then the sum of the others is not the
+    /// cost).
+    pub fn known_cost(&self) -> Option<f64> {
+        self.cost.filter(|_| self.unpriced.is_empty())
     }
 
     /// Adds `other`'s figures to these: the account of two sets of entries
@@ -167,6 +181,9 @@ impl Account {
         }
         for (model, turns) in &other.models {
             *tally(&mut self.models, model) += turns;
+        }
+        for (model, turns) in &other.unpriced {
+            *tally(&mut self.unpriced, model) += turns;
         }
         self.first = match (self.first, other.first) {
             (Some(a), Some(b)) => Some(a.min(b)),

@@ -8,7 +8,8 @@
 //! - tokens come from an assistant message's `usage` (yoagent's and pi's
 //!   `input`, `output`, `cacheRead`, `cacheWrite`; Claude Code's
 //!   `input_tokens`, `output_tokens`, `cache_read_input_tokens`,
-//!   `cache_creation_input_tokens`);
+//!   `cache_creation_input_tokens`, of which `cache_creation`'s
+//!   `ephemeral_1h_input_tokens` were written for an hour);
 //! - cost only where the format records it: pi's `usage.cost.total`
 //!   (dollars, as pi-ai prices it); Claude Code and Codex record none, so
 //!   their usage is priced by [`prices`]; yoagent's is not priced;
@@ -29,7 +30,7 @@ mod walk;
 use account::tally;
 pub use account::{Account, Calls, ToolUse, Turns, group, widen};
 use read::read_one;
-pub use read::{Sparse, cost, model_of, read, read_sparse};
+pub use read::{Sparse, cost, model_of, priced_by_table, read, read_sparse};
 pub use walk::accounts_of_paths;
 
 use std::collections::BTreeMap;
@@ -55,8 +56,12 @@ pub struct Facts {
     pub model: Option<String>,
     /// Tokens, as the message records them.
     pub usage: Usage,
-    /// Dollars, where the format records a cost.
+    /// Dollars, where the format records a cost or the price table prices
+    /// the model.
     pub cost: Option<f64>,
+    /// The format is priced by the table ([`prices`]), which has no price
+    /// for the model: the turn's cost is unknown.
+    pub unpriced: bool,
     /// The names of the tools an assistant message calls, in order.
     pub calls: Vec<String>,
     /// A tool result: its tool and whether it is an error.
@@ -85,6 +90,7 @@ impl Facts {
                 facts.model = Some(model.clone());
                 facts.usage = *usage;
                 facts.cost = cost(&entry.message_value, format, model, usage);
+                facts.unpriced = facts.cost.is_none() && priced_by_table(format);
                 facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
                 if format == Format::Claude {
                     facts.response = entry
@@ -193,6 +199,7 @@ mod tests {
                 ..Usage::default()
             },
             cost: None,
+            unpriced: false,
             calls: vec!["bash".into()],
             result: None,
             response: response.map(str::to_string),

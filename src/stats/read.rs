@@ -19,6 +19,15 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
     }
 }
 
+/// Whether `format` records usage but no cost, so that its usage is priced
+/// by the table.
+pub fn priced_by_table(format: Format) -> bool {
+    match format {
+        Format::Claude | Format::Codex => true,
+        Format::Pi | Format::Yoagent => false,
+    }
+}
+
 /// The facts of every entry, by index; `None` for bookkeeping folded out
 /// of the user's tree (ysess's records, a format's own lines), but the
 /// facts of a subagent's turns folded into the file (Claude Code's
@@ -295,6 +304,13 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
         cache_read_input_tokens: Option<u64>,
         #[serde(default)]
         cache_creation_input_tokens: Option<u64>,
+        #[serde(default)]
+        cache_creation: Option<Written>,
+    }
+    #[derive(Deserialize)]
+    struct Written {
+        #[serde(default)]
+        ephemeral_1h_input_tokens: Option<u64>,
     }
     #[derive(Deserialize)]
     struct Part<'a> {
@@ -329,15 +345,18 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
                 n(u.cache_read_input_tokens),
                 n(u.cache_creation_input_tokens),
             );
+            let cache_write_1h = n(u.cache_creation.and_then(|c| c.ephemeral_1h_input_tokens));
             facts.usage = Usage {
                 input,
                 output,
                 cache_read,
                 cache_write,
+                cache_write_1h: cache_write_1h.min(cache_write),
                 total_tokens: input + output + cache_read + cache_write,
             };
             let model = m.model.unwrap_or_default().into_owned();
             facts.cost = prices::cost(&model, &facts.usage);
+            facts.unpriced = facts.cost.is_none();
             facts.model = Some(model);
             facts.response = m.id.map(Cow::into_owned);
             let calls: Vec<(String, String)> = parts
@@ -471,6 +490,7 @@ fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Optio
                     output: u.output,
                     cache_read: either(u.cacheRead, u.cache_read),
                     cache_write: either(u.cacheWrite, u.cache_write),
+                    cache_write_1h: 0,
                     total_tokens: either(u.totalTokens, u.total_tokens),
                 };
                 facts.cost = u

@@ -68,6 +68,7 @@ struct Walk<'f> {
     now: Scalars,
     tools: BTreeMap<String, ToolUse>,
     models: BTreeMap<String, u64>,
+    unpriced: BTreeMap<String, u64>,
     /// Each response's line that counts so far, with its place in the file.
     responses: HashMap<&'f str, (Ix, &'f Facts)>,
     /// Per entry entered: the scalars before it, and where its undo records
@@ -91,6 +92,7 @@ struct Scalars {
 enum Undo<'f> {
     Tool(String, Option<ToolUse>),
     Model(String, Option<u64>),
+    Unpriced(String, Option<u64>),
     Response(&'f str, Option<(Ix, &'f Facts)>),
 }
 
@@ -153,6 +155,7 @@ impl<'f> Walk<'f> {
         step(&mut u.output, f.usage.output);
         step(&mut u.cache_read, f.usage.cache_read);
         step(&mut u.cache_write, f.usage.cache_write);
+        step(&mut u.cache_write_1h, f.usage.cache_write_1h);
         u.total_tokens = u
             .input
             .saturating_add(u.output)
@@ -168,6 +171,17 @@ impl<'f> Walk<'f> {
             let by = |n: &mut u64| step(n, 1);
             count(&mut self.models, &mut self.undo, model, Undo::Model, by);
         }
+        if f.unpriced {
+            let model = f.model.as_deref().unwrap_or_default();
+            let by = |n: &mut u64| step(n, 1);
+            count(
+                &mut self.unpriced,
+                &mut self.undo,
+                model,
+                Undo::Unpriced,
+                by,
+            );
+        }
     }
 
     fn tool(&mut self, name: &str, change: impl FnOnce(&mut ToolUse)) {
@@ -181,6 +195,7 @@ impl<'f> Walk<'f> {
             match self.undo.pop().expect("above the mark") {
                 Undo::Tool(name, before) => restore(&mut self.tools, name, before),
                 Undo::Model(name, before) => restore(&mut self.models, name, before),
+                Undo::Unpriced(name, before) => restore(&mut self.unpriced, name, before),
                 Undo::Response(id, before) => match before {
                     Some(f) => {
                         self.responses.insert(id, f);
@@ -202,6 +217,7 @@ impl<'f> Walk<'f> {
             cost: n.cost,
             tools: self.tools.clone(),
             models: self.models.clone(),
+            unpriced: self.unpriced.clone(),
             first: n.first,
             last: n.last,
         }

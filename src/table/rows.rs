@@ -580,6 +580,8 @@ pub struct Said<'a> {
     pub usage: crate::format::message::Usage,
     /// Dollars, where the format records a cost.
     pub cost: Option<f64>,
+    /// The model has no price ([`Facts::unpriced`](crate::stats::Facts)).
+    pub unpriced: bool,
     /// The tool calls an assistant message makes.
     pub calls: usize,
     /// A tool result: its tool and whether it is an error.
@@ -600,6 +602,7 @@ pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
             model: f.model.as_deref(),
             usage: f.usage,
             cost: f.cost,
+            unpriced: f.unpriced,
             calls: f.calls.len(),
             result: f
                 .result
@@ -620,6 +623,7 @@ pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
             model: Some(tree.tag(ix)),
             usage: tally.usage,
             cost: tally.cost,
+            unpriced: false,
             calls: tally.calls.len(),
             result: None,
             call: None,
@@ -640,6 +644,7 @@ pub fn said<'a>(src: &Source<'a>, ix: Ix) -> Option<Said<'a>> {
                 model: answered.and_then(|from| crate::stats::model_of(repo, src.facts, from)),
                 usage: Default::default(),
                 cost: None,
+                unpriced: false,
                 calls: 0,
                 result: Some((tool, tally.is_error)),
                 call: Some(&tally.call),
@@ -662,6 +667,11 @@ pub fn total(src: &Source<'_>, mut counted: Vec<Ix>) -> Total {
         total.usage.add(&f.usage);
         if let Some(c) = f.cost {
             total.cost = Some(total.cost.unwrap_or(0.0) + c);
+        }
+        if f.unpriced {
+            total
+                .unpriced
+                .insert(f.model.unwrap_or_default().to_string());
         }
     };
     let mut calls = crate::stats::Calls::default();
@@ -894,6 +904,7 @@ mod tests {
                 last: account.last,
                 usage: account.usage,
                 cost: account.cost,
+                unpriced: account.unpriced.keys().cloned().collect(),
             };
             assert_eq!(
                 total(&lean, counted.clone()),

@@ -350,8 +350,12 @@ pub struct Account<'a> {
     pub turns: Turns,
     /// Tokens, summed over the assistant turns.
     pub tokens: Tokens,
-    /// Dollars; `null` when no turn records a cost.
+    /// Dollars; `null` when no turn records a cost, and when a model has no
+    /// price (`unpriced`).
     pub cost: Option<f64>,
+    /// Assistant turns whose model has no price, by model: the reason
+    /// `cost` is `null`.
+    pub unpriced: Vec<ModelUse<'a>>,
     /// Tool calls and errors, by tool name.
     pub tools: Vec<ToolUse<'a>>,
     /// Assistant turns, by model.
@@ -390,6 +394,9 @@ pub struct Tokens {
     pub cache_read: u64,
     /// Input tokens written to the prompt cache.
     pub cache_write: u64,
+    /// Of `cache_write`, the tokens written for one hour (Claude Code's
+    /// `ephemeral_1h_input_tokens`), priced at their own rate.
+    pub cache_write_1h: u64,
     /// The sum of the four.
     pub total: u64,
 }
@@ -444,8 +451,11 @@ pub struct Session<'a> {
     pub branches: usize,
     /// Tokens, as `ysess stats` totals them.
     pub tokens: Tokens,
-    /// Dollars, as `ysess stats` totals them; `null` when nothing is priced.
+    /// Dollars, as `ysess stats` totals them; `null` when nothing is
+    /// priced, and when a model has no price (`unpriced`).
     pub cost: Option<f64>,
+    /// The models that have no price, by name.
+    pub unpriced: &'a [String],
     /// The name given to the session, else its first user words (raw).
     pub title: Option<&'a str>,
 }

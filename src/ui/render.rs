@@ -235,7 +235,9 @@ pub fn account_line(account: &crate::stats::Account) -> String {
         format!("{} replies", thousands(account.turns.assistant)),
         format!("{} tokens", thousands(account.usage.total_tokens)),
     ];
-    if let Some(cost) = account.cost {
+    if !account.unpriced.is_empty() {
+        parts.push("cost unknown".to_string());
+    } else if let Some(cost) = account.cost {
         parts.push(format!("${cost:.4}"));
     }
     parts.join(", ")

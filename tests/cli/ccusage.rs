@@ -414,3 +414,120 @@ fn stats_totals_equal_ccusage_codex_on_rollouts_real_codex_wrote() {
         );
     }
 }
+
+/// A Claude Code session of the models the old hand-written table priced
+/// as their family (Opus 4.6 and 4.7 as Opus 4, at three times their
+/// price), with one-hour cache writes and a request above 200,000 tokens.
+fn priced_session(dir: &Dir) -> PathBuf {
+    let line = |n: u32, model: &str, usage: &str| {
+        format!(
+            r#"{{"parentUuid":{parent},"isSidechain":false,"type":"assistant","uuid":"a{n}","sessionId":"s1","timestamp":"2026-03-01T10:00:0{n}.000Z","message":{{"model":"{model}","id":"msg_{n}","type":"message","role":"assistant","content":[{{"type":"text","text":"ok"}}],"usage":{usage}}},"requestId":"req_{n}","cwd":"/x","version":"2.1.0"}}"#,
+            parent = if n == 1 {
+                "\"u0\"".to_string()
+            } else {
+                format!("\"a{}\"", n - 1)
+            },
+        )
+    };
+    let lines = [
+        r#"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u0","sessionId":"s1","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"go"},"cwd":"/x","version":"2.1.0"}"#.to_string(),
+        line(1, "claude-opus-4-6", r#"{"input_tokens":1200,"output_tokens":800,"cache_read_input_tokens":40000,"cache_creation_input_tokens":30000,"cache_creation":{"ephemeral_5m_input_tokens":10000,"ephemeral_1h_input_tokens":20000}}"#),
+        line(2, "claude-opus-4-7", r#"{"input_tokens":10,"output_tokens":2000,"cache_read_input_tokens":70000,"cache_creation_input_tokens":5000,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":5000}}"#),
+        line(3, "claude-sonnet-4-5-20250929", r#"{"input_tokens":250000,"output_tokens":100,"cache_read_input_tokens":0,"cache_creation_input_tokens":260000,"cache_creation":{"ephemeral_5m_input_tokens":30000,"ephemeral_1h_input_tokens":230000}}"#),
+    ];
+    let project = dir.join("projects/-x");
+    std::fs::create_dir_all(&project).expect("a project folder");
+    let file = project.join("s1.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").expect("written");
+    file
+}
+
+#[test]
+fn one_hour_cache_writes_and_opus_4_6_cost_what_ccusage_says() {
+    let home = Dir::new();
+    let file = priced_session(&home);
+    let run = home.run(&["-f", file.to_str().expect("UTF-8"), "stats", "--json"]);
+    run.status(0);
+    let total = run.stats_total();
+    assert_eq!(total["tokens"]["cache_write"], 295_000, "{run}");
+    assert_eq!(total["tokens"]["cache_write_1h"], 255_000, "{run}");
+    let ours = total["cost"].as_f64().expect("a cost");
+    // From LiteLLM's table (litellm 1.103.0), dollars per million tokens:
+    // Opus 4.6 and 4.7 at 5 in, 25 out, 0.5 read, 6.25 and 10 written;
+    // Sonnet 4.5 at 3, 15, 0.3, 3.75 and 6, and 6, 22.5, 0.6, 7.5 and 12
+    // above 200,000 tokens of a kind.
+    let opus46 = 1200.0 * 5.0 + 800.0 * 25.0 + 40000.0 * 0.5 + 10000.0 * 6.25 + 20000.0 * 10.0;
+    let opus47 = 10.0 * 5.0 + 2000.0 * 25.0 + 70000.0 * 0.5 + 5000.0 * 10.0;
+    let sonnet = 200_000.0 * 3.0
+        + 50_000.0 * 6.0
+        + 100.0 * 15.0
+        + 30000.0 * 3.75
+        + 200_000.0 * 6.0
+        + 30_000.0 * 12.0;
+    let want = (opus46 + opus47 + sonnet) / 1e6;
+    assert!((ours - want).abs() < 1e-9, "ysess {ours}, by hand {want}");
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let out = Command::new(ccusage())
+        .args(["session", "--json", "--offline"])
+        .env("CLAUDE_CONFIG_DIR", home.path())
+        .output()
+        .expect("ccusage starts");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let theirs = report["totals"]["totalCost"].as_f64().unwrap_or(0.0);
+    assert!(
+        (ours - theirs).abs() < 1e-9,
+        "ysess's cost {ours} against ccusage's {theirs}"
+    );
+}
+
+#[test]
+fn codex_stats_equal_ccusage_codex_session_report() {
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex/rollout.jsonl");
+    let home = Dir::new();
+    let day = home.join("sessions/2025/11/20");
+    std::fs::create_dir_all(&day).expect("a sessions folder");
+    let file = day.join("rollout-2025-11-20T10-00-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl");
+    std::fs::copy(&fixture, &file).expect("copied");
+    let run = home.run(&["-f", file.to_str().expect("UTF-8"), "stats", "--json"]);
+    run.status(0);
+    let total = run.stats_total();
+    let out = Command::new(ccusage())
+        .args(["codex", "session", "--json", "--offline"])
+        .env("CODEX_HOME", home.path())
+        .output()
+        .expect("ccusage starts");
+    assert!(
+        out.status.success(),
+        "ccusage: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let t = &report["totals"];
+    let k = &total["tokens"];
+    assert_eq!(
+        (
+            k["input"].clone(),
+            k["output"].clone(),
+            k["cache_read"].clone()
+        ),
+        (
+            t["inputTokens"].clone(),
+            t["outputTokens"].clone(),
+            t["cacheReadTokens"].clone()
+        ),
+        "{run}"
+    );
+    let ours = total["cost"].as_f64().expect("a cost");
+    let theirs = t["costUSD"].as_f64().expect("ccusage's cost");
+    assert!(
+        (ours - theirs).abs() < 1e-9,
+        "ysess {ours}, ccusage {theirs}"
+    );
+}

@@ -28,6 +28,7 @@ struct Account {
     turns: Turns,
     tokens: Tokens,
     cost: Option<f64>,
+    unpriced: Vec<Model>,
     tools: Vec<Tool>,
     models: Vec<Model>,
     first: Option<u64>,
@@ -52,6 +53,7 @@ struct Tokens {
     output: u64,
     cache_read: u64,
     cache_write: u64,
+    cache_write_1h: u64,
     total: u64,
 }
 
@@ -763,4 +765,63 @@ fn claude_code_and_codex_usage_is_priced_from_the_table_or_ysess_prices() {
             .starts_with("error: YSESS_PRICES=bad.json: not a price table"),
         "{run}"
     );
+}
+
+#[test]
+fn a_model_with_no_price_costs_unknown_never_a_family_price() {
+    let dir = Dir::new();
+    let file = dir.join("s.jsonl");
+    let line = |uuid: &str, parent: &str, model: &str| {
+        format!(
+            r#"{{"parentUuid":"{parent}","isSidechain":false,"type":"assistant","uuid":"{uuid}","sessionId":"s","timestamp":"2026-03-01T10:00:01.000Z","message":{{"model":"{model}","id":"msg_{uuid}","type":"message","role":"assistant","content":[{{"type":"text","text":"ok"}}],"usage":{{"input_tokens":1000000,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}},"cwd":"/x","version":"2.1.0"}}"#
+        )
+    };
+    let text = [
+        r#"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u0","sessionId":"s","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"go"},"cwd":"/x","version":"2.1.0"}"#.to_string(),
+        line("a1", "u0", "claude-opus-4-6"),
+        // A name that starts like a priced family's is no member of it.
+        line("a2", "a1", "claude-opus-4-6-turbo"),
+    ]
+    .join("\n");
+    std::fs::write(&file, text + "\n").expect("written");
+    let path = file.to_str().expect("UTF-8");
+    let run = dir.run(&["-f", path, "stats", "--json"]);
+    let total = accounts(&run).pop().expect("a total");
+    assert_eq!(total.cost, None, "{run}");
+    assert_eq!(
+        total.unpriced,
+        vec![Model {
+            name: "claude-opus-4-6-turbo".into(),
+            turns: 1
+        }],
+        "{run}"
+    );
+    assert!(
+        run.stderr
+            .contains("hint: no price for model 'claude-opus-4-6-turbo'"),
+        "{run}"
+    );
+    let run = dir.run(&["-f", path, "stats"]);
+    run.status(0);
+    assert!(
+        run.stdout
+            .contains("cost    unknown (no price for claude-opus-4-6-turbo)"),
+        "{run}"
+    );
+    // A price file names it: the cost is known, 1M tokens at $5 and $2.
+    let prices = dir.join("prices.json");
+    std::fs::write(
+        &prices,
+        r#"{"claude-opus-4-6-turbo": {"input": 2, "cache_write_1h": 4}}"#,
+    )
+    .expect("written");
+    let run = dir.run_with(
+        &["-f", path, "stats", "--json"],
+        None,
+        &[("YSESS_PRICES", prices.to_str().expect("UTF-8"))],
+    );
+    let total = accounts(&run).pop().expect("a total");
+    assert!(total.unpriced.is_empty(), "{run}");
+    assert!(total.cost.is_some_and(|c| (c - 7.0).abs() < 1e-9), "{run}");
+    assert!(!run.stderr.contains("hint"), "{run}");
 }

@@ -119,7 +119,7 @@ impl Template {
             Field::TokensIn => a.map(|a| a.usage.input.to_string()).unwrap_or_default(),
             Field::TokensOut => a.map(|a| a.usage.output.to_string()).unwrap_or_default(),
             Field::Cost => a
-                .and_then(|a| a.cost)
+                .and_then(|a| a.known_cost())
                 .map(|c| format!("{c:.6}"))
                 .unwrap_or_default(),
         })

@@ -400,6 +400,14 @@ fn assistant(m: &Map<String, Value>) -> Message {
         number("cache_read_input_tokens"),
         number("cache_creation_input_tokens"),
     );
+    // The part of the writes kept for an hour, priced at its own rate; the
+    // count stays `cache_creation_input_tokens`, which holds both parts.
+    let cache_write_1h = usage
+        .get("cache_creation")
+        .and_then(|c| c.get("ephemeral_1h_input_tokens"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(cache_write);
     Message::Assistant {
         content: content(m),
         stop_reason: string(m, "stop_reason").unwrap_or_default().to_string(),
@@ -410,6 +418,7 @@ fn assistant(m: &Map<String, Value>) -> Message {
             output,
             cache_read,
             cache_write,
+            cache_write_1h,
             total_tokens: input + output + cache_read + cache_write,
         },
         error_message: None,

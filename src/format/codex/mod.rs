@@ -370,6 +370,7 @@ pub fn token_count(line: &[u8]) -> Option<Option<usage::Count>> {
             output,
             cache_read: cached,
             cache_write: 0,
+            cache_write_1h: 0,
             total_tokens: input + output,
         }
     };

@@ -79,6 +79,7 @@ fn minus(a: Usage, b: Usage) -> Usage {
         output: a.output.saturating_sub(b.output),
         cache_read: a.cache_read.saturating_sub(b.cache_read),
         cache_write: a.cache_write.saturating_sub(b.cache_write),
+        cache_write_1h: a.cache_write_1h.saturating_sub(b.cache_write_1h),
         total_tokens: a.total_tokens.saturating_sub(b.total_tokens),
     }
 }
@@ -89,6 +90,7 @@ fn plus(a: Usage, b: Usage) -> Usage {
         output: a.output + b.output,
         cache_read: a.cache_read + b.cache_read,
         cache_write: a.cache_write + b.cache_write,
+        cache_write_1h: a.cache_write_1h + b.cache_write_1h,
         total_tokens: a.total_tokens + b.total_tokens,
     }
 }

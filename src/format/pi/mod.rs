@@ -392,6 +392,7 @@ fn message(m: &Map<String, Value>) -> Message {
                     output: number(&usage, "output"),
                     cache_read: number(&usage, "cacheRead"),
                     cache_write: number(&usage, "cacheWrite"),
+                    cache_write_1h: 0,
                     total_tokens: number(&usage, "totalTokens"),
                 },
                 error_message: string(m, "errorMessage").map(str::to_string),

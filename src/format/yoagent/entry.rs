@@ -103,6 +103,7 @@ impl Entry {
                         output: number(&usage, &["output"]),
                         cache_read: number(&usage, &["cacheRead", "cache_read"]),
                         cache_write: number(&usage, &["cacheWrite", "cache_write"]),
+                        cache_write_1h: 0,
                         total_tokens: number(&usage, &["totalTokens", "total_tokens"]),
                     },
                     error_message: m

@@ -163,10 +163,6 @@ impl Mock {
         self.recorded.lock().expect("the record").clone()
     }
 
-    /// Forgets the requests so far.
-    pub fn clear(&self) {
-        self.recorded.lock().expect("the record").clear();
-    }
 
     /// The model calls so far (requests answered with a message).
     pub fn calls(&self) -> Vec<Recorded> {

@@ -258,14 +258,6 @@ impl Record {
             .unwrap_or_else(|e| panic!("{}: {e}", scenario.join("mock.json").display()));
         serde_json::from_str(&text).expect("mock.json reads")
     }
-
-    pub fn total(&self) -> mock::Usage {
-        let mut total = mock::Usage::default();
-        for c in &self.calls {
-            total.add(&c.usage);
-        }
-        total
-    }
 }
 
 /// The scenario folders of one agent's committed corpus.
