@@ -15,7 +15,11 @@
 //!   call and goes on from the last result, which leaves every other result a
 //!   dead end; ysess hangs each result from the turn's line before it, so the
 //!   turn reads as one chain and only a real fork (`/rewind`, an edited
-//!   prompt) is a branch;
+//!   prompt) is a branch. Claude Code runs a call's tool while the model
+//!   still writes the reply, so a result may be written between the reply's
+//!   lines, and the reply's next line hangs from it: while some of the
+//!   turn's calls wait for their results, such a line goes on with the turn
+//!   (measured with Claude Code 2.1.328: the agent tests' `parallel`);
 //! - a tool result takes its call's tool name (Anthropic's `tool_result`
 //!   names only the call);
 //! - in a session's own file, a subagent's lines (`isSidechain`) are folded
@@ -97,6 +101,8 @@ pub(super) struct Claude {
     turn_of: Vec<u32>,
     /// The last entry of each turn.
     tails: Vec<Ix>,
+    /// The calls of each turn that no result has answered yet.
+    open: Vec<HashSet<String>>,
     /// Tool names by call id.
     names: HashMap<String, String>,
     /// The model the last line that names one set (Codex's
@@ -231,12 +237,19 @@ impl Claude {
                 if !record {
                     let turn = match (kind, parent_turn) {
                         (MessageKind::Assistant, Some((p, turn)))
-                            if turn != NONE && builder.node(p).kind == MessageKind::Assistant =>
+                            if turn != NONE
+                                && (builder.node(p).kind == MessageKind::Assistant
+                                    || !self.open[turn as usize].is_empty()) =>
                         {
+                            // The next line of the same reply: it hangs from
+                            // a line of the reply, or (Claude Code runs a
+                            // call's tool while the model still writes) from
+                            // a result while the reply's other calls wait.
                             Some(turn)
                         }
                         (MessageKind::Assistant, _) => {
                             self.tails.push(ix);
+                            self.open.push(HashSet::new());
                             Some(self.tails.len() as u32 - 1)
                         }
                         (MessageKind::ToolResult, Some((_, turn))) if turn != NONE => Some(turn),
@@ -245,6 +258,12 @@ impl Claude {
                     if let Some(turn) = turn {
                         self.turn_of[ix as usize] = turn;
                         self.tails[turn as usize] = ix;
+                        let open = &mut self.open[turn as usize];
+                        if kind == MessageKind::Assistant {
+                            open.extend(extras.calls.iter().map(|c| c.to_string()));
+                        } else if let Some(call) = extras.answer {
+                            open.remove(call);
+                        }
                     }
                 }
                 Some(ix)

@@ -118,6 +118,17 @@ impl Format {
         }
     }
 
+    /// The messages the format's app sends its model for a resumed path's
+    /// messages: Claude Code gathers a reply written over several lines
+    /// into one message (see [`claude::resume::as_sent`]); the others send
+    /// them as they are.
+    pub fn as_sent(self, messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+        match self {
+            Format::Claude => claude::resume::as_sent(messages),
+            Format::Yoagent | Format::Pi | Format::Codex => messages,
+        }
+    }
+
     /// The file whose conversation `file` continues, as the format's app
     /// reads it, and how many of that file's lines come first: a forked
     /// Codex rollout names its parent (see [`codex::fork`]). `None` for a

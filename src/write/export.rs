@@ -31,7 +31,7 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
             messages.push(entry.message_value);
         }
     }
-    Ok(messages)
+    Ok(repo.format.as_sent(messages))
 }
 
 /// [`path_messages`], and before them the conversation the session's file

@@ -66,3 +66,69 @@ fn preserved_ids(meta: &Value) -> Option<Vec<&str>> {
     let list = kept["allUuids"].as_array().or(kept["uuids"].as_array())?;
     Some(list.iter().filter_map(Value::as_str).collect())
 }
+
+/// The messages Claude Code sends for a resumed path's messages (each
+/// line's `message`, in path order): the lines of one reply (one
+/// `message.id`) are one message, its text and thinking first and its tool
+/// calls after them, and the results of its calls that were written
+/// between its lines (Claude Code runs a call's tool while the model still
+/// writes) come after it, so every call is answered right after its reply,
+/// as the API requires.
+pub fn as_sent(messages: Vec<Value>) -> Vec<Value> {
+    let mut out = Vec::with_capacity(messages.len());
+    // The reply being gathered, and the results written between its lines.
+    let mut reply: Option<Value> = None;
+    let mut results: Vec<Value> = Vec::new();
+    let flush = |reply: &mut Option<Value>, results: &mut Vec<Value>, out: &mut Vec<Value>| {
+        if let Some(mut m) = reply.take() {
+            if let Some(blocks) = m.get_mut("content").and_then(Value::as_array_mut) {
+                let (calls, said): (Vec<Value>, Vec<Value>) = std::mem::take(blocks)
+                    .into_iter()
+                    .partition(|b| b["type"] == "tool_use");
+                blocks.extend(said);
+                blocks.extend(calls);
+            }
+            out.push(m);
+        }
+        out.append(results);
+    };
+    for m in messages {
+        let id = m["id"].as_str().filter(|_| m["role"] == "assistant");
+        if let (Some(id), Some(open)) = (id, reply.as_mut())
+            && open["id"].as_str() == Some(id)
+        {
+            let more = match m.get("content") {
+                Some(Value::Array(blocks)) => blocks.clone(),
+                Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+                _ => Vec::new(),
+            };
+            let mut last = m;
+            let mut blocks = match open.get_mut("content").map(Value::take) {
+                Some(Value::Array(b)) => b,
+                Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+                _ => Vec::new(),
+            };
+            blocks.extend(more);
+            // The last line's usage is the reply's.
+            last["content"] = Value::Array(blocks);
+            *open = last;
+            continue;
+        }
+        let is_result = m["role"] == "user"
+            && m["content"]
+                .as_array()
+                .is_some_and(|b| !b.is_empty() && b.iter().all(|b| b["type"] == "tool_result"));
+        if is_result && reply.is_some() {
+            results.push(m);
+            continue;
+        }
+        flush(&mut reply, &mut results, &mut out);
+        if id.is_some() {
+            reply = Some(m);
+        } else {
+            out.push(m);
+        }
+    }
+    flush(&mut reply, &mut results, &mut out);
+    out
+}

@@ -163,7 +163,6 @@ impl Mock {
         self.recorded.lock().expect("the record").clone()
     }
 
-
     /// The model calls so far (requests answered with a message).
     pub fn calls(&self) -> Vec<Recorded> {
         self.recorded()
@@ -557,7 +556,11 @@ fn responses_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> S
         json!({"type": "response.created", "response": response("in_progress", vec![], Value::Null)}),
     );
     let mut items = Vec::new();
-    for (index, block) in blocks.iter().filter(|b| !matches!(b, Block::Pause(_))).enumerate() {
+    for (index, block) in blocks
+        .iter()
+        .filter(|b| !matches!(b, Block::Pause(_)))
+        .enumerate()
+    {
         let item = match block {
             Block::Pause(_) => continue,
             Block::Text(text) => {
