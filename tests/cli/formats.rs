@@ -573,13 +573,23 @@ fn claude_code_graph_and_export_follow_the_main_thread() {
         ],
         "{run}"
     );
-    // Anthropic's messages of the path, the compaction's line left out.
+    // What Claude Code resumes: after the compaction, its summary first
+    // and what follows it; the history before stays in the tree above.
     let run = dir.run(&["export"]);
     let messages: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     let messages = messages.as_array().expect("an array");
-    assert_eq!(messages.len(), 19, "{run}");
+    assert_eq!(messages.len(), 5, "{run}");
     assert_eq!(messages[0]["role"], "user");
-    assert_eq!(messages[1]["id"], "msg_018aVZFaFuCiN84RfezTO0kR");
+    assert!(
+        messages[0]["content"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("This session is being continued")),
+        "{run}"
+    );
+    assert!(
+        !run.stdout.contains("msg_018aVZFaFuCiN84RfezTO0kR"),
+        "a reply from before the compaction: {run}"
+    );
 }
 
 #[test]
