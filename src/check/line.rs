@@ -24,11 +24,13 @@ impl State {
                 if let Some(kind) = unknown {
                     self.unknown_type(kind, line);
                 }
-                // The last title the user gave wins over the app's summaries.
-                if let Some(t) = title
-                    && (t.given || !self.title.as_ref().is_some_and(|had| had.given))
-                {
-                    self.title = Some(t);
+                // The last title the user gave wins over the app's summaries;
+                // which summary is this session's is known once every
+                // entry is (a summary may come before its leaf).
+                match title {
+                    Some(t) if t.given => self.title = Some(t),
+                    Some(t) => self.summaries.push(t),
+                    None => {}
                 }
             }
             Line::Header { version } if first => {

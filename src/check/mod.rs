@@ -193,9 +193,15 @@ pub struct Report {
     /// The file version its header declares, as its app reads it (pi: 1, 2
     /// or 3); `None` for a format without one.
     pub version: Option<u64>,
+    /// The ids of entries that the findings and the summary name and that a
+    /// person reads shorter, with their short forms
+    /// ([`crate::tree::Tree::long_ids_in`]), for output made after the
+    /// tree is gone ([`crate::tree::abbrev::shorten`]).
+    pub short_ids: Vec<(String, String)>,
     /// The title the format's own lines give the session (Claude Code's
     /// `custom-title`, else its `summary`): the last one given by the user,
-    /// else the app's last; raw session text.
+    /// else the app's last whose leaf is an entry of this file (one whose
+    /// leaf is not is another session's); raw session text.
     pub title: Option<String>,
     /// Each entry's tally, by index, when asked for
     /// ([`Options::tallies`]); `None` where the scanner did not read it.
@@ -327,8 +333,11 @@ struct State {
     /// Lines of types the format does not know: (type, first line, its
     /// offset, how many), in order of first sight.
     unknown_types: Vec<(Box<str>, u64, u64, u64)>,
-    /// The session's title, from the format's own lines.
+    /// The session's title, from the format's own lines: the last one the
+    /// user gave.
     title: Option<crate::format::Title>,
+    /// The app's summaries, in file order.
+    summaries: Vec<crate::format::Title>,
 }
 
 impl State {
@@ -383,11 +392,21 @@ impl State {
             version,
             broken_ids,
             title,
+            summaries,
             ..
         } = self;
         report.format = format;
         report.version = version;
-        report.title = title.map(|t| t.text.into());
+        // Else the last summary of this session's own entries: one whose
+        // leaf is in another file is that session's title.
+        let summary = || {
+            summaries.into_iter().rev().find(|t| {
+                t.leaf
+                    .as_deref()
+                    .is_none_or(|leaf| builder.line_of(leaf).is_some())
+            })
+        };
+        report.title = title.or_else(summary).map(|t| t.text.into());
         // pi starts a file afresh, every entry dropped, when its first line
         // is not a header.
         if format == Format::Pi && header_first == Some(false) {
@@ -449,6 +468,16 @@ impl State {
             },
         );
         report.summary = summary;
+        let mut short_ids: Vec<(String, String)> = report
+            .findings
+            .iter()
+            .map(|f| f.message.as_str())
+            .chain(report.summary.head.as_deref())
+            .flat_map(|text| tree.long_ids_in(text))
+            .collect();
+        short_ids.sort();
+        short_ids.dedup();
+        report.short_ids = short_ids;
         (report, tree)
     }
 }

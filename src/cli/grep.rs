@@ -266,7 +266,8 @@ fn search_entries(
         }
         let (id, line) = (tree.id(ix).to_string(), tree.node(ix).line);
         let entry = repo.entry_from(ix, &bytes)?;
-        if let Some(f) = Found::in_entry(id, line, &entry, pattern, scope) {
+        if let Some(mut f) = Found::in_entry(id, line, &entry, pattern, scope) {
+            f.short = Some(tree.short_id(ix).to_string());
             matched = true;
             render.entry(out, &f)?;
         }
@@ -434,6 +435,11 @@ fn warn_skipped(ctx: &mut Context<'_>, skipped: &[Skipped]) -> Result<(), Failur
     Ok(())
 }
 
+/// An entry's id as a person reads it (`--json` keeps it whole).
+fn shown(f: &Found) -> &str {
+    f.short.as_deref().unwrap_or(&f.id)
+}
+
 /// How matches are written.
 #[derive(Clone)]
 struct Render<'a> {
@@ -451,11 +457,11 @@ impl Render<'_> {
             if self.session.is_some() {
                 return Ok(());
             }
-            return writeln!(out, "{}", p.id(&escape(&f.id)));
+            return writeln!(out, "{}", p.id(&escape(shown(f))));
         }
         if self.args.count {
             let lines: usize = f.hits.iter().map(|h| h.lines.len()).sum();
-            return writeln!(out, "{}:{lines}", p.id(&escape(&self.named(&f.id))));
+            return writeln!(out, "{}:{lines}", p.id(&escape(&self.named(shown(f)))));
         }
         if self.args.json {
             for h in &f.hits {
@@ -514,7 +520,7 @@ impl Render<'_> {
         };
         format!(
             "{} {}",
-            p.id(&escape(&self.named(&f.id))),
+            p.id(&escape(&self.named(shown(f)))),
             p.role(&format!("{}{what}", f.kind.role_name()))
         )
     }

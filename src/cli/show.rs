@@ -7,14 +7,16 @@ use crate::Names;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
-use crate::view::{Block, Entry, Message, human_size};
+use crate::view::{Block, Entry, Look, Message, human_size};
 
 /// Show one entry in full
 ///
 /// A header (id, parent, role, model and provider, stop reason, token usage,
 /// time, labels, children), then every content block: text, thinking
 /// (dimmed), tool calls with their arguments pretty-printed, tool results
-/// (errors marked), images as `[image/png, 12 KB]`, a custom record's data.
+/// (errors marked), images as `[image/png, 12 KB]`, a custom record's data,
+/// an agent's markup as what it means (`/model opus`, `! cargo test`, their
+/// output, a task's notification, injected context).
 ///
 /// Several REVs show each entry in turn, in the order given; a range
 /// (`A..B`, `A...B`) shows its entries newest first, as `log` lists them.
@@ -103,7 +105,7 @@ fn one(
             out,
             "{} {}{}",
             p.header("entry"),
-            p.id(&escape(&entry.id)),
+            p.id(&escape(tree.short_id(ix))),
             crate::ui::render::decorate(names, ix, p)
         )?;
         // The parent in the user's tree: ysess's records are folded out.
@@ -191,8 +193,9 @@ fn one(
 }
 
 /// An entry's content, block by block, indented under its header: a
-/// custom record's data, text, thinking (dimmed), tool calls with their
-/// arguments, images by type and size.
+/// custom record's data (unless it says something in words), text,
+/// thinking (dimmed), tool calls with their arguments, images by type and
+/// size, markup as what it means.
 fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
     let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
         for line in escape_lines(text) {
@@ -201,7 +204,9 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
         }
         Ok(())
     };
-    if let Message::Custom { data, .. } = &entry.message {
+    if let Message::Custom { data, said, .. } = &entry.message
+        && said.is_empty()
+    {
         writeln!(out)?;
         indented(
             out,
@@ -247,6 +252,31 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
             }
             Block::Image { mime_type, bytes } => {
                 writeln!(out, "    [{}, {}]", escape(mime_type), human_size(*bytes))?;
+            }
+            Block::Markup { pieces, .. } => {
+                for (k, piece) in pieces.iter().enumerate() {
+                    if k > 0 {
+                        writeln!(out)?;
+                    }
+                    let (look, label, text) = piece.shown();
+                    let label = escape(&label);
+                    match look {
+                        Look::Words => indented(out, text, false)?,
+                        Look::Command => writeln!(out, "    {}", p.role(&label))?,
+                        Look::Output => {
+                            writeln!(out, "    {}", p.dim(&format!("[{label}]")))?;
+                            indented(out, text, false)?;
+                        }
+                        Look::Error => {
+                            writeln!(out, "    {}", p.error(&format!("[{label}]")))?;
+                            indented(out, text, false)?;
+                        }
+                        Look::Context => {
+                            writeln!(out, "    {}", p.dim(&format!("[{label}]")))?;
+                            indented(out, text, true)?;
+                        }
+                    }
+                }
             }
         }
     }

@@ -117,9 +117,14 @@ pub fn render(entry: &Entry) -> String {
         }
         Message::User { .. } => out.push_str("user\n"),
     }
-    for block in m.content() {
+    // A record's words are in its data already.
+    let blocks = match m {
+        Message::Custom { .. } => &[],
+        _ => m.content(),
+    };
+    for block in blocks {
         match block {
-            Block::Text(text) => out.push_str(text),
+            Block::Text(text) | Block::Markup { text, .. } => out.push_str(text),
             Block::Thinking { text, .. } => {
                 out.push_str("[thinking]\n");
                 out.push_str(text);

@@ -223,10 +223,11 @@ pub struct Session {
     /// The models with no price, whose cost is unknown.
     pub unpriced: Vec<String>,
     /// A title: the name the user gave (pi's `session_info`, Claude Code's
-    /// `custom-title`), else the app's summary (Claude Code's `summary`),
-    /// else the first line of the first user message that holds the user's
-    /// words (not only the context an app adds); raw session text, to be
-    /// escaped.
+    /// `custom-title`), else the app's summary (Claude Code's `summary` of
+    /// this session's own entries), else the first line of the user's own
+    /// first words (not a message the app injected, nor its markup alone:
+    /// [`crate::format::message::Message::own_words`]); raw session text,
+    /// to be escaped.
     pub title: Option<String>,
 }
 
@@ -282,13 +283,15 @@ impl Session {
             .map(str::to_string)
             .or_else(|| repo.title.clone())
             .or_else(|| {
+                // The user's own first words: not text the app injected
+                // (`meta`), nor markup alone (a command, its output, a
+                // reminder).
                 tree.entries()
-                    .filter(|&ix| tree.node(ix).kind == crate::format::MessageKind::User)
-                    .map(|ix| tree.subject(ix))
-                    .find(|s| {
-                        !s.trim().is_empty() && !s.starts_with(crate::format::markup::CONTEXT_ONLY)
+                    .filter(|&ix| {
+                        tree.node(ix).kind == crate::format::MessageKind::User
+                            && tree.tag(ix) != "meta"
                     })
-                    .map(str::to_string)
+                    .find_map(|ix| repo.entry(ix).ok()?.message.own_words())
             });
         let (id, project) = head_facts(&repo.start(HEAD).unwrap_or_default());
         let id = id.unwrap_or_else(|| stem(path));

@@ -3,6 +3,7 @@
 //! in the file.
 
 use crate::format::MessageKind;
+pub use crate::format::markup::{Look, Piece};
 use serde_json::Value;
 
 /// An entry as stored, its message decoded for display.
@@ -67,6 +68,10 @@ pub enum Message {
         kind: String,
         /// Its data, as stored.
         data: Value,
+        /// What it says in words, when the app wrote it as a message
+        /// (Claude Code's slash command on a `system` line): views show
+        /// these blocks instead of its data. Empty for most records.
+        said: Vec<Block>,
     },
 }
 
@@ -130,6 +135,35 @@ pub enum Block {
         /// Its arguments, as given.
         arguments: Value,
     },
+    /// Text an agent wrote as markup (a slash command, its output, a shell
+    /// command, a task's notification, context it injected), read as what
+    /// it means ([`crate::format::markup`]).
+    Markup {
+        /// The text as stored: what `grep` searches and `stats` measures.
+        text: String,
+        /// What it says, in order.
+        pieces: Vec<Piece>,
+    },
+}
+
+impl Block {
+    /// A text block of words the user's side of a conversation sent: the
+    /// app's markup in it read as such ([`Block::Markup`]), else plain
+    /// [`Block::Text`].
+    pub fn said(text: String) -> Block {
+        match crate::format::markup::read(&text) {
+            Some(pieces) => Block::Markup { text, pieces },
+            None => Block::Text(text),
+        }
+    }
+
+    /// The text of a text block as stored, markup included.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Block::Text(text) | Block::Markup { text, .. } => Some(text),
+            _ => None,
+        }
+    }
 }
 
 pub use super::json::NotAnEntry;
@@ -152,14 +186,33 @@ impl Message {
         }
     }
 
-    /// Its content blocks (none for a custom message).
+    /// Its content blocks (for a custom message, what it says in words,
+    /// if anything).
     pub fn content(&self) -> &[Block] {
         match self {
             Message::User { content }
             | Message::Assistant { content, .. }
             | Message::ToolResult { content, .. } => content,
-            Message::Custom { .. } => &[],
+            Message::Custom { said, .. } => said,
         }
+    }
+
+    /// The first line of the user's own words in a user message: its text,
+    /// without the markup and context an app put in it (`None` when it
+    /// holds none, or is not a user message).
+    pub fn own_words(&self) -> Option<String> {
+        let Message::User { content } = self else {
+            return None;
+        };
+        content
+            .iter()
+            .filter_map(|b| match b {
+                Block::Text(text) => Some(text.as_str()),
+                Block::Markup { pieces, .. } => crate::format::markup::words(pieces),
+                _ => None,
+            })
+            .map(crate::format::json::subject_line)
+            .find(|line| !line.is_empty())
     }
 
     /// One line that says what the message is about: the first line of its
@@ -168,12 +221,15 @@ impl Message {
     /// while scanning; this is for lines the scanner leaves to serde.)
     pub fn subject(&self) -> String {
         let line = crate::format::json::subject_line;
-        if let Message::Custom { data, .. } = self {
+        if let Message::Custom { data, said, .. } = self
+            && said.is_empty()
+        {
             return line(&data.to_string());
         }
         let content = self.content();
         let text = content.iter().find_map(|b| match b {
             Block::Text(t) => Some(line(t)),
+            Block::Markup { pieces, .. } => crate::format::markup::subject_of(pieces),
             _ => None,
         });
         let call = || {

@@ -539,6 +539,10 @@ pub struct Title {
     pub given: bool,
     /// The title, as the line has it (raw session text).
     pub text: Box<str>,
+    /// The entry a summary is of (Claude Code's `leafUuid`): a summary
+    /// whose leaf is in another file is another session's title (Claude
+    /// Code writes them at the top of a resumed session).
+    pub leaf: Option<Box<str>>,
 }
 
 /// The verdict on one raw line. (Verdicts are moved once per line, never

@@ -92,7 +92,9 @@ pub fn text_blocks(message: &Message) -> Vec<TextBlock> {
             })
         };
         match block {
-            Block::Text(text) => push(BlockKind::Text, None, text.clone()),
+            Block::Text(text) | Block::Markup { text, .. } => {
+                push(BlockKind::Text, None, text.clone())
+            }
             Block::Thinking {
                 text,
                 redacted: false,

@@ -20,6 +20,9 @@ pub struct Found {
     /// Its id (a version-1 pi file's entries are numbered by line, as the
     /// tree numbers them).
     pub id: String,
+    /// Its id as a person reads it ([`crate::tree::Tree::short_id`]), when
+    /// the search went through the tree; else the id is shown whole.
+    pub short: Option<String>,
     /// Its line in the file, from 1.
     pub line: u64,
     /// What kind of message it carries.
@@ -52,6 +55,7 @@ impl Found {
         };
         Some(Found {
             id,
+            short: None,
             line,
             kind: entry.message.kind(),
             result_of,
@@ -390,6 +394,7 @@ impl Reading<'_> {
         }
         Some(Some(Found {
             id: facts.id.into_owned(),
+            short: None,
             line,
             kind: facts.kind,
             result_of: result_of.map(str::to_string),

@@ -146,7 +146,7 @@ fn text_len(message: &Message) -> usize {
     blocks
         .iter()
         .map(|b| match b {
-            Block::Text(t) => t.chars().count(),
+            Block::Text(t) | Block::Markup { text: t, .. } => t.chars().count(),
             _ => 0,
         })
         .sum()

@@ -86,6 +86,59 @@ impl Tree {
     }
 }
 
+/// Whether `c` may be part of an id as ids are written in prose (a UUID,
+/// `e12`, pi's hex ids).
+fn id_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
+}
+
+/// The words of `text` made of id characters, with where they start.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(|c: char| !id_char(c))
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+}
+
+impl Tree {
+    /// The ids of this tree's entries that `text` names (as whole words)
+    /// and that a person reads shorter, each with its short form: what
+    /// [`shorten`] needs to say `text` with short ids once the tree is gone.
+    pub fn long_ids_in(&self, text: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = words(text)
+            .filter(|(_, w)| w.len() > MIN_LEN)
+            .filter_map(|(_, w)| {
+                let short = self.short_id(self.find(w)?);
+                (short != w).then(|| (w.to_string(), short.to_string()))
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// `text` with each id of `pairs` (sorted, as [`Tree::long_ids_in`] gives
+/// them) that stands as a whole word in it replaced by its short form.
+pub fn shorten<'a>(text: &'a str, pairs: &[(String, String)]) -> std::borrow::Cow<'a, str> {
+    if pairs.is_empty() {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for (at, word) in words(text) {
+        if let Ok(k) = pairs.binary_search_by(|(id, _)| id.as_str().cmp(word)) {
+            out.push_str(&text[from..at]);
+            out.push_str(&pairs[k].1);
+            from = at + word.len();
+        }
+    }
+    if from == 0 {
+        return text.into();
+    }
+    out.push_str(&text[from..]);
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testing::tree as tree_of;
@@ -111,6 +164,25 @@ mod tests {
                 "abcdefgh",
                 "abcdefghi",
             ]
+        );
+    }
+
+    #[test]
+    fn prose_names_ids_short_once_the_tree_is_gone() {
+        let tree = tree_of(&[
+            ("3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6b", None),
+            (
+                "7c1d2e3f-aaaa-4bbb-8ccc-dddddddddddd",
+                Some("3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6b"),
+            ),
+        ]);
+        let text = "entry 7c1d2e3f-aaaa-4bbb-8ccc-dddddddddddd: parent \
+                    3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6b, not 3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6bx";
+        let pairs = tree.long_ids_in(text);
+        assert_eq!(pairs.len(), 2);
+        assert_eq!(
+            super::shorten(text, &pairs),
+            "entry 7c1d2e3f: parent 3f2a9c1b, not 3f2a9c1b-0d4e-4c3b-9a55-1c2d3e4f5a6bx"
         );
     }
 

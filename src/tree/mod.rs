@@ -2,7 +2,7 @@
 //! children, depth and label, but not its message (that stays in the file;
 //! `offset` and `len` say where).
 
-mod abbrev;
+pub mod abbrev;
 mod build;
 pub mod graph;
 

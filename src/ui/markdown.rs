@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use jiff::tz::TimeZone;
 
-use crate::format::message::{Block, Entry, Message, human_size};
+use crate::format::message::{Block, Entry, Look, Message, Piece, human_size};
 use crate::refs::Names;
 use crate::repo::Repo;
 use crate::tree::Ix;
@@ -35,7 +35,7 @@ pub fn write_transcript(
         out,
         "{} entries on the path to {} ({} session).",
         path.len(),
-        escape(tree.id(target)),
+        escape(tree.short_id(target)),
         repo.format.name()
     )?;
     writeln!(out)?;
@@ -52,7 +52,7 @@ pub fn write_transcript(
                 *t += u;
             }
         }
-        heading(out, &entry, ix, &names, tz)?;
+        heading(out, &entry, tree.short_id(ix), ix, &names, tz)?;
         body(out, &entry)?;
     }
     writeln!(out, "---")?;
@@ -65,9 +65,11 @@ pub fn write_transcript(
     Ok(())
 }
 
+/// `short`: the entry's id as ysess prints it.
 fn heading(
     out: &mut dyn Write,
     entry: &Entry,
+    short: &str,
     ix: Ix,
     names: &Names,
     tz: &TimeZone,
@@ -86,7 +88,7 @@ fn heading(
     writeln!(
         out,
         "## {who} · {}{decorations} · {}",
-        escape(&entry.id),
+        escape(short),
         time(entry.timestamp, tz, false)
     )?;
     writeln!(out)
@@ -135,6 +137,11 @@ fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
                 writeln!(out, "[{}, {}]", escape(mime_type), human_size(*bytes))?;
                 writeln!(out)?;
             }
+            Block::Markup { pieces, .. } => {
+                for piece in pieces {
+                    markup(out, piece)?;
+                }
+            }
         }
     }
     match &entry.message {
@@ -154,7 +161,7 @@ fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
             )?;
             writeln!(out)?;
         }
-        Message::Custom { data, .. } => {
+        Message::Custom { data, said, .. } if said.is_empty() => {
             fenced(
                 out,
                 "json",
@@ -164,6 +171,64 @@ fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+/// A piece of an agent's markup, as what it means: the user's words as
+/// text, a command as code, output fenced under its label, context quoted.
+fn markup(out: &mut dyn Write, piece: &Piece) -> io::Result<()> {
+    let (look, label, text) = piece.shown();
+    match look {
+        Look::Words => {
+            for line in escape_lines(text.trim_end()) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out)
+        }
+        Look::Command if !label.contains('\n') => {
+            writeln!(out, "**Command** {}", code_span(&label))?;
+            writeln!(out)
+        }
+        Look::Command => {
+            writeln!(out, "**Command**")?;
+            writeln!(out)?;
+            fenced(out, "text", &label)
+        }
+        Look::Output | Look::Error => {
+            let mut chars = label.chars();
+            let label: String = chars
+                .next()
+                .into_iter()
+                .flat_map(char::to_uppercase)
+                .chain(chars)
+                .collect();
+            writeln!(out, "**{}:**", escape(&label))?;
+            writeln!(out)?;
+            if text.is_empty() {
+                writeln!(out, "*(nothing)*")?;
+                return writeln!(out);
+            }
+            fenced(out, "text", text)
+        }
+        Look::Context => {
+            writeln!(out, "> *{}*", escape(&label))?;
+            for line in escape_lines(text.trim_end()) {
+                writeln!(out, ">{}{line}", if line.is_empty() { "" } else { " " })?;
+            }
+            writeln!(out)
+        }
+    }
+}
+
+/// One line as inline code, its backticks fenced by a longer run.
+fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{}{pad}{fence}", escape(text))
 }
 
 /// A fenced block whose fence no run of backticks inside can close.

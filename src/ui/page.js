@@ -49,7 +49,8 @@
     lineNode.push(r.at);
   });
   var index = new Map();
-  nodes.forEach(function (node, k) { index.set(node.id, k); });
+  // An entry is named by its id, or by its short id as ysess prints it.
+  nodes.forEach(function (node, k) { index.set(node.id, k); index.set(node.short || node.id, k); });
 
   var ROLE = { user: "User", assistant: "Assistant", toolResult: "Tool result", custom: "Custom" };
   var H = 20;
@@ -95,7 +96,7 @@
         row.setAttribute("aria-selected", k === sel ? "true" : "false");
         if (k === sel) row.classList.add("selected");
         else if (onPath[k]) row.classList.add("on-path");
-        row.append(el("span", "id", node.id), " ");
+        row.append(el("span", "id", node.short || node.id), " ");
         badges(row, node, k);
         row.append(el("span", "role", node.role + (node.tag ? " " + node.tag : "")));
         row.append(" " + shortTime(node.time) + " " + node.subject);
@@ -184,7 +185,7 @@
     var meta = el("div", "meta");
     meta.append(el("span", "who", ROLE[node.role] || node.role));
     if (node.tag) meta.append(el("span", "tag", node.tag));
-    var id = el("span", "id", node.id);
+    var id = el("span", "id", node.short || node.id);
     meta.append(id, el("span", "time", shortTime(node.time)));
     var names = el("span", "names");
     badges(names, node, k);
@@ -207,6 +208,15 @@
       } else if (b.type === "toolCall") {
         var args = JSON.stringify(b.arguments, null, 2);
         art.append(fold("call", "→ " + b.name, preview(JSON.stringify(b.arguments)), args));
+      } else if (b.type === "markup") {
+        // An agent's markup, as what it means: a command as typed, its
+        // output and the app's context folded, the user's words as text.
+        (b.pieces || []).forEach(function (p) {
+          if (p.look === "words") art.append(el("div", "text", p.text));
+          else if (p.look === "command") art.append(el("div", "command", p.label));
+          else if (p.look === "error") art.append(fold("result error", p.label, preview(p.text), p.text));
+          else art.append(fold(p.look === "context" ? "context" : "result", p.label, preview(p.text), p.text));
+        });
       } else if (b.type === "image") {
         if (b.data && IMAGE.test(b.mimeType) && BASE64.test(b.data)) {
           var img = el("img", "shot");
@@ -218,7 +228,7 @@
         }
       }
     });
-    if (node.role === "custom") {
+    if (node.role === "custom" && !(m.blocks && m.blocks.length)) {
       art.append(fold("data", m.kind || "data", "", JSON.stringify(m.data, null, 2)));
     }
     if (m.usage) {
@@ -245,7 +255,7 @@
       }
     });
     var info = el("p", "pathinfo");
-    info.textContent = path.length + " entries on the path to " + nodes[sel].id +
+    info.textContent = path.length + " entries on the path to " + (nodes[sel].short || nodes[sel].id) +
       " · " + turns + " responses · " + num(t[0]) + " in · " + num(t[1]) + " out · " +
       num(t[2]) + " cache read · " + num(t[3]) + " cache write" + (costs ? " · " + money(cost) : "");
     chat.replaceChildren(info);

@@ -106,6 +106,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
                 Node {
                     parent: place(tree.parent(ix)),
                     role: row.kind.role_name(),
+                    short: (row.short != row.id).then_some(row.short),
                     id: row.id,
                     tag: row.tag,
                     subject: row.subject,
@@ -212,6 +213,9 @@ where
 #[derive(Serialize)]
 struct Node {
     id: String,
+    /// The id as ysess prints it, when shorter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short: Option<String>,
     parent: Option<u32>,
     role: &'static str,
     tag: String,
@@ -339,6 +343,10 @@ impl Serialize for Shown<'_> {
                 map.serialize_entry("name", name)?;
                 map.serialize_entry("arguments", arguments)?;
             }
+            Block::Markup { pieces, .. } => {
+                map.serialize_entry("type", "markup")?;
+                map.serialize_entry("pieces", &seq(pieces.iter().map(ShownPiece)))?;
+            }
             Block::Image { mime_type, bytes } => {
                 map.serialize_entry("type", "image")?;
                 map.serialize_entry("mimeType", mime_type)?;
@@ -348,6 +356,29 @@ impl Serialize for Shown<'_> {
                 }
             }
         }
+        map.end()
+    }
+}
+
+/// A piece of an agent's markup, as every view draws it
+/// ([`crate::format::markup::Piece::shown`]).
+struct ShownPiece<'a>(&'a crate::format::markup::Piece);
+
+impl Serialize for ShownPiece<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::format::markup::Look;
+        let (look, label, text) = self.0.shown();
+        let mut map = s.serialize_map(Some(3))?;
+        let look = match look {
+            Look::Words => "words",
+            Look::Command => "command",
+            Look::Output => "output",
+            Look::Error => "error",
+            Look::Context => "context",
+        };
+        map.serialize_entry("look", look)?;
+        map.serialize_entry("label", &label)?;
+        map.serialize_entry("text", text)?;
         map.end()
     }
 }

@@ -9,7 +9,7 @@ pub mod status;
 
 // The chat of an entry, as every view draws it: the message and its
 // content blocks, as stored.
-pub use crate::format::message::{Block, Entry, Message, human_size};
+pub use crate::format::message::{Block, Entry, Look, Message, Piece, human_size};
 
 use crate::format::MessageKind;
 use crate::refs::Names;

@@ -28,7 +28,7 @@ fn a_file_opening_with_permission_mode_is_read_as_claude_code() {
     let run = dir.run(&["fsck", "-v"]);
     run.status(0).stdout(
         "session.jsonl: 0 errors, 1 warning; claude session, 10 entries (and 3 bookkeeping lines), \
-         1 root, 2 branch tips, 0 labels, HEAD acebdac9-0013-4000-8000-000000000013 at depth 8\n",
+         1 root, 2 branch tips, 0 labels, HEAD acebdac9 at depth 8\n",
     );
     // The line type no Claude Code is known to write is skipped and counted.
     assert_eq!(codes(&run), ["unknownLineType"], "{run}");
@@ -261,11 +261,202 @@ fn slash_commands_their_output_and_injected_text_show_as_what_they_mean() {
     dir.fixture("claude/commands.jsonl", "session.jsonl");
     dir.run(&["log", "--oneline"]).status(0).stdout(
         "\
-30000000-d (HEAD) user: Why is the build slow?
+30000000-2 (HEAD) user: task b1f3 completed: Background command \"npm test\" completed (exit code 0)
+30000000-1 user: All checks passed!
+30000000-0 user: ! uv run ty check
+30000000-f user: Kept model as Default (recommended)
+30000000-e custom local_command: /model
+30000000-d user: Why is the build slow?
 30000000-c user: Set model to opus (claude-opus-4-5)
 30000000-b user: /model opus
 30000000-a user meta: (context: local-command-caveat)
 ",
+    );
+}
+
+#[test]
+fn claude_code_markup_was_shown_raw_in_show() {
+    let dir = Dir::new();
+    dir.fixture("claude/commands.jsonl", "session.jsonl");
+    // A slash command on a system line, its output (escape sequences
+    // stripped), a shell command, its output, a task's notification.
+    dir.run(&[
+        "show",
+        "30000000-e",
+        "30000000-f",
+        "30000000-0",
+        "30000000-1",
+        "@",
+    ])
+    .status(0)
+    .stderr("")
+    .stdout(
+        "\
+entry 30000000-e
+Parent:   30000000-d
+Role:     custom
+Kind:     local_command
+Time:     2026-11-22 09:00:05 +00:00
+Format:   claude
+Children: 30000000-f
+
+    /model
+
+entry 30000000-f
+Parent:   30000000-e
+Role:     user
+Time:     2026-11-22 09:00:06 +00:00
+Format:   claude
+Children: 30000000-0
+
+    [output]
+    Kept model as Default (recommended)
+
+entry 30000000-0
+Parent:   30000000-f
+Role:     user
+Time:     2026-11-22 09:00:07 +00:00
+Format:   claude
+Children: 30000000-1
+
+    ! uv run ty check
+
+entry 30000000-1
+Parent:   30000000-0
+Role:     user
+Time:     2026-11-22 09:00:08 +00:00
+Format:   claude
+Children: 30000000-2
+
+    [output]
+    All checks passed!
+
+entry 30000000-2 (HEAD)
+Parent:   30000000-1
+Role:     user
+Time:     2026-11-22 09:00:09 +00:00
+Format:   claude
+
+    [task b1f3 completed]
+    Background command \"npm test\" completed (exit code 0)
+",
+    );
+    // Context the app put before the user's words is set apart from them.
+    let run = dir.run(&["show", "30000000-d"]);
+    assert!(
+        run.status(0).stdout.ends_with(
+            "    [context: system-reminder]\n    The task tools haven't been used recently.\n\n    Why is the build slow?\n"
+        ),
+        "{run}"
+    );
+    // `--json` is the line as stored, tags and escapes (as JSON escapes) kept.
+    let run = dir.run(&["show", "--json", "30000000-f"]);
+    let line = &run.status(0).json_lines()[0];
+    assert_eq!(
+        line["message"]["content"],
+        "<local-command-stdout>Kept model as \u{1b}[1mDefault (recommended)\u{1b}[22m</local-command-stdout>",
+        "{run}"
+    );
+}
+
+#[test]
+fn claude_code_markup_was_shown_raw_in_the_markdown_export() {
+    let dir = Dir::new();
+    dir.fixture("claude/commands.jsonl", "session.jsonl");
+    let run = dir.run(&["export", "--markdown"]);
+    run.status(0).stderr("");
+    let md = &run.stdout;
+    for shown in [
+        "9 entries on the path to 30000000-2 (claude session).",
+        "## User · 30000000-a · 2026-11-22 09:00:01 +00:00\n\n> *context: local-command-caveat*\n> Caveat: The messages below",
+        "## User · 30000000-b · 2026-11-22 09:00:02 +00:00\n\n**Command** `/model opus`\n",
+        "## Custom (local_command) · 30000000-e · 2026-11-22 09:00:05 +00:00\n\n**Command** `/model`\n\n## User",
+        "**Output:**\n\n```text\nKept model as Default (recommended)\n```\n",
+        "**Command** `! uv run ty check`\n",
+        "**Output:**\n\n```text\nAll checks passed!\n```\n",
+        "**Task b1f3 completed:**\n\n```text\nBackground command \"npm test\" completed (exit code 0)\n```\n",
+        "> *context: system-reminder*\n> The task tools haven't been used recently.\n\nWhy is the build slow?\n",
+    ] {
+        assert!(md.contains(shown), "{shown:?} in\n{run}");
+    }
+    for raw in [
+        "<command-name>",
+        "<local-command",
+        "<bash-",
+        "<task-",
+        "<system-reminder>",
+        "\u{1b}",
+        "30000000-aaaa",
+    ] {
+        assert!(!md.contains(raw), "{raw:?} in\n{run}");
+    }
+}
+
+#[test]
+fn ls_titled_a_session_by_its_caveat_its_commands_or_another_session_s_summary() {
+    let dir = Dir::new();
+    // The summary line names a leaf in another file: that session's title.
+    dir.fixture("claude/commands.jsonl", "session.jsonl");
+    let run = dir.run(&["ls", "--json", "."]);
+    let sessions = run.status(0).json_lines();
+    assert_eq!(sessions[0]["title"], "Why is the build slow?", "{run}");
+    // A summary of this session's own entries is its title, as before.
+    let summary = r#"{"type":"summary","summary":"Build speed","leafUuid":"30000000-1111-4000-8000-000000000008"}"#;
+    let text = std::fs::read_to_string(dir.join("session.jsonl")).expect("reads");
+    dir.write("session.jsonl", format!("{summary}\n{text}"));
+    let run = dir.run(&["ls", "--json", "."]);
+    assert_eq!(
+        run.status(0).json_lines()[0]["title"],
+        "Build speed",
+        "{run}"
+    );
+}
+
+#[test]
+fn long_ids_printed_whole_in_grep_show_fsck_and_markdown() {
+    let dir = Dir::new();
+    dir.fixture("claude/broken.jsonl", "session.jsonl");
+    // fsck names the entries of the file short; a parent in no file of
+    // the session stays whole (nothing to tell it apart from).
+    let run = dir.run(&["fsck", "-v"]);
+    run.status(1).stdout(
+        "session.jsonl: 2 errors, 3 warnings; claude session, 4 entries, 2 roots, 2 branch tips, 0 labels, HEAD e6d29b18 at depth 2\n",
+    );
+    assert!(
+        run.stderr
+            .contains("repeatedUuid: uuid c07f2a94 is already on line 2")
+            && run.stderr.contains(
+                "multipleRoots: entry 1a8d4f6b is another root (the first is 5b1e9c3d at line 1)"
+            )
+            && run
+                .stderr
+                .contains("parent 0b7c5e3a-2f91-4d68-a4e7-8c13b9f05d26 is not in this file"),
+        "{run}"
+    );
+    // --json keeps full ids.
+    let run = dir.run(&["fsck", "--json"]);
+    let lines = run.json_lines();
+    let summary = lines.last().expect("a summary");
+    assert_eq!(
+        summary["head"], "e6d29b18-4a73-4c0f-9e5b-3f81a7c64d90",
+        "{run}"
+    );
+    // Ids that share their first 8 characters print as long as it takes.
+    let dir = Dir::new();
+    dir.fixture("claude/commands.jsonl", "session.jsonl");
+    dir.run(&["grep", "-F", "checks"])
+        .status(0)
+        .stdout("30000000-1 user: <bash-stdout>All checks passed!</bash-stdout><bash-stderr></bash-stderr>\n");
+    let run = dir.run(&["grep", "--json", "-F", "checks"]);
+    assert_eq!(
+        run.status(0).json_lines()[0]["id"],
+        "30000000-1111-4000-8000-000000000008",
+        "{run}"
+    );
+    let run = dir.run(&["show", "30000000-a"]);
+    assert!(
+        run.status(0).stdout.starts_with("entry 30000000-a\n"),
+        "{run}"
     );
 }
 

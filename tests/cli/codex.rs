@@ -210,3 +210,32 @@ fn a_codex_034_rollout_names_no_model_and_ysess_names_its_default() {
         .status(0)
         .stdout("assistant gpt-5\nassistant gpt-5\n");
 }
+
+#[test]
+fn ls_titled_a_codex_session_from_an_ide_by_its_preamble() {
+    let dir = Dir::new();
+    dir.fixture("codex/ide.jsonl", "session.jsonl");
+    // AGENTS.md and the environment are Codex's; the IDE's context comes
+    // before the user's request.
+    dir.run(&["log", "--oneline"]).status(0).stdout(
+        "\
+line7 (HEAD) assistant gpt-5-codex: `collect` returns early on an empty file, before anything is printed.
+line4 user: Why does `ystats` print nothing for an empty file?
+line3 user meta: (context: environment_context)
+line2 user meta: (context: AGENTS.md)
+",
+    );
+    let run = dir.run(&["ls", "--json", "."]);
+    assert_eq!(
+        run.status(0).json_lines()[0]["title"],
+        "Why does `ystats` print nothing for an empty file?",
+        "{run}"
+    );
+    let run = dir.run(&["show", "line4"]);
+    assert!(
+        run.status(0).stdout.ends_with(
+            "    [context: IDE context]\n    ## Active file: src/main.rs\n    \n    ## Open tabs:\n    - main.rs: src/main.rs\n\n    Why does `ystats` print nothing for an empty file?\n"
+        ),
+        "{run}"
+    );
+}

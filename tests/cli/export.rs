@@ -148,7 +148,7 @@ fn markdown_works_for_pi_and_claude_code_sessions() {
     for name in ["pi/demo.jsonl", "claude/session.jsonl"] {
         let dir = Dir::new();
         dir.fixture(name, "session.jsonl");
-        let path = dir.run(&["log", "--reverse", "--format", "{id}"]);
+        let path = dir.run(&["log", "--reverse", "--format", "{short_id}"]);
         let run = dir.run(&["export", "--markdown"]);
         run.status(0).stderr("");
         let ids: Vec<String> = run

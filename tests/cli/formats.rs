@@ -396,7 +396,7 @@ fn a_claude_code_session_logs_its_main_thread_through_the_compaction() {
     let dir = claude();
     dir.run(&["fsck", "-v"]).status(0).stderr("").stdout(
         "session.jsonl: ok; claude session, 22 entries (and 4 bookkeeping lines), 1 root, \
-         2 branch tips, 0 labels, HEAD e3a707d6-6550-4ac4-87b7-097b9b01f7cc at depth 20\n",
+         2 branch tips, 0 labels, HEAD e3a707d6 at depth 20\n",
     );
     let run = dir.run(&["log", "--reverse", "--format", "{id}"]);
     run.status(0);
@@ -443,7 +443,7 @@ fn claude_code_lines_show_as_messages_and_the_compaction_as_such() {
     let dir = claude();
     dir.run(&["show", "2054fa81"]).status(0).stdout(
         "\
-entry 2054fa81-6e7c-4c6a-87ac-5fed4b6ea010
+entry 2054fa81
 Parent:   bea4256e
 Role:     toolResult
 Tool:     Bash [toolu_01XqUEgDIp2OWjwAl9GRhqsD]

@@ -361,7 +361,7 @@ fn a_claude_code_tool_result_is_shown_with_its_call_s_tool_name() {
     dir.run(&["-f", claude, "grep", "-F", "cannot find function"])
         .status(0)
         .stdout(
-            "2054fa81-6e7c-4c6a-87ac-5fed4b6ea010 toolResult Bash: error[E0425]: cannot find function `collect_stats` in this scope\n",
+            "2054fa81 toolResult Bash: error[E0425]: cannot find function `collect_stats` in this scope\n",
         );
 }
 

@@ -139,6 +139,19 @@ fn outline(dom: &str) -> Vec<String> {
     lines
 }
 
+/// The ids the outline's rows show, top to bottom.
+fn shown_ids(dom: &str) -> Vec<String> {
+    let open = "<span class=\"id\">";
+    let from = dom.find("id=\"rows\"").expect("the outline");
+    let dom = &dom[from..from + dom[from..].find("</nav>").expect("the outline ends")];
+    dom.match_indices(open)
+        .map(|(at, _)| {
+            let text = &dom[at + open.len()..];
+            unescape(&text[..text.find("</span>").expect("the id ends")])
+        })
+        .collect()
+}
+
 /// The ids of the messages the chat shows, top to bottom.
 fn chat(dom: &str) -> Vec<String> {
     tags(dom, "<article ")
@@ -177,6 +190,14 @@ fn the_outline_is_log_graph_one_row_per_entry_in_every_format() {
         graph.status(0);
         let dom = dump_dom(&browser, &page(&dir, &[]), "");
         assert_eq!(outline(&dom), lines(&graph.stdout), "{name}");
+        // Each row shows its entry's id as `log` prints it: short.
+        let short = dir.run(&["log", "--graph", "--format", "{short_id}"]);
+        let want: Vec<String> = lines(&short.stdout)
+            .iter()
+            .filter_map(|l| l.split_whitespace().last().map(str::to_string))
+            .filter(|l| l.chars().any(|c| c.is_alphanumeric()))
+            .collect();
+        assert_eq!(shown_ids(&dom), want, "{name}");
         // One tree item per entry of the user's tree, ysess's records out.
         let all = dir.run(&["log", "--all", "--format", "{id}"]);
         let mut ids: Vec<String> = tags(&dom, "role=\"treeitem\"")
@@ -641,5 +662,44 @@ fn the_outline_is_walked_with_the_arrow_keys() {
             serde_json::json!([id, format!("#{id}"), id]),
             "after {key}"
         );
+    }
+}
+
+#[test]
+fn claude_code_markup_was_shown_raw_on_the_page() {
+    let Some(browser) = chromium() else { return };
+    let dir = with_fixture("claude/commands.jsonl");
+    let page = page(&dir, &[]);
+    // A short id, as `log` prints it, names an entry in the fragment too.
+    let dom = dump_dom(&browser, &page, "30000000-d");
+    assert_eq!(
+        chat(&dom),
+        lines(
+            &dir.run(&["log", "30000000-d", "--reverse", "--format", "{id}"])
+                .stdout
+        )
+    );
+    let dom = dump_dom(&browser, &page, "");
+    let chat_html = &dom[dom.find("id=\"chat\"").expect("the chat")..];
+    for shown in [
+        "<div class=\"command\">/model opus</div>",
+        "<div class=\"command\">/model</div>",
+        "<div class=\"command\">! uv run ty check</div>",
+        "<b>output</b> Kept model as Default (recommended)",
+        "<b>task b1f3 completed</b> Background command \"npm test\" completed (exit code 0)",
+        "<b>context: system-reminder</b>",
+        "<div class=\"text\">Why is the build slow?</div>",
+        "entries on the path to 30000000-2 ",
+    ] {
+        assert!(chat_html.contains(shown), "{shown:?} in {chat_html}");
+    }
+    for raw in [
+        "&lt;command-name",
+        "&lt;bash-",
+        "&lt;task-",
+        "&lt;local-command",
+        "[1m",
+    ] {
+        assert!(!chat_html.contains(raw), "{raw:?} in {chat_html}");
     }
 }

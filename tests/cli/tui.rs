@@ -915,3 +915,36 @@ fn a_terminal_that_hangs_up_ends_the_browser() {
     };
     assert_ne!(status.code(), Some(0), "{status:?}");
 }
+
+#[test]
+fn claude_code_markup_was_shown_raw_in_the_chat() {
+    let mut s = Screen::open(&fixture("claude/commands.jsonl"), None);
+    let mut screens = vec![s.text()];
+    // The path's chat, folds opened.
+    screens.push(s.press("Tab Enter"));
+    for screen in &screens {
+        sg::assert_safe_text("the screen", screen);
+        assert_fits(screen);
+    }
+    let all = screens.join("\n");
+    for shown in [
+        "/model opus",
+        "! uv run ty check",
+        "Kept model as Default (recommended)",
+        "All checks passed!",
+        "task b1f3 completed",
+        "context: system-reminder",
+    ] {
+        assert!(all.contains(shown), "{shown:?} in\n{all}");
+    }
+    for raw in [
+        "<command-name>",
+        "<local-command",
+        "<bash-",
+        "<task-",
+        "[1m",
+    ] {
+        assert!(!all.contains(raw), "{raw:?} in\n{all}");
+    }
+    s.check("markup");
+}

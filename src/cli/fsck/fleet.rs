@@ -222,7 +222,8 @@ fn print_done(
             if args.json {
                 json_line(ctx.streams.out, &json_finding(&name, &finding))?;
             } else if !ctx.global.quiet {
-                ctx.streams.diag(Level::Error, &human(&name, &finding))?;
+                ctx.streams
+                    .diag(Level::Error, &human(&name, &finding, &[]))?;
             }
             Ok(Exit::No)
         }

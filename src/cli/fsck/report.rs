@@ -1,5 +1,6 @@
 //! How `fsck` prints a file's outcome, for one file and for a fleet alike.
 
+use crate::tree::abbrev::shorten;
 use std::io;
 
 use super::FsckArgs;
@@ -81,7 +82,8 @@ pub(super) fn print(
                     Severity::Error => Level::Error,
                     Severity::Warning => Level::Warning,
                 };
-                ctx.streams.diag(level, &human(&file, finding))?;
+                ctx.streams
+                    .diag(level, &human(&file, finding, &report.short_ids))?;
             }
         }
         if let Some(digest) = report.digest {
@@ -119,7 +121,8 @@ fn unreadable(
     if args.json {
         json_line(ctx.streams.out, &json_finding(file, &finding))?;
     } else {
-        ctx.streams.diag(Level::Error, &human(file, &finding))?;
+        ctx.streams
+            .diag(Level::Error, &human(file, &finding, &[]))?;
         // The session file by default (no FILE named): say how to name one.
         if naming.file_hints && !ctx.global.quiet {
             for hint in crate::cli::hint::missing_file(ctx.global, e) {
@@ -195,7 +198,11 @@ fn verbose(ctx: &mut Context<'_>, file: &str, report: &Report) -> Result<(), Fai
         (e, w) => format!("{e} {}, {w} {}", plural(e, "error"), plural(w, "warning")),
     };
     let head = match &s.head {
-        Some(h) => format!("HEAD {} at depth {}", escape(h), s.head_depth),
+        Some(h) => format!(
+            "HEAD {} at depth {}",
+            escape(&shorten(h, &report.short_ids)),
+            s.head_depth
+        ),
         None => "no HEAD (empty)".to_string(),
     };
     let records = match (s.records, report.format.folded_noun()) {
@@ -241,20 +248,13 @@ pub(super) fn json_finding<'a>(file: &'a str, f: &'a Finding) -> json::Finding<'
     }
 }
 
-/// `FILE:LINE: code: message`, session text escaped.
-pub(super) fn human(file: &str, f: &Finding) -> String {
+/// `FILE:LINE: code: message`, session text escaped, the ids of
+/// `short_ids` in their short forms.
+pub(super) fn human(file: &str, f: &Finding, short_ids: &[(String, String)]) -> String {
+    let message = crate::cli::hint::finding(f);
+    let message = escape(&shorten(&message, short_ids)).into_owned();
     match f.line {
-        Some(line) => format!(
-            "{}:{line}: {}: {}",
-            escape(file),
-            f.code,
-            escape(&crate::cli::hint::finding(f))
-        ),
-        None => format!(
-            "{}: {}: {}",
-            escape(file),
-            f.code,
-            escape(&crate::cli::hint::finding(f))
-        ),
+        Some(line) => format!("{}:{line}: {}: {message}", escape(file), f.code),
+        None => format!("{}: {}: {message}", escape(file), f.code),
     }
 }

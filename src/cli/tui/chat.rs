@@ -12,7 +12,7 @@ use unicode_width::UnicodeWidthChar;
 use crate::cli::ls::tokens;
 use crate::stats::Spent;
 use crate::ui::output::escape;
-use crate::view::{Block, Entry, Message, human_size};
+use crate::view::{Block, Entry, Look, Message, human_size};
 
 /// What the heading of an entry says beyond its message.
 pub struct Heading<'a> {
@@ -143,6 +143,11 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
                 block_lines(block, open, width, &mut out);
             }
         }
+        Message::Custom { said, .. } if !said.is_empty() => {
+            for block in said {
+                block_lines(block, open, width, &mut out);
+            }
+        }
         Message::Custom { data, .. } => {
             let text = match data {
                 serde_json::Value::String(s) => s.clone(),
@@ -207,6 +212,29 @@ fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'stat
                 ),
                 width,
             ));
+        }
+        // An agent's markup as what it means: a command as typed, its
+        // output and the app's context folded.
+        Block::Markup { pieces, .. } => {
+            for piece in pieces {
+                let (look, raw, text) = piece.shown();
+                // A fold's title is shown as given: escaped here.
+                let label = escape(&raw).into_owned();
+                match look {
+                    Look::Words => text_lines(text, Style::new(), width, out),
+                    Look::Command => text_lines(
+                        &raw,
+                        Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+                        width,
+                        out,
+                    ),
+                    Look::Output => fold(&label, text, open, Style::new(), width, out),
+                    Look::Error => {
+                        fold(&label, text, open, Style::new().fg(Color::Red), width, out)
+                    }
+                    Look::Context => fold(&label, text, open, dim, width, out),
+                }
+            }
         }
     }
 }

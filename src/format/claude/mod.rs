@@ -206,6 +206,7 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
         .map(|(given, t)| crate::format::Title {
             given,
             text: Box::from(t),
+            leaf: string(map, "leafUuid").map(Box::from),
         });
         return Checked::Aside { unknown, title };
     };
@@ -263,21 +264,13 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
     if subject {
         let said = match (facts.kind, map.get("content")) {
             // A system line says what happened in its own words.
-            (MessageKind::Custom, Some(Value::String(s))) => json::subject_line(s),
+            // A system line says what happened in its own words, which may
+            // be a slash command's markup.
+            (MessageKind::Custom, Some(Value::String(s))) => {
+                crate::format::markup::subject(s).unwrap_or_else(|| json::subject_line(s))
+            }
             (MessageKind::Custom, _) => string(map, "subtype").unwrap_or(kind).to_string(),
-            _ => entry_of(map).map_or_else(
-                |_| String::new(),
-                |e| match &e.message {
-                    Message::User { content } => content
-                        .iter()
-                        .find_map(|b| match b {
-                            Block::Text(t) => crate::format::markup::subject(t),
-                            _ => None,
-                        })
-                        .unwrap_or_else(|| e.message.subject()),
-                    _ => e.message.subject(),
-                },
-            ),
+            _ => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
         };
         facts.subject = Some(Cow::Owned(said));
     }
@@ -307,10 +300,24 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                 })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
+            // A slash command on a system line (`local_command`) is said
+            // as one.
+            let said = match map.get("content") {
+                Some(Value::String(s)) => crate::format::markup::read(s)
+                    .map(|pieces| {
+                        vec![Block::Markup {
+                            text: s.clone(),
+                            pieces,
+                        }]
+                    })
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             Message::Custom {
                 role: "claude".to_string(),
                 kind: string(map, "subtype").unwrap_or(kind).to_string(),
                 data: Value::Object(data),
+                said,
             }
         }
     };
@@ -327,15 +334,17 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
 }
 
 /// Blocks of Anthropic's Messages API as the one message model.
-fn content(m: &Map<String, Value>) -> Vec<Block> {
+/// `user`: the user's side sent it, so text may be the app's markup.
+fn content(m: &Map<String, Value>, user: bool) -> Vec<Block> {
+    let text = |s: String| if user { Block::said(s) } else { Block::Text(s) };
     if let Some(Value::String(s)) = m.get("content") {
-        return vec![Block::Text(s.clone())];
+        return vec![text(s.clone())];
     }
     blocks(m)
         .filter_map(|b| {
             let field = |key: &str| string(b, key).unwrap_or_default().to_string();
             match string(b, "type")? {
-                "text" => Some(Block::Text(field("text"))),
+                "text" => Some(text(field("text"))),
                 "thinking" => Some(Block::Thinking {
                     text: field("thinking"),
                     redacted: false,
@@ -383,11 +392,11 @@ fn user(m: &Map<String, Value>) -> Message {
         Some(r) => Message::ToolResult {
             tool_call_id: string(r, "tool_use_id").unwrap_or_default().to_string(),
             tool_name: String::new(),
-            content: content(m),
+            content: content(m, false),
             is_error: r.get("is_error").and_then(Value::as_bool).unwrap_or(false),
         },
         None => Message::User {
-            content: content(m),
+            content: content(m, true),
         },
     }
 }
@@ -409,7 +418,7 @@ fn assistant(m: &Map<String, Value>) -> Message {
         .unwrap_or(0)
         .min(cache_write);
     Message::Assistant {
-        content: content(m),
+        content: content(m, false),
         stop_reason: string(m, "stop_reason").unwrap_or_default().to_string(),
         model: string(m, "model").unwrap_or_default().to_string(),
         provider: "anthropic".to_string(),

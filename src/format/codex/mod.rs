@@ -155,20 +155,12 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
                     facts.custom_kind = None;
                 }
                 if subject {
-                    let marked = match &message {
-                        Message::User { content } => content.iter().find_map(|b| match b {
-                            Block::Text(t) => crate::format::markup::subject(t),
-                            _ => None,
-                        }),
-                        _ => None,
-                    };
-                    facts.subject = Some(Cow::Owned(marked.unwrap_or_else(|| message.subject())));
+                    facts.subject = Some(Cow::Owned(message.subject()));
                 }
                 // Context Codex injects as a user message is not the user's.
                 if let Message::User { content } = &message
                     && content.iter().any(|b| {
-                        matches!(b, Block::Text(t) if t.trim_start().starts_with("<environment_context>")
-                            || t.trim_start().starts_with("<user_instructions>"))
+                        matches!(b, Block::Markup { pieces, .. } if crate::format::markup::only_context(pieces))
                     })
                 {
                     facts.custom_kind = Some(own("meta"));
@@ -231,9 +223,10 @@ fn message_of(p: &Map<String, Value>) -> Message {
     let call_id = || string(p, "call_id").unwrap_or_default().to_string();
     match item {
         "message" => {
+            let user = string(p, "role") == Some("user");
             let content = texts(p.get("content"))
                 .into_iter()
-                .map(Block::Text)
+                .map(|t| if user { Block::said(t) } else { Block::Text(t) })
                 .collect();
             match string(p, "role") {
                 Some("user") => Message::User { content },
@@ -242,6 +235,7 @@ fn message_of(p: &Map<String, Value>) -> Message {
                     role: "codex".to_string(),
                     kind: role.unwrap_or("message").to_string(),
                     data: Value::Object(p.clone()),
+                    said: Vec::new(),
                 },
             }
         }
@@ -307,6 +301,7 @@ fn message_of(p: &Map<String, Value>) -> Message {
             role: "codex".to_string(),
             kind: other.to_string(),
             data: Value::Object(p.clone()),
+            said: Vec::new(),
         },
     }
 }
@@ -326,6 +321,7 @@ pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
                 .unwrap_or(kind)
                 .to_string(),
             data: p.map_or(Value::Null, |p| Value::Object(p.clone())),
+            said: Vec::new(),
         },
     };
     let message_value = payload.map_or(Value::Null, |p| Value::Object(p.clone()));

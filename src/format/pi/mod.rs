@@ -331,6 +331,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                 role: "pi".to_string(),
                 kind: kind.to_string(),
                 data,
+                said: Vec::new(),
             };
             (message, Value::Object(map.clone()))
         }
@@ -408,6 +409,7 @@ fn message(m: &Map<String, Value>) -> Message {
             role: "pi".to_string(),
             kind: custom_role(role).to_string(),
             data: Value::Object(m.clone()),
+            said: Vec::new(),
         },
     }
 }

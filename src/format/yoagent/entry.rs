@@ -127,6 +127,7 @@ impl Entry {
                     .to_string(),
                 kind: text(m, "kind"),
                 data: m.get("data").cloned().unwrap_or(Value::Null),
+                said: Vec::new(),
             },
         };
         Ok(Entry {
