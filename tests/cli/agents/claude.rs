@@ -192,9 +192,10 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                 usage: u,
             };
         }
+        // The user's own words, not the app's markup (a command's caveat).
         let first = said
             .lines()
-            .next()
+            .find(|l| !l.trim_start().starts_with('<'))
             .unwrap_or("")
             .chars()
             .take(48)

@@ -309,11 +309,21 @@ pub fn raw_markup_or_long_id(output: &str) -> Option<String> {
             return Some(format!("raw markup {m}: …{}…", excerpt(output, at)));
         }
     }
-    // A UUID (8-4-4-4-12 hex digits) printed whole.
+    // A UUID (8-4-4-4-12 hex digits) printed whole, not as part of a file's
+    // name (Claude Code and Codex name session files by their ids).
     let uuid =
         regex::Regex::new(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
             .expect("a valid pattern");
-    uuid.find(output)
+    uuid.find_iter(output)
+        .find(|m| {
+            let before = &output[..m.start()];
+            let after = &output[m.end()..];
+            let in_a_name = before.ends_with('/')
+                || before.ends_with('-')
+                || after.starts_with(".jsonl")
+                || after.starts_with('/');
+            !in_a_name
+        })
         .map(|m| format!("a long id {}: …{}…", m.as_str(), excerpt(output, m.start())))
 }
 
