@@ -170,7 +170,10 @@ pub fn read(text: &str) -> Option<Vec<Piece>> {
         }]);
     }
     if !start.starts_with('<') {
-        return None;
+        // Words that a reminder interrupts (Claude Code's compaction summary
+        // holds one between its first lines and the summary).
+        let pieces = words_and_reminders(start);
+        return (pieces.len() > 1).then_some(pieces);
     }
     let mut pieces = Vec::new();
     let mut rest = start;
@@ -255,9 +258,44 @@ pub fn read(text: &str) -> Option<Vec<Piece>> {
         return None;
     }
     if !rest.trim().is_empty() {
-        pieces.push(Piece::Words(rest.trim().to_string()));
+        pieces.extend(words_and_reminders(rest));
     }
     Some(pieces)
+}
+
+/// The words of `text`, split where a whole `<system-reminder>` element
+/// stands at the start of one of its lines (the context Claude Code puts in
+/// the middle of a message): the words before, the reminder, and the rest
+/// read the same way.
+fn words_and_reminders(text: &str) -> Vec<Piece> {
+    const OPEN: &str = "<system-reminder>";
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    loop {
+        let at = rest
+            .match_indices(OPEN)
+            .map(|(at, _)| at)
+            .find(|&at| (at == 0 || rest[..at].ends_with('\n')) && element(&rest[at..]).is_some());
+        let Some(at) = at else {
+            break;
+        };
+        let Some((tag, inside, after)) = element(&rest[at..]) else {
+            break;
+        };
+        let before = rest[..at].trim();
+        if !before.is_empty() {
+            pieces.push(Piece::Words(before.to_string()));
+        }
+        pieces.push(Piece::Context {
+            tag: tag.to_string(),
+            text: plain(inside),
+        });
+        rest = after;
+    }
+    if !rest.trim().is_empty() {
+        pieces.push(Piece::Words(rest.trim().to_string()));
+    }
+    pieces
 }
 
 /// The element `text` opens with: its tag, what is inside (trimmed) and
@@ -445,5 +483,22 @@ mod tests {
         let pieces = read(ide).expect("markup");
         assert_eq!(words(&pieces), Some("Count the lines."));
         assert_eq!(subject(ide).as_deref(), Some("Count the lines."));
+    }
+
+    #[test]
+    fn a_compaction_summary_showed_its_reminder_raw() {
+        let summary = "This session is being continued from a previous conversation.\n\n<system-reminder>\n<tools-used-before-summary></tools-used-before-summary>\n</system-reminder>\nSummary:\n1. Plan a CLI.";
+        let pieces = read(summary).expect("a reminder in the middle is markup");
+        assert_eq!(
+            pieces[0],
+            Piece::Words("This session is being continued from a previous conversation.".into())
+        );
+        assert!(matches!(&pieces[1], Piece::Context { tag, .. } if tag == "system-reminder"));
+        assert_eq!(pieces[2], Piece::Words("Summary:\n1. Plan a CLI.".into()));
+        // Words that only mention the tag, not at a line's start, are words.
+        assert_eq!(
+            read("write <system-reminder>x</system-reminder> in docs"),
+            None
+        );
     }
 }

@@ -171,16 +171,53 @@ pub fn counts_alone(repo: &Repo, ix: Ix, facts: &Facts) -> io::Result<bool> {
     let Some(id) = &facts.response else {
         return Ok(true);
     };
-    for &child in repo.tree.raw_children(ix) {
-        if repo.tree.node(child).kind != MessageKind::Assistant || repo.tree.is_record(child) {
+    Ok(!followed_by(repo, ix, id)?)
+}
+
+/// Whether a view shows the usage of `entry` (the entry `ix`, read) where
+/// it stands, the rule of [`counts_alone`] for an entry already read: the
+/// Markdown transcript and the page show a response written over several
+/// lines once, on its last line, as `stats` counts it.
+pub fn shows_usage(repo: &Repo, ix: Ix, entry: &Entry) -> io::Result<bool> {
+    if !matches!(entry.message, Message::Assistant { .. }) {
+        return Ok(false);
+    }
+    let response = (repo.format == Format::Claude)
+        .then(|| entry.message_value.get("id").and_then(Value::as_str))
+        .flatten();
+    match response {
+        Some(id) => Ok(!followed_by(repo, ix, id)?),
+        None => Ok(true),
+    }
+}
+
+/// Whether a later line of the response `id` hangs below `ix`: as its
+/// child, or below a tool result written between the response's lines
+/// (Claude Code runs a call's tool while the model still writes).
+fn followed_by(repo: &Repo, ix: Ix, id: &str) -> io::Result<bool> {
+    let mut next: Vec<Ix> = repo.tree.raw_children(ix).to_vec();
+    // Results between a response's lines are few; a bound keeps a hostile
+    // file from making this walk long.
+    let mut seen = 0;
+    while let Some(child) = next.pop() {
+        seen += 1;
+        if seen > 256 {
+            break;
+        }
+        if repo.tree.is_record(child) {
             continue;
         }
-        let next = read_one(repo, child)?.0;
-        if next.response.as_ref() == Some(id) {
-            return Ok(false);
+        match repo.tree.node(child).kind {
+            MessageKind::Assistant => {
+                if read_one(repo, child)?.0.response.as_deref() == Some(id) {
+                    return Ok(true);
+                }
+            }
+            MessageKind::ToolResult => next.extend_from_slice(repo.tree.raw_children(child)),
+            _ => {}
         }
     }
-    Ok(true)
+    Ok(false)
 }
 
 #[cfg(test)]

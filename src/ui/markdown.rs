@@ -42,7 +42,12 @@ pub fn write_transcript(
     let mut total = [0u64; 4];
     for &ix in &path {
         let entry = repo.entry(ix)?;
-        if let Message::Assistant { usage, .. } = &entry.message {
+        // A response written over several lines shows its usage once, on
+        // its last line, as `stats` counts it.
+        let shown = crate::stats::shows_usage(repo, ix, &entry)?;
+        if let Message::Assistant { usage, .. } = &entry.message
+            && shown
+        {
             for (t, u) in total.iter_mut().zip([
                 usage.input,
                 usage.output,
@@ -53,7 +58,7 @@ pub fn write_transcript(
             }
         }
         heading(out, &entry, tree.short_id(ix), ix, &names, tz)?;
-        body(out, &entry)?;
+        body(out, &entry, shown)?;
     }
     writeln!(out, "---")?;
     writeln!(out)?;
@@ -94,7 +99,7 @@ fn heading(
     writeln!(out)
 }
 
-fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+fn body(out: &mut dyn Write, entry: &Entry, usage_shown: bool) -> io::Result<()> {
     let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
     if is_error {
         writeln!(out, "**Error:**")?;
@@ -154,12 +159,14 @@ fn body(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
                 writeln!(out, "**Error:** {}", escape(error))?;
                 writeln!(out)?;
             }
-            writeln!(
-                out,
-                "*Tokens: {} in, {} out, {} cache read, {} cache write.*",
-                usage.input, usage.output, usage.cache_read, usage.cache_write
-            )?;
-            writeln!(out)?;
+            if usage_shown {
+                writeln!(
+                    out,
+                    "*Tokens: {} in, {} out, {} cache read, {} cache write.*",
+                    usage.input, usage.output, usage.cache_read, usage.cache_write
+                )?;
+                writeln!(out)?;
+            }
         }
         Message::Custom { data, said, .. } if said.is_empty() => {
             fenced(

@@ -179,7 +179,8 @@ fn messages_json(repo: &Repo, chunk: &[Ix], first: bool) -> io::Result<Vec<u8>> 
         }
         let entry = repo.entry(ix)?;
         let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
-        Msg(&entry, repo.format)
+        let shown = crate::stats::shows_usage(repo, ix, &entry)?;
+        Msg(&entry, repo.format, shown)
             .serialize(&mut ser)
             .map_err(io::Error::other)?;
     }
@@ -239,11 +240,13 @@ struct Row {
 }
 
 /// An entry's message as the page shows it, in its file's format.
-struct Msg<'a>(&'a Entry, crate::format::Format);
+/// (A response written over several lines carries its usage on its last
+/// line only, `false` on the others, so the page adds it up once.)
+struct Msg<'a>(&'a Entry, crate::format::Format, bool);
 
 impl Serialize for Msg<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (entry, format) = (self.0, self.1);
+        let (entry, format, usage_shown) = (self.0, self.1, self.2);
         let mut map = s.serialize_map(None)?;
         match &entry.message {
             Message::User { .. } => {}
@@ -260,18 +263,22 @@ impl Serialize for Msg<'_> {
                 if !stop_reason.is_empty() {
                     map.serialize_entry("stop", stop_reason)?;
                 }
-                map.serialize_entry(
-                    "usage",
-                    &[
-                        usage.input,
-                        usage.output,
-                        usage.cache_read,
-                        usage.cache_write,
-                    ],
-                )?;
-                // The one account: what `stats` and `log --format {cost}` say.
-                if let Some(cost) = crate::stats::cost(&entry.message_value, format, model, usage) {
-                    map.serialize_entry("cost", &cost)?;
+                if usage_shown {
+                    map.serialize_entry(
+                        "usage",
+                        &[
+                            usage.input,
+                            usage.output,
+                            usage.cache_read,
+                            usage.cache_write,
+                        ],
+                    )?;
+                    // The one account: what `stats` and `log --format {cost}` say.
+                    if let Some(cost) =
+                        crate::stats::cost(&entry.message_value, format, model, usage)
+                    {
+                        map.serialize_entry("cost", &cost)?;
+                    }
                 }
                 if let Some(error) = error_message {
                     map.serialize_entry("error", error)?;

@@ -302,6 +302,9 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                 .collect();
             // A slash command on a system line (`local_command`) is said
             // as one.
+            // Any other system line of the conversation says what happened
+            // in its own words (`Conversation compacted`), a compaction with
+            // how it was started and the tokens it left.
             let said = match map.get("content") {
                 Some(Value::String(s)) => crate::format::markup::read(s)
                     .map(|pieces| {
@@ -310,7 +313,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                             pieces,
                         }]
                     })
-                    .unwrap_or_default(),
+                    .unwrap_or_else(|| vec![Block::Text(system_said(s, map))]),
                 _ => Vec::new(),
             };
             Message::Custom {
@@ -331,6 +334,28 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
         message,
         message_value,
     })
+}
+
+/// What a system line of the conversation says: its `content`, and for a
+/// compaction how it was started and its tokens before and after.
+fn system_said(content: &str, map: &Map<String, Value>) -> String {
+    let meta = map.get("compactMetadata");
+    let field = |k: &str| meta.and_then(|m| m.get(k));
+    let mut parts = Vec::new();
+    if let Some(trigger) = field("trigger").and_then(Value::as_str) {
+        parts.push(trigger.to_string());
+    }
+    if let Some(n) = field("preTokens").and_then(Value::as_u64) {
+        parts.push(format!("{n} tokens before"));
+    }
+    if let Some(n) = field("postTokens").and_then(Value::as_u64) {
+        parts.push(format!("{n} after"));
+    }
+    if parts.is_empty() {
+        content.to_string()
+    } else {
+        format!("{content} ({})", parts.join(", "))
+    }
 }
 
 /// Blocks of Anthropic's Messages API as the one message model.

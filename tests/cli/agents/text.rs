@@ -309,6 +309,11 @@ pub fn raw_markup_or_long_id(output: &str) -> Option<String> {
             return Some(format!("raw markup {m}: …{}…", excerpt(output, at)));
         }
     }
+    long_id(output)
+}
+
+/// The first full-length id in a human output, if any.
+pub fn long_id(output: &str) -> Option<String> {
     // A UUID (8-4-4-4-12 hex digits) printed whole, not as part of a file's
     // name (Claude Code and Codex name session files by their ids).
     let uuid =
