@@ -107,14 +107,19 @@ impl Format {
         }
     }
 
-    /// The positions in `path` (the lines of the entries root→REV) of what the format's
-    /// app sends its model when it resumes at REV: the whole path, except
+    /// What the format's app sends its model when it resumes at REV, for
+    /// `path` (the lines of the entries root→REV): the whole path, except
     /// that Claude Code resumes a compacted conversation from its summary
-    /// (see [`claude::resume`]).
-    pub fn resumed(self, path: &[&[u8]]) -> Vec<usize> {
+    /// (see [`claude::resume`]) and Codex from the history its compaction
+    /// put in place (see [`codex::fork::resumed`]).
+    pub fn resumed(self, path: &[&[u8]]) -> Vec<Sent> {
         match self {
-            Format::Claude => claude::resume::resumed(path),
-            Format::Yoagent | Format::Pi | Format::Codex => (0..path.len()).collect(),
+            Format::Claude => claude::resume::resumed(path)
+                .into_iter()
+                .map(Sent::Entry)
+                .collect(),
+            Format::Codex => codex::fork::resumed(path),
+            Format::Yoagent | Format::Pi => (0..path.len()).map(Sent::Entry).collect(),
         }
     }
 
@@ -322,6 +327,16 @@ impl Format {
             Format::Codex => codex::entry(line),
         }
     }
+}
+
+/// One message an app sends its model when it resumes ([`Format::resumed`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent {
+    /// The entry at this position of the path, its message as stored.
+    Entry(usize),
+    /// A message the file holds inside another line (Codex's
+    /// `replacement_history`).
+    Message(serde_json::Value),
 }
 
 /// A file that is none of the formats ysess reads.

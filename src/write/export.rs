@@ -22,7 +22,14 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
     }
     let borrowed: Vec<&[u8]> = lines.iter().map(|l| l.as_ref()).collect();
     let mut messages = Vec::new();
-    for i in repo.format.resumed(&borrowed) {
+    for sent in repo.format.resumed(&borrowed) {
+        let i = match sent {
+            crate::format::Sent::Entry(i) => i,
+            crate::format::Sent::Message(m) => {
+                messages.push(m);
+                continue;
+            }
+        };
         let entry = repo.entry_from(path[i], borrowed[i])?;
         if !matches!(
             entry.message,

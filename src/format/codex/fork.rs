@@ -105,3 +105,30 @@ pub fn continues(file: &Path) -> Option<(PathBuf, u64)> {
     let parent = rollout_of(file, &fork.parent)?;
     (parent != file).then_some((parent, fork.lines))
 }
+
+/// What Codex sends its model for a path's lines (root first) when it
+/// resumes at its end: after a `compacted` line that carries the history
+/// it replaced the conversation with (`replacement_history`, Codex 0.169),
+/// that history and then the entries after the line; the compaction's own
+/// reply (the summary the model wrote, before the line) is not sent again.
+/// Measured with Codex 0.169.0 (the agent tests' `compact`). A path without
+/// one is sent whole.
+pub fn resumed(path: &[&[u8]]) -> Vec<crate::format::Sent> {
+    use crate::format::Sent;
+    let last = path.iter().enumerate().rev().find_map(|(i, line)| {
+        let v: Value = serde_json::from_slice(line).ok()?;
+        if v["type"] != "compacted" {
+            return None;
+        }
+        let history = v["payload"]["replacement_history"].as_array()?.clone();
+        Some((i, history))
+    });
+    match last {
+        Some((at, history)) => history
+            .into_iter()
+            .map(Sent::Message)
+            .chain((at + 1..path.len()).map(Sent::Entry))
+            .collect(),
+        None => (0..path.len()).map(Sent::Entry).collect(),
+    }
+}

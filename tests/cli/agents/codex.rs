@@ -77,6 +77,12 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                 usage: u,
             };
         }
+        if said.contains("CONTEXT CHECKPOINT COMPACTION") {
+            return Reply::text(
+                "Summary: the user is planning a small CLI called tally; a plan in three steps is agreed.",
+                u,
+            );
+        }
         if said.contains("HANG") {
             return Reply::Hang {
                 text: "Starting on it".into(),
@@ -280,6 +286,19 @@ fn scenarios() -> Vec<Scenario> {
                     ],
                 );
                 d.resume("Start again, smaller.");
+            },
+        },
+        Scenario {
+            name: "compact",
+            about: "turns until the context passes Codex's automatic compaction limit, then a turn after it",
+            branches: 1,
+            run: |d| {
+                let limit = "model_auto_compact_token_limit=8000";
+                d.codex(&["-c", limit, "--", "Plan a small CLI called tally."]);
+                let id = d.id();
+                for prompt in ["Add a --words flag.", "Now write the first step."] {
+                    d.codex(&["resume", "-c", limit, "--", &id, prompt]);
+                }
             },
         },
         Scenario {
