@@ -441,21 +441,25 @@ pub fn accounts(
     if copied {
         // The files that hold a copy of a reply another file holds first
         // are read again without those replies.
-        for i in 0..read.len() {
-            let drop: hashbrown::HashSet<String> = read[i]
-                .1
-                .replies
-                .iter()
-                .filter(|(reply, _)| {
-                    first
-                        .get(reply.as_str())
-                        .is_some_and(|&(_, owner)| owner != i)
-                })
-                .map(|(reply, _)| reply.clone())
-                .collect();
-            if drop.is_empty() {
-                continue;
-            }
+        let drops: Vec<(usize, hashbrown::HashSet<String>)> = read
+            .iter()
+            .enumerate()
+            .map(|(i, (_, r))| {
+                let drop = r
+                    .replies
+                    .iter()
+                    .filter(|(reply, _)| {
+                        first
+                            .get(reply.as_str())
+                            .is_some_and(|&(_, owner)| owner != i)
+                    })
+                    .map(|(reply, _)| reply.clone())
+                    .collect();
+                (i, drop)
+            })
+            .filter(|(_, drop): &(usize, hashbrown::HashSet<String>)| !drop.is_empty())
+            .collect();
+        for (i, drop) in drops {
             if let Ok(again) = one(&read[i].0, &drop) {
                 read[i].1 = again;
             }

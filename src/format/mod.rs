@@ -111,14 +111,14 @@ impl Format {
     /// `path` (the lines of the entries root→REV): the whole path, except
     /// that Claude Code resumes a compacted conversation from its summary
     /// (see [`claude::resume`]) and Codex from the history its compaction
-    /// put in place (see [`codex::fork::resumed`]).
+    /// put in place (see [`codex::resume::resumed`]).
     pub fn resumed(self, path: &[&[u8]]) -> Vec<Sent> {
         match self {
             Format::Claude => claude::resume::resumed(path)
                 .into_iter()
                 .map(Sent::Entry)
                 .collect(),
-            Format::Codex => codex::fork::resumed(path),
+            Format::Codex => codex::resume::resumed(path),
             Format::Yoagent | Format::Pi => (0..path.len()).map(Sent::Entry).collect(),
         }
     }
@@ -136,11 +136,11 @@ impl Format {
 
     /// The file whose conversation `file` continues, as the format's app
     /// reads it, and how many of that file's lines come first: a forked
-    /// Codex rollout names its parent (see [`codex::fork`]). `None` for a
+    /// Codex rollout names its parent (see [`codex::resume`]). `None` for a
     /// file that starts its own conversation.
     pub fn continues(self, file: &std::path::Path) -> Option<(std::path::PathBuf, u64)> {
         match self {
-            Format::Codex => codex::fork::continues(file),
+            Format::Codex => codex::resume::continues(file),
             Format::Yoagent | Format::Pi | Format::Claude => None,
         }
     }
@@ -148,7 +148,7 @@ impl Format {
     /// Whether the entry `id` is among the first `lines` lines of its file,
     /// for [`Format::continues`].
     pub fn within_lines(self, id: &str, lines: u64) -> bool {
-        codex::fork::within(id, lines)
+        codex::resume::within(id, lines)
     }
 
     /// Whether the format's own app refuses a file with a line it cannot

@@ -208,10 +208,8 @@ fn followed_by(repo: &Repo, ix: Ix, id: &str) -> io::Result<bool> {
             continue;
         }
         match repo.tree.node(child).kind {
-            MessageKind::Assistant => {
-                if read_one(repo, child)?.0.response.as_deref() == Some(id) {
-                    return Ok(true);
-                }
+            MessageKind::Assistant if read_one(repo, child)?.0.response.as_deref() == Some(id) => {
+                return Ok(true);
             }
             MessageKind::ToolResult => next.extend_from_slice(repo.tree.raw_children(child)),
             _ => {}

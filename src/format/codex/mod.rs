@@ -29,7 +29,7 @@
 
 pub mod usage;
 
-pub mod fork;
+pub mod resume;
 
 use std::borrow::Cow;
 

@@ -78,7 +78,11 @@ fn usage(n: u64) -> Usage {
         output: 40 + 11 * n,
         cache_read: 12_000 + 1_013 * n,
         cache_write_5m: 300 + 29 * n,
-        cache_write_1h: if n % 3 == 0 { 2_000 + 7 * n } else { 0 },
+        cache_write_1h: if n.is_multiple_of(3) {
+            2_000 + 7 * n
+        } else {
+            0
+        },
         reasoning: 0,
     }
 }

@@ -134,9 +134,9 @@ impl Home {
 
     /// Runs `agent` with `args` in the project folder against `mock`.
     pub fn run(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Output {
-        let mut cmd = self.command(agent, mock, args);
-        let out = cmd.output().expect("the agent starts");
-        out
+        self.command(agent, mock, args)
+            .output()
+            .expect("the agent starts")
     }
 
     pub fn command(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Command {

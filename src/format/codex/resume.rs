@@ -1,3 +1,5 @@
+//! What Codex sends its model when it resumes a rollout.
+//!
 //! A forked rollout (`codex exec fork`, `codex fork`): Codex 0.169 writes
 //! the fork's own lines only, and names where its history comes from in
 //! the `session_meta` line: `forked_from_id` (the parent session) and
@@ -69,28 +71,6 @@ pub fn within(id: &str, lines: u64) -> bool {
         .is_some_and(|n| n <= lines)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fork_names_its_parent_and_where_it_left() {
-        let line = br#"{"type":"session_meta","payload":{"id":"b","forked_from_id":"a","forked_from_ordinal_exclusive":28}}"#;
-        assert_eq!(
-            fork_of(line),
-            Some(Fork {
-                parent: "a".into(),
-                lines: 28
-            })
-        );
-        assert_eq!(
-            fork_of(br#"{"type":"session_meta","payload":{"id":"a"}}"#),
-            None
-        );
-        assert!(within("line28", 28) && !within("line29", 28) && !within("e1", 28));
-    }
-}
-
 /// The rollout `file` continues and how many of its lines come first, when
 /// `file` is a fork whose parent is still beside it.
 pub fn continues(file: &Path) -> Option<(PathBuf, u64)> {
@@ -130,5 +110,27 @@ pub fn resumed(path: &[&[u8]]) -> Vec<crate::format::Sent> {
             .chain((at + 1..path.len()).map(Sent::Entry))
             .collect(),
         None => (0..path.len()).map(Sent::Entry).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fork_names_its_parent_and_where_it_left() {
+        let line = br#"{"type":"session_meta","payload":{"id":"b","forked_from_id":"a","forked_from_ordinal_exclusive":28}}"#;
+        assert_eq!(
+            fork_of(line),
+            Some(Fork {
+                parent: "a".into(),
+                lines: 28
+            })
+        );
+        assert_eq!(
+            fork_of(br#"{"type":"session_meta","payload":{"id":"a"}}"#),
+            None
+        );
+        assert!(within("line28", 28) && !within("line29", 28) && !within("e1", 28));
     }
 }
