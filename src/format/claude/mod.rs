@@ -266,9 +266,8 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
             // A system line says what happened in its own words.
             // A system line says what happened in its own words, which may
             // be a slash command's markup.
-            (MessageKind::Custom, Some(Value::String(s))) => {
-                crate::format::markup::subject(s).unwrap_or_else(|| json::subject_line(s))
-            }
+            (MessageKind::Custom, Some(Value::String(s))) => crate::format::markup::subject(s)
+                .unwrap_or_else(|| json::subject_line(&system_said(s, map))),
             (MessageKind::Custom, _) => string(map, "subtype").unwrap_or(kind).to_string(),
             _ => entry_of(map).map_or_else(|_| String::new(), |e| e.message.subject()),
         };

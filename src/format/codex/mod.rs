@@ -321,7 +321,13 @@ pub fn entry(line: &[u8]) -> Result<Entry, NotAnEntry> {
                 .unwrap_or(kind)
                 .to_string(),
             data: p.map_or(Value::Null, |p| Value::Object(p.clone())),
-            said: Vec::new(),
+            // A compaction says its summary; the history it put in place
+            // stays in its data (`export` sends it).
+            said: p
+                .filter(|_| kind == "compacted")
+                .and_then(|p| string(p, "message"))
+                .map(|m| vec![Block::Text(m.to_string())])
+                .unwrap_or_default(),
         },
     };
     let message_value = payload.map_or(Value::Null, |p| Value::Object(p.clone()));

@@ -199,7 +199,7 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
         // The user's own words, not the app's markup (a command's caveat).
         let first = said
             .lines()
-            .find(|l| !l.trim_start().starts_with('<'))
+            .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('<'))
             .unwrap_or("")
             .chars()
             .take(48)
@@ -646,4 +646,34 @@ fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_claude_code_scenario(
         }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+#[test]
+fn after_a_compaction_export_starts_at_the_summary_and_log_still_shows_the_whole_history() {
+    let dir = Dir::new();
+    let scenario = super::fixtures("claude").join("compact");
+    let file = scenario_main(&scenario);
+    let graph = ysess(&dir, &file, &["log", "--graph"]);
+    graph.status(0);
+    // The whole history: the first prompt, the compaction as a node, and
+    // what came after it.
+    for shown in [
+        "Plan a small CLI called tally.",
+        "compact_boundary",
+        "Conversation compacted (manual,",
+        "Now write the first step.",
+    ] {
+        assert!(graph.stdout.contains(shown), "{shown}\n{graph}");
+    }
+    let export = ysess(&dir, &file, &["export"]);
+    let messages: Vec<Value> = serde_json::from_str(&export.status(0).stdout).expect("JSON");
+    let first = text::anthropic(&messages[..1]);
+    assert!(
+        matches!(&first[0].said[0], text::Said::Text(t) if t.starts_with("This session is being continued")),
+        "{export}"
+    );
+    assert!(
+        !export.stdout.contains("Plan a small CLI called tally."),
+        "{export}"
+    );
 }

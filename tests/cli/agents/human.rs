@@ -101,7 +101,7 @@ fn visible(dom: &str) -> String {
 }
 
 #[test]
-fn the_page_shows_no_raw_markup_and_no_long_id() {
+fn the_page_shows_no_raw_markup_and_no_long_id_and_counts_a_response_once() {
     let Some(browser) = crate::html::chromium() else {
         return;
     };
@@ -120,8 +120,29 @@ fn the_page_shows_no_raw_markup_and_no_long_id() {
             ],
         );
         let dom = crate::html::dump_dom(&browser, &page, "");
-        if let Some(bad) = raw_markup_or_long_id(&visible(&dom)) {
+        let text = visible(&dom);
+        if let Some(bad) = raw_markup_or_long_id(&text) {
             found.push(format!("{}: the page: {bad}", file.display()));
+        }
+        // The path's line adds up each response once, as `stats HEAD`.
+        let stats = run(&dir, &file, &["stats", "HEAD", "--json"]);
+        let head = &stats.json_lines()[0];
+        let n = |k: &str| head["tokens"][k].as_u64().unwrap_or(0);
+        let want = vec![n("input"), n("output"), n("cache_read"), n("cache_write")];
+        let Some(info) = text
+            .lines()
+            .find(|l| l.contains(" entries on the path to "))
+        else {
+            found.push(format!("{}: the page has no path line", file.display()));
+            continue;
+        };
+        let after = info.split(" responses · ").nth(1).unwrap_or_default();
+        let said: Vec<u64> = said_tokens(after.split(" · $").next().unwrap_or_default());
+        if said.get(..4) != Some(&want[..]) {
+            found.push(format!(
+                "{}: the page says {info:?}; stats HEAD {want:?}",
+                file.display()
+            ));
         }
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
