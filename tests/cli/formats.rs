@@ -461,7 +461,7 @@ Children: ff7d5ec0
     let run = dir.run(&["log", "--oneline", "-n", "6"]);
     assert!(
         run.stdout
-            .ends_with("fcb627af custom compact_boundary: Conversation compacted\n"),
+            .ends_with("fcb627af custom compact_boundary: Conversation compacted (manual, 48213 tokens before)\n"),
         "{run}"
     );
 }
