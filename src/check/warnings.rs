@@ -172,8 +172,9 @@ fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
         }
     }
 
-    // Children older than their parents, in the user's tree.
-    for ix in tree.entries() {
+    // Children older than their parents, in the user's tree (where the
+    // format's app writes its times in order).
+    for ix in tree.entries().filter(|_| format.orders_times()) {
         let node = tree.node(ix);
         if let Some(p) = tree.parent(ix) {
             let parent = tree.node(p);

@@ -9,7 +9,7 @@ use crate::Format;
 use crate::fleet::sessions::{self, Found, Session};
 use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
-use crate::ui::render::{Paint, fit, short_session, thousands, time};
+use crate::ui::render::{Paint, fit, short_sessions, thousands, time};
 
 /// List every session on this machine, newest activity first
 ///
@@ -217,9 +217,12 @@ pub(crate) fn table(
     width: Option<usize>,
 ) -> Vec<String> {
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+    let ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
+    let short = short_sessions(&ids);
     let rows: Vec<[String; 9]> = listed
         .iter()
-        .map(|s| {
+        .zip(&short)
+        .map(|(s, short)| {
             let u = s.usage;
             let project = s.project.as_deref().map_or_else(String::new, |p| {
                 match home.as_deref().and_then(|h| p.strip_prefix(h)) {
@@ -231,7 +234,7 @@ pub(crate) fn table(
                 s.last
                     .map_or_else(|| "-".to_string(), |l| time(l, tz, true)),
                 s.format.name().to_string(),
-                escape(short_session(&s.id)).into_owned(),
+                escape(short).into_owned(),
                 thousands(s.entries),
                 thousands(s.branches as u64),
                 tokens(u.total_tokens),

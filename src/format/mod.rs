@@ -151,6 +151,18 @@ impl Format {
         codex::resume::within(id, lines)
     }
 
+    /// Whether the format's app writes an entry's time after its parent's,
+    /// so that `fsck` reports one that is not (`olderThanParent`). Claude
+    /// Code does not: 2.1.328 writes a compaction's summary a millisecond
+    /// before its boundary, and the caveat of the command after it earlier
+    /// still (seen in the sessions it writes in the agent tests).
+    pub fn orders_times(self) -> bool {
+        match self {
+            Format::Yoagent | Format::Pi | Format::Codex => true,
+            Format::Claude => false,
+        }
+    }
+
     /// Whether the format's own app refuses a file with a line it cannot
     /// read (yoagent's loader and pi's refuse, so ysess does too); Claude
     /// Code and Codex skip such a line and read the rest, so ysess reads

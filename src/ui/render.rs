@@ -120,7 +120,38 @@ pub fn role_text(kind: MessageKind, tag: &str) -> String {
 /// A session's id as `ls` shows it and `-s` takes it: its first 8
 /// characters.
 pub fn short_session(id: &str) -> &str {
-    id.char_indices().nth(8).map_or(id, |(at, _)| &id[..at])
+    prefix(id, 8)
+}
+
+/// The first `n` characters of `id` (all of it when shorter).
+fn prefix(id: &str, n: usize) -> &str {
+    id.char_indices().nth(n).map_or(id, |(at, _)| &id[..at])
+}
+
+/// Each id of a listing as short as it can be, from 8 characters, and
+/// still name only itself among the others, as git abbreviates: ids that
+/// share their first 8 characters (Codex's are time-ordered UUIDs, alike
+/// for the sessions of one minute) are shown long enough to tell apart.
+pub fn short_sessions<'a>(ids: &[&'a str]) -> Vec<&'a str> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by_key(|&i| ids[i]);
+    let common = |a: &str, b: &str| a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let mut out = vec![""; ids.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let id = ids[i];
+        // The nearest other ids on either side in sorted order (a listing
+        // may hold one id twice: a session and its copy).
+        let before = order[..k].iter().rev().map(|&j| ids[j]).find(|o| *o != id);
+        let after = order[k + 1..].iter().map(|&j| ids[j]).find(|o| *o != id);
+        let shared = [before, after]
+            .into_iter()
+            .flatten()
+            .map(|other| common(id, other))
+            .max()
+            .unwrap_or(0);
+        out[i] = prefix(id, (shared + 1).max(8));
+    }
+    out
 }
 
 /// A millisecond timestamp in the given zone: `2026-10-09 14:03:27 +02:00`,
@@ -334,5 +365,20 @@ mod tests {
             "2025-10-09T08:53:20.123+00:00"
         );
         assert_eq!(time(u64::MAX, &utc, true), format!("@{}", u64::MAX));
+    }
+
+    #[test]
+    fn session_ids_of_one_minute_were_shown_alike() {
+        let ids = [
+            "01a2496a-e715-7102-817c-2edaa89657b4",
+            "01a2496a-ea28-7f61-9e96-26df64140183",
+            "7f189dd0-bc49-42cb-802c-9dd0bc4902cb",
+            "01a2496a-ea28-7f61-9e96-26df64140183",
+        ];
+        assert_eq!(
+            short_sessions(&ids),
+            ["01a2496a-e7", "01a2496a-ea", "7f189dd0", "01a2496a-ea"]
+        );
+        assert_eq!(short_sessions(&["ab", "abc"]), ["ab", "abc"]);
     }
 }

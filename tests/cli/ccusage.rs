@@ -49,6 +49,23 @@ pub fn ccusage_missing() -> Option<String> {
         .clone()
 }
 
+/// ccusage's JSON report (`ccusage ARGS… --json --offline`) with `env`.
+pub fn ccusage_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let mut cmd = Command::new(ccusage());
+    cmd.args(args).args(["--json", "--offline"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("ccusage starts");
+    assert!(
+        out.status.success(),
+        "ccusage {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("ccusage's JSON")
+}
+
 /// ccusage's session totals for one file alone in a Claude home:
 /// (input, output, cache read, cache write, cost).
 fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
@@ -67,17 +84,8 @@ fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
             std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copied");
         }
     }
-    let out = Command::new(ccusage())
-        .args(["session", "--json", "--offline"])
-        .env("CLAUDE_CONFIG_DIR", home.path())
-        .output()
-        .expect("ccusage starts");
-    assert!(
-        out.status.success(),
-        "ccusage: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let config = home.path().to_str().expect("a UTF-8 path");
+    let report = ccusage_json(&["session"], &[("CLAUDE_CONFIG_DIR", config)]);
     let t = &report["totals"];
     let n = |k: &str| t[k].as_u64().unwrap_or(0);
     (
@@ -240,18 +248,8 @@ fn claude_home() -> Dir {
 /// ccusage's REPORT (`daily`, `monthly`, `session`) of the home, by its
 /// `period`: (input, output, cache read, cache write, cost).
 fn ccusage_report(home: &Dir, report: &str) -> Vec<(String, [u64; 4], f64)> {
-    let out = Command::new(ccusage())
-        .args([report, "--json", "--offline"])
-        .env("CLAUDE_CONFIG_DIR", home.path())
-        .env("TZ", "UTC")
-        .output()
-        .expect("ccusage starts");
-    assert!(
-        out.status.success(),
-        "ccusage: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let config = home.path().to_str().expect("a UTF-8 path");
+    let json = ccusage_json(&[report], &[("CLAUDE_CONFIG_DIR", config), ("TZ", "UTC")]);
     let key = if report == "session" {
         "session"
     } else {
@@ -359,17 +357,8 @@ fn ccusage_codex_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
     std::fs::create_dir_all(&day).expect("a sessions folder");
     let name = file.file_name().expect("a file name").to_string_lossy();
     std::fs::copy(file, day.join(format!("rollout-{name}"))).expect("copied");
-    let out = Command::new(ccusage())
-        .args(["codex", "session", "--json", "--offline"])
-        .env("CODEX_HOME", home.path())
-        .output()
-        .expect("ccusage starts");
-    assert!(
-        out.status.success(),
-        "ccusage: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let codex_home = home.path().to_str().expect("a UTF-8 path");
+    let report = ccusage_json(&["codex", "session"], &[("CODEX_HOME", codex_home)]);
     assert_eq!(
         report["sessions"].as_array().map(Vec::len),
         Some(1),
@@ -498,17 +487,8 @@ fn codex_stats_equal_ccusage_codex_session_report() {
     let run = home.run(&["-f", file.to_str().expect("UTF-8"), "stats", "--json"]);
     run.status(0);
     let total = run.stats_total();
-    let out = Command::new(ccusage())
-        .args(["codex", "session", "--json", "--offline"])
-        .env("CODEX_HOME", home.path())
-        .output()
-        .expect("ccusage starts");
-    assert!(
-        out.status.success(),
-        "ccusage: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("ccusage's JSON");
+    let codex_home = home.path().to_str().expect("a UTF-8 path");
+    let report = ccusage_json(&["codex", "session"], &[("CODEX_HOME", codex_home)]);
     let t = &report["totals"];
     let k = &total["tokens"];
     assert_eq!(

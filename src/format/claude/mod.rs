@@ -52,7 +52,7 @@ pub const KEPT_SYSTEM: [&str; 3] = ["compact_boundary", "microcompact_boundary",
 /// The line types without a `uuid` that Claude Code writes: its
 /// housekeeping, which holds no entry. A type in neither list is skipped
 /// all the same, and `fsck` counts it (a newer Claude Code may write it).
-pub const HOUSEKEEPING: [&str; 17] = [
+pub const HOUSEKEEPING: [&str; 22] = [
     "summary",
     "file-history-snapshot",
     "file-history-delta",
@@ -70,6 +70,13 @@ pub const HOUSEKEEPING: [&str; 17] = [
     "worktree-state",
     "pr-link",
     "x-metadata",
+    // Claude Code 2.1.328's own records of its requests and state, seen in
+    // the sessions it writes in the agent tests.
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "atis-latch",
+    "tools-used",
 ];
 
 /// Whether a line is of Claude Code's own shape: one with a `sessionId`

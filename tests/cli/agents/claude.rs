@@ -451,63 +451,29 @@ pub fn generate(only: Option<&str>) {
         let to = super::fixtures("claude").join(s.name);
         let _ = std::fs::remove_dir_all(&to);
         super::copy_tree(&home.home().join(".claude/projects"), &to.join("projects"));
-        // Claude Code's memory folders hold nothing of the session.
-        for f in super::files_under(&to) {
-            let _ = f;
-        }
-        let record = Record {
-            agent: format!("claude-code {version}"),
-            scenario: s.name.to_string(),
-            about: s.about.to_string(),
-            branches: s.branches,
-            calls: mock
-                .calls()
-                .into_iter()
-                .map(|c| Call {
-                    model: c.model.clone().unwrap_or_default(),
-                    session: session_of(&c.body),
-                    reply: c.reply.clone().unwrap_or_default(),
-                    usage: c.usage.expect("a call has usage"),
-                })
-                .collect(),
-        };
-        std::fs::write(
-            to.join("mock.json"),
-            serde_json::to_string_pretty(&record).expect("the record serializes") + "\n",
-        )
-        .expect("mock.json writes");
+        super::write_record(
+            &to,
+            format!("claude-code {version}"),
+            (s.name, s.about, s.branches),
+            &mock,
+            session_of,
+        );
     }
-}
-
-fn the_scenarios() -> Vec<PathBuf> {
-    let all = super::scenarios("claude");
-    assert!(
-        all.len() >= 5,
-        "tests/fixtures/agents/claude holds {} scenarios; regenerate them (see tests/cli/agents/mod.rs)",
-        all.len()
-    );
-    all
-}
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
 }
 
 #[test]
 fn claude_code_sessions_pass_fsck_and_branch_lists_the_scenarios_forks() {
     let dir = Dir::new();
-    for scenario in the_scenarios() {
+    for scenario in super::the_scenarios("claude") {
         let record = Record::read(&scenario);
         for file in super::files_under(&scenario.join("projects")) {
             if file.extension().is_none_or(|x| x != "jsonl") {
                 continue;
             }
-            ysess(&dir, &file, &["fsck"]).status(0);
+            super::fsck_is_clean(&dir, &file);
         }
         let main = scenario_main(&scenario);
-        let branches = ysess(&dir, &main, &["branch", "--json"]);
+        let branches = super::ysess(&dir, &main, &["branch", "--json"]);
         branches.status(0);
         assert_eq!(
             branches.json_lines().len(),
@@ -536,7 +502,11 @@ const PROBE: &str = "ysess resume probe: reply with one word.";
 
 /// What Claude Code sends the model when it resumes `file`, as turns, the
 /// probe's own words left out.
-fn resumed(file: &Path, projects: &Path) -> Vec<text::Turn> {
+fn resumed(file: &Path) -> Vec<text::Turn> {
+    let projects = file
+        .ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "projects"))
+        .expect("the file is under a projects folder");
     let home = Home::new();
     super::copy_tree(projects, &home.home().join(".claude/projects"));
     let mock = Mock::start(|_| Reply::text("ok", Usage::default()));
@@ -579,23 +549,11 @@ fn export_is_what_claude_code_resumes_on_every_generated_session() {
     if !super::ready() {
         return;
     }
-    let dir = Dir::new();
-    let (mut compared, mut differ) = (0, Vec::new());
-    for scenario in the_scenarios() {
-        let projects = scenario.join("projects");
-        for file in main_files(&projects) {
-            let agent = resumed(&file, &projects);
-            let export = ysess(&dir, &file, &["export"]);
-            export.status(0);
-            let messages: Vec<Value> =
-                serde_json::from_str(&export.stdout).expect("export is JSON");
-            let ours = text::anthropic(&messages);
-            if let Some(diff) = text::difference(&agent, &ours) {
-                differ.push(format!("{}: {diff}", file.display()));
-            }
-            compared += 1;
-        }
-    }
+    let files: Vec<PathBuf> = super::the_scenarios("claude")
+        .iter()
+        .flat_map(|s| main_files(&s.join("projects")))
+        .collect();
+    let (compared, differ) = super::compare_resumes(files, resumed, text::anthropic);
     assert!(compared >= 6, "{compared} sessions compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
 }
@@ -607,7 +565,7 @@ fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_claude_code_scenario(
         return;
     }
     let mut differ = Vec::new();
-    for scenario in the_scenarios() {
+    for scenario in super::the_scenarios("claude") {
         let record = Record::read(&scenario);
         let files: String = super::files_under(&scenario.join("projects"))
             .iter()
@@ -628,22 +586,12 @@ fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_claude_code_scenario(
             unwritten.len()
         );
         let config = scenario.to_str().expect("a UTF-8 path");
-        let mock = super::mock_tokens(&written);
-        let (ours, cost) = super::ysess_all(&[("CLAUDE_CONFIG_DIR", config)]);
-        let (theirs, their_cost) = super::ccusage_daily(None, &[("CLAUDE_CONFIG_DIR", config)]);
-        if ours != mock || theirs != mock {
-            differ.push(format!(
-                "{}: tokens (in, out, cache read, cache write): mock {mock:?}, ysess {ours:?}, ccusage {theirs:?}",
-                record.scenario
-            ));
-        }
-        let cost = cost.unwrap_or(f64::NAN);
-        if (cost - their_cost).abs() >= 0.005 || cost.is_nan() {
-            differ.push(format!(
-                "{}: cost: ysess ${cost:.6}, ccusage ${their_cost:.6}",
-                record.scenario
-            ));
-        }
+        differ.extend(super::account_differs(
+            &record.scenario,
+            super::mock_tokens(&written),
+            super::ysess_all(&[("CLAUDE_CONFIG_DIR", config)]),
+            super::ccusage_daily(None, &[("CLAUDE_CONFIG_DIR", config)]),
+        ));
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
@@ -653,7 +601,7 @@ fn after_a_compaction_export_starts_at_the_summary_and_log_still_shows_the_whole
     let dir = Dir::new();
     let scenario = super::fixtures("claude").join("compact");
     let file = scenario_main(&scenario);
-    let graph = ysess(&dir, &file, &["log", "--graph"]);
+    let graph = super::ysess(&dir, &file, &["log", "--graph"]);
     graph.status(0);
     // The whole history: the first prompt, the compaction as a node, and
     // what came after it.
@@ -665,7 +613,7 @@ fn after_a_compaction_export_starts_at_the_summary_and_log_still_shows_the_whole
     ] {
         assert!(graph.stdout.contains(shown), "{shown}\n{graph}");
     }
-    let export = ysess(&dir, &file, &["export"]);
+    let export = super::ysess(&dir, &file, &["export"]);
     let messages: Vec<Value> = serde_json::from_str(&export.status(0).stdout).expect("JSON");
     let first = text::anthropic(&messages[..1]);
     assert!(

@@ -329,54 +329,24 @@ pub fn generate(only: Option<&str>) {
         let to = super::fixtures("codex").join(s.name);
         let _ = std::fs::remove_dir_all(&to);
         super::copy_tree(&home.home().join(".codex/sessions"), &to.join("sessions"));
-        let record = Record {
-            agent: format!("codex {version}"),
-            scenario: s.name.to_string(),
-            about: s.about.to_string(),
-            branches: s.branches,
-            calls: mock
-                .calls()
-                .into_iter()
-                .map(|c| Call {
-                    model: c.model.clone().unwrap_or_default(),
-                    session: session_of(&c.body),
-                    reply: c.reply.clone().unwrap_or_default(),
-                    usage: c.usage.expect("a call has usage"),
-                })
-                .collect(),
-        };
-        std::fs::write(
-            to.join("mock.json"),
-            serde_json::to_string_pretty(&record).expect("the record serializes") + "\n",
-        )
-        .expect("mock.json writes");
+        super::write_record(
+            &to,
+            format!("codex {version}"),
+            (s.name, s.about, s.branches),
+            &mock,
+            session_of,
+        );
     }
-}
-
-fn the_scenarios() -> Vec<PathBuf> {
-    let all = super::scenarios("codex");
-    assert!(
-        all.len() >= 5,
-        "tests/fixtures/agents/codex holds {} scenarios; regenerate them (see tests/cli/agents/mod.rs)",
-        all.len()
-    );
-    all
-}
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
 }
 
 #[test]
 fn codex_rollouts_pass_fsck_and_branch_lists_the_scenarios_forks() {
     let dir = Dir::new();
-    for scenario in the_scenarios() {
+    for scenario in super::the_scenarios("codex") {
         let record = Record::read(&scenario);
         for file in rollouts(&scenario.join("sessions")) {
-            ysess(&dir, &file, &["fsck"]).status(0);
-            let branches = ysess(&dir, &file, &["branch", "--json"]);
+            super::fsck_is_clean(&dir, &file);
+            let branches = super::ysess(&dir, &file, &["branch", "--json"]);
             branches.status(0);
             assert_eq!(
                 branches.json_lines().len(),
@@ -392,7 +362,11 @@ fn codex_rollouts_pass_fsck_and_branch_lists_the_scenarios_forks() {
 const PROBE: &str = "ysess resume probe: reply with one word.";
 
 /// What Codex sends the model when it resumes `file`, as turns.
-fn resumed(file: &Path, sessions: &Path) -> Vec<text::Turn> {
+fn resumed(file: &Path) -> Vec<text::Turn> {
+    let sessions = file
+        .ancestors()
+        .find(|a| a.file_name().is_some_and(|n| n == "sessions"))
+        .expect("the rollout is under a sessions folder");
     let home = Home::new();
     super::copy_tree(sessions, &home.home().join(".codex/sessions"));
     let mock = Mock::start(|_| Reply::text("ok", Usage::default()));
@@ -424,22 +398,11 @@ fn export_is_what_codex_resumes_on_every_generated_rollout() {
     if !super::ready() {
         return;
     }
-    let dir = Dir::new();
-    let (mut compared, mut differ) = (0, Vec::new());
-    for scenario in the_scenarios() {
-        let sessions = scenario.join("sessions");
-        for file in rollouts(&sessions) {
-            let agent = resumed(&file, &sessions);
-            let export = ysess(&dir, &file, &["export"]);
-            export.status(0);
-            let items: Vec<Value> = serde_json::from_str(&export.stdout).expect("export is JSON");
-            let ours = text::responses(&items);
-            if let Some(diff) = text::difference(&agent, &ours) {
-                differ.push(format!("{}: {diff}", file.display()));
-            }
-            compared += 1;
-        }
-    }
+    let files: Vec<PathBuf> = super::the_scenarios("codex")
+        .iter()
+        .flat_map(|s| rollouts(&s.join("sessions")))
+        .collect();
+    let (compared, differ) = super::compare_resumes(files, resumed, text::responses);
     assert!(compared >= 5, "{compared} rollouts compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
 }
@@ -451,27 +414,17 @@ fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_codex_scenario() {
         return;
     }
     let mut differ = Vec::new();
-    for scenario in the_scenarios() {
+    for scenario in super::the_scenarios("codex") {
         let record = Record::read(&scenario);
         let calls: Vec<&Call> = record.calls.iter().collect();
         let home = scenario.to_str().expect("a UTF-8 path");
-        let mock = super::mock_tokens(&calls);
         // OpenAI counts cached input inside input; ysess and ccusage split it.
-        let (ours, cost) = super::ysess_all(&[("CODEX_HOME", home)]);
-        let (theirs, their_cost) = super::ccusage_daily(Some("codex"), &[("CODEX_HOME", home)]);
-        if ours != mock || theirs != mock {
-            differ.push(format!(
-                "{}: tokens (in, out, cache read, cache write): mock {mock:?}, ysess {ours:?}, ccusage {theirs:?}",
-                record.scenario
-            ));
-        }
-        let cost = cost.unwrap_or(f64::NAN);
-        if (cost - their_cost).abs() >= 0.005 || cost.is_nan() {
-            differ.push(format!(
-                "{}: cost: ysess ${cost:.6}, ccusage ${their_cost:.6}",
-                record.scenario
-            ));
-        }
+        differ.extend(super::account_differs(
+            &record.scenario,
+            super::mock_tokens(&calls),
+            super::ysess_all(&[("CODEX_HOME", home)]),
+            super::ccusage_daily(Some("codex"), &[("CODEX_HOME", home)]),
+        ));
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }

@@ -333,17 +333,8 @@ pub fn ysess_all(env: &[(&str, &str)]) -> (Tokens, Option<f64>) {
 
 /// ccusage's totals (`ccusage [SUB] daily --json --offline`) with `env`.
 pub fn ccusage_daily(sub: Option<&str>, env: &[(&str, &str)]) -> (Tokens, f64) {
-    let mut cmd = Command::new(crate::ccusage::ccusage());
-    if let Some(sub) = sub {
-        cmd.arg(sub);
-    }
-    cmd.args(["daily", "--json", "--offline"]);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("ccusage starts");
-    let stdout = succeeded(&out, "ccusage daily");
-    let report: serde_json::Value = serde_json::from_str(&stdout).expect("ccusage's JSON");
+    let args: Vec<&str> = sub.into_iter().chain(["daily"]).collect();
+    let report = crate::ccusage::ccusage_json(&args, env);
     let t = &report["totals"];
     let n = |k: &str| t[k].as_u64().unwrap_or(0);
     (
@@ -358,4 +349,106 @@ pub fn ccusage_daily(sub: Option<&str>, env: &[(&str, &str)]) -> (Tokens, f64) {
             .or(t["costUSD"].as_f64())
             .unwrap_or(0.0),
     )
+}
+
+/// Writes what the mock saw of a scenario beside its files.
+pub fn write_record(
+    to: &Path,
+    agent: String,
+    scenario: (&str, &str, usize),
+    mock: &mock::Mock,
+    session_of: fn(&serde_json::Value) -> Option<String>,
+) {
+    let (name, about, branches) = scenario;
+    let record = Record {
+        agent,
+        scenario: name.to_string(),
+        about: about.to_string(),
+        branches,
+        calls: mock
+            .calls()
+            .into_iter()
+            .map(|c| Call {
+                model: c.model.clone().unwrap_or_default(),
+                session: session_of(&c.body),
+                reply: c.reply.clone().unwrap_or_default(),
+                usage: c.usage.expect("a call has usage"),
+            })
+            .collect(),
+    };
+    std::fs::write(
+        to.join("mock.json"),
+        serde_json::to_string_pretty(&record).expect("the record serializes") + "\n",
+    )
+    .expect("mock.json writes");
+}
+
+/// The committed scenarios of `agent`, at least five.
+pub fn the_scenarios(agent: &str) -> Vec<PathBuf> {
+    let all = scenarios(agent);
+    assert!(
+        all.len() >= 5,
+        "tests/fixtures/agents/{agent} holds {} scenarios; regenerate them (see tests/cli/agents/mod.rs)",
+        all.len()
+    );
+    all
+}
+
+/// `ysess -f FILE ARGS…` in `dir`.
+pub fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
+    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    dir.run(&all)
+}
+
+/// Each file's `export` read as turns (`read`) beside what the agent
+/// resumes of it (`resumed`): how many were compared, and each difference.
+pub fn compare_resumes(
+    files: Vec<PathBuf>,
+    resumed: impl Fn(&Path) -> Vec<text::Turn>,
+    read: fn(&[serde_json::Value]) -> Vec<text::Turn>,
+) -> (usize, Vec<String>) {
+    let dir = Dir::new();
+    let mut differ = Vec::new();
+    for file in &files {
+        let agent = resumed(file);
+        let export = ysess(&dir, file, &["export"]);
+        export.status(0);
+        let messages: Vec<serde_json::Value> =
+            serde_json::from_str(&export.stdout).expect("export is JSON");
+        if let Some(diff) = text::difference(&agent, &read(&messages)) {
+            differ.push(format!("{}: {diff}", file.display()));
+        }
+    }
+    (files.len(), differ)
+}
+
+/// What differs among the three judges of one scenario's account: the
+/// mock's tokens, ysess's and ccusage's, and the two costs (to a cent).
+pub fn account_differs(
+    scenario: &str,
+    mock: Tokens,
+    (ours, cost): (Tokens, Option<f64>),
+    (theirs, their_cost): (Tokens, f64),
+) -> Vec<String> {
+    let mut differ = Vec::new();
+    if ours != mock || theirs != mock {
+        differ.push(format!(
+            "{scenario}: tokens (in, out, cache read, cache write): mock {mock:?}, ysess {ours:?}, ccusage {theirs:?}"
+        ));
+    }
+    let cost = cost.unwrap_or(f64::NAN);
+    if cost.is_nan() || (cost - their_cost).abs() >= 0.005 {
+        differ.push(format!(
+            "{scenario}: cost: ysess ${cost:.6}, ccusage ${their_cost:.6}"
+        ));
+    }
+    differ
+}
+
+/// `fsck` of a file the agent wrote finds nothing: no error, no warning.
+pub fn fsck_is_clean(dir: &Dir, file: &Path) {
+    let run = ysess(dir, file, &["fsck"]);
+    run.status(0);
+    assert!(!run.stderr.contains("warning"), "{run}");
 }

@@ -132,13 +132,7 @@ pub fn anthropic(messages: &[Value]) -> Vec<Turn> {
             }
             _ => {}
         }
-        if said.is_empty() {
-            continue;
-        }
-        match turns.last_mut() {
-            Some(last) if last.role == role => last.said.extend(said),
-            _ => turns.push(Turn { role, said }),
-        }
+        push_turn(&mut turns, role, said);
     }
     turns
 }
@@ -215,13 +209,7 @@ pub fn responses(items: &[Value]) -> Vec<Turn> {
             }
             _ => continue,
         };
-        if said.is_empty() {
-            continue;
-        }
-        match turns.last_mut() {
-            Some(last) if last.role == role => last.said.extend(said),
-            _ => turns.push(Turn { role, said }),
-        }
+        push_turn(&mut turns, role, said);
     }
     turns
 }
@@ -238,6 +226,18 @@ fn codex_injected(text: &str) -> bool {
     ]
     .iter()
     .any(|p| t.starts_with(p))
+}
+
+/// `said` as the next turn, or as more of the last when its role speaks
+/// again (nothing when it says nothing).
+fn push_turn(turns: &mut Vec<Turn>, role: String, said: Vec<Said>) {
+    if said.is_empty() {
+        return;
+    }
+    match turns.last_mut() {
+        Some(last) if last.role == role => last.said.extend(said),
+        _ => turns.push(Turn { role, said }),
+    }
 }
 
 /// The two conversations side by side, from the first turn they differ.
