@@ -625,3 +625,40 @@ fn after_a_compaction_export_starts_at_the_summary_and_log_still_shows_the_whole
         "{export}"
     );
 }
+
+#[test]
+fn stats_of_each_claude_code_file_equals_the_mocks_usage_of_the_replies_it_holds() {
+    let dir = Dir::new();
+    let mut differ = Vec::new();
+    for scenario in super::the_scenarios("claude") {
+        let record = Record::read(&scenario);
+        for file in main_files(&scenario.join("projects")) {
+            // The session's file and its subagents' files, as `stats`
+            // counts them.
+            let mut text = std::fs::read_to_string(&file).expect("a fixture reads");
+            let subagents = file.with_extension("").join("subagents");
+            for f in super::files_under(&subagents) {
+                if f.extension().is_some_and(|x| x == "jsonl") {
+                    text.push_str(&std::fs::read_to_string(&f).expect("a fixture reads"));
+                }
+            }
+            let held: Vec<&Call> = record
+                .calls
+                .iter()
+                .filter(|c| text.contains(&format!("\"id\":\"{}\"", c.reply)))
+                .collect();
+            let run = super::ysess(&dir, &file, &["stats", "--json"]);
+            let total = run.status(0).stats_total();
+            let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
+            let ours = (n("input"), n("output"), n("cache_read"), n("cache_write"));
+            let mock = super::mock_tokens(&held);
+            if ours != mock {
+                differ.push(format!(
+                    "{}: stats {ours:?}, the mock's usage of its replies {mock:?}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -428,3 +428,32 @@ fn stats_tokens_equal_the_mocks_usage_and_ccusage_on_every_codex_scenario() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+#[test]
+fn stats_of_each_rollout_equals_the_mocks_usage_of_the_calls_made_for_it() {
+    let dir = Dir::new();
+    let mut differ = Vec::new();
+    for scenario in super::the_scenarios("codex") {
+        let record = Record::read(&scenario);
+        for file in rollouts(&scenario.join("sessions")) {
+            let id = id_of(&file);
+            let made: Vec<&Call> = record
+                .calls
+                .iter()
+                .filter(|c| c.session.as_deref() == Some(id.as_str()))
+                .collect();
+            let run = super::ysess(&dir, &file, &["stats", "--json"]);
+            let total = run.status(0).stats_total();
+            let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
+            let ours = (n("input"), n("output"), n("cache_read"), n("cache_write"));
+            let mock = super::mock_tokens(&made);
+            if ours != mock {
+                differ.push(format!(
+                    "{}: stats {ours:?}, the mock's usage of its calls {mock:?}",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
