@@ -647,10 +647,7 @@ fn stats_of_each_claude_code_file_equals_the_mocks_usage_of_the_replies_it_holds
                 .iter()
                 .filter(|c| text.contains(&format!("\"id\":\"{}\"", c.reply)))
                 .collect();
-            let run = super::ysess(&dir, &file, &["stats", "--json"]);
-            let total = run.status(0).stats_total();
-            let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
-            let ours = (n("input"), n("output"), n("cache_read"), n("cache_write"));
+            let ours = super::stats_tokens(&dir, &file);
             let mock = super::mock_tokens(&held);
             if ours != mock {
                 differ.push(format!(

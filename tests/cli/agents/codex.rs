@@ -442,10 +442,7 @@ fn stats_of_each_rollout_equals_the_mocks_usage_of_the_calls_made_for_it() {
                 .iter()
                 .filter(|c| c.session.as_deref() == Some(id.as_str()))
                 .collect();
-            let run = super::ysess(&dir, &file, &["stats", "--json"]);
-            let total = run.status(0).stats_total();
-            let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
-            let ours = (n("input"), n("output"), n("cache_read"), n("cache_write"));
+            let ours = super::stats_tokens(&dir, &file);
             let mock = super::mock_tokens(&made);
             if ours != mock {
                 differ.push(format!(

@@ -452,3 +452,11 @@ pub fn fsck_is_clean(dir: &Dir, file: &Path) {
     run.status(0);
     assert!(!run.stderr.contains("warning"), "{run}");
 }
+
+/// The tokens `stats --json` totals for one file.
+pub fn stats_tokens(dir: &Dir, file: &Path) -> Tokens {
+    let run = ysess(dir, file, &["stats", "--json"]);
+    let total = run.status(0).stats_total();
+    let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
+    (n("input"), n("output"), n("cache_read"), n("cache_write"))
+}
