@@ -44,6 +44,13 @@ FIELDS = [
     "cache_creation_input_token_cost_above_1hr_above_200k_tokens",
 ]
 MODES = {"chat", "responses", None}
+# Fast mode (Claude Code's `usage.speed: "fast"`) costs a multiple of the
+# model's price: LiteLLM's `provider_specific_entry.fast` where it gives one;
+# for the models it does not, ccusage 20.0.24's own overrides (its embedded
+# fast-multiplier table, measured by running it on a session of each model in
+# fast mode; the tests check it): Anthropic's fast-mode price of Opus 4.6 and
+# 4.7 is six times the standard one.
+FAST = {"claude-opus-4-6": 6.0, "claude-opus-4-7": 6.0}
 # (key prefix in LiteLLM, litellm_provider): the prefix is dropped from the name.
 SOURCES = [
     ("", "anthropic"),
@@ -81,6 +88,14 @@ def trim(table):
             if name in models:
                 continue  # the first source that names a model gives its price
             models[name] = {f: entry[f] for f in FIELDS if isinstance(entry.get(f), (int, float))}
+            fast = (entry.get("provider_specific_entry") or {}).get("fast")
+            if isinstance(fast, (int, float)):
+                models[name]["fast"] = fast
+    # The overrides, for each name of the model (dated ones too).
+    for name in models:
+        for model, multiple in FAST.items():
+            if (name == model or name.startswith(model + "-20")) and "fast" not in models[name]:
+                models[name]["fast"] = multiple
     return dict(sorted(models.items()))
 
 

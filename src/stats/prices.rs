@@ -57,6 +57,10 @@ pub struct Price {
     /// The rates of the tokens above 200,000, where the model is priced in
     /// tiers.
     pub above_200k: Option<Rates>,
+    /// What a reply in fast mode (Claude Code's `usage.speed: "fast"`)
+    /// costs, as a multiple of the rest; `None` where fast mode costs the
+    /// same.
+    pub fast: Option<f64>,
 }
 
 /// One entry of the generated table, in LiteLLM's names (dollars per token).
@@ -76,6 +80,8 @@ struct Listed {
     cache_read_input_token_cost_above_200k_tokens: Option<f64>,
     cache_creation_input_token_cost_above_200k_tokens: Option<f64>,
     cache_creation_input_token_cost_above_1hr_above_200k_tokens: Option<f64>,
+    /// The multiple of fast mode (see `prices.py`).
+    fast: Option<f64>,
 }
 
 impl Listed {
@@ -118,7 +124,11 @@ impl Listed {
                     .unwrap_or(base.cache_write_1h),
             }
         });
-        Price { base, above_200k }
+        Price {
+            base,
+            above_200k,
+            fast: self.fast,
+        }
     }
 }
 
@@ -151,6 +161,7 @@ struct Given {
     cache_read: f64,
     cache_write: f64,
     cache_write_1h: Option<f64>,
+    fast: Option<f64>,
 }
 
 /// A price table read from a file, consulted before the embedded one.
@@ -161,7 +172,8 @@ pub struct Prices {
 
 impl Prices {
     /// Reads a table of `{"model": {"input", "output", "cache_read",
-    /// "cache_write", "cache_write_1h"}}` (dollars per million tokens).
+    /// "cache_write", "cache_write_1h"}}` (dollars per million tokens), and
+    /// optionally `"fast"`, the multiple a reply in fast mode costs.
     pub fn parse(text: &str) -> Result<Prices, serde_json::Error> {
         let map: BTreeMap<String, Given> = serde_json::from_str(text)?;
         let m = 1e-6;
@@ -178,6 +190,7 @@ impl Prices {
                 let price = Price {
                     base,
                     above_200k: None,
+                    fast: g.fast,
                 };
                 (name, price)
             })
@@ -248,6 +261,13 @@ pub fn price_of(model: &str) -> Option<Price> {
 /// kind at the upper tier where the model has one; the one-hour cache
 /// writes (`usage.cache_write_1h`, part of `cache_write`) at their rate.
 pub fn cost(model: &str, usage: &Usage) -> Option<f64> {
+    cost_at(model, usage, false)
+}
+
+/// [`cost`] of a reply in fast mode (`fast`: Claude Code's `usage.speed:
+/// "fast"`), at the model's fast multiple where it has one, as ccusage
+/// prices it.
+pub fn cost_at(model: &str, usage: &Usage, fast: bool) -> Option<f64> {
     let one_hour = usage.cache_write_1h.min(usage.cache_write);
     let tokens = [
         usage.input,
@@ -279,7 +299,10 @@ pub fn cost(model: &str, usage: &Usage) -> Option<f64> {
             _ => n * base[k],
         };
     }
-    Some(dollars)
+    Some(match price.fast {
+        Some(multiple) if fast => dollars * multiple,
+        _ => dollars,
+    })
 }
 
 #[cfg(test)]

@@ -14,7 +14,12 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
             .get("total")?
             .as_f64()
             .filter(|c| c.is_finite()),
-        Format::Claude | Format::Codex => prices::cost(model, usage),
+        // Claude Code marks a reply in fast mode (`usage.speed`).
+        Format::Claude | Format::Codex => {
+            let fast = message.get("usage").and_then(|u| u.get("speed"))
+                == Some(&Value::String("fast".to_string()));
+            prices::cost_at(model, usage, fast)
+        }
         Format::Yoagent => None,
     }
 }
@@ -290,12 +295,13 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
         #[serde(default, borrow)]
         model: Option<Cow<'a, str>>,
         #[serde(default)]
-        usage: Option<Used>,
+        #[serde(borrow)]
+        usage: Option<Used<'a>>,
         #[serde(borrow)]
         content: &'a RawValue,
     }
     #[derive(Deserialize)]
-    struct Used {
+    struct Used<'a> {
         #[serde(default)]
         input_tokens: Option<u64>,
         #[serde(default)]
@@ -306,6 +312,9 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
         cache_creation_input_tokens: Option<u64>,
         #[serde(default)]
         cache_creation: Option<Written>,
+        /// `"fast"` for a reply in fast mode.
+        #[serde(default, borrow)]
+        speed: Option<Cow<'a, str>>,
     }
     #[derive(Deserialize)]
     struct Written {
@@ -355,7 +364,8 @@ pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Opt
                 total_tokens: input + output + cache_read + cache_write,
             };
             let model = m.model.unwrap_or_default().into_owned();
-            facts.cost = prices::cost(&model, &facts.usage);
+            let fast = u.speed.as_deref() == Some("fast");
+            facts.cost = prices::cost_at(&model, &facts.usage, fast);
             facts.unpriced = facts.cost.is_none();
             facts.model = Some(model);
             facts.response = m.id.map(Cow::into_owned);

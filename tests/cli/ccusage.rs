@@ -511,3 +511,64 @@ fn codex_stats_equal_ccusage_codex_session_report() {
         "ysess {ours}, ccusage {theirs}"
     );
 }
+
+#[test]
+fn fast_mode_replies_cost_what_ccusage_says() {
+    // Claude Code marks a reply in fast mode with `usage.speed: "fast"`;
+    // Opus 4.6 and 4.7 then cost six times their price, Opus 4.8 twice,
+    // and models without a fast price the same (ccusage 20.0.24's prices).
+    let home = Dir::new();
+    let project = home.join("projects/-x");
+    std::fs::create_dir_all(&project).expect("a project folder");
+    let mut lines = vec![
+        r#"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u0","sessionId":"s1","timestamp":"2026-03-01T10:00:00.000Z","message":{"role":"user","content":"go"},"cwd":"/x","version":"2.1.0"}"#.to_string(),
+    ];
+    let models = [
+        "claude-opus-4-6",
+        "claude-opus-4-7",
+        "claude-opus-4-8",
+        "claude-opus-4-5-20251101",
+        "claude-sonnet-4-6",
+    ];
+    let mut n = 0;
+    for model in models {
+        for speed in ["standard", "fast"] {
+            n += 1;
+            let parent = if n == 1 {
+                "u0".to_string()
+            } else {
+                format!("a{}", n - 1)
+            };
+            lines.push(format!(
+                r#"{{"parentUuid":"{parent}","isSidechain":false,"type":"assistant","uuid":"a{n}","sessionId":"s1","timestamp":"2026-03-01T10:00:{n:02}.000Z","message":{{"model":"{model}","id":"msg_{n}","type":"message","role":"assistant","content":[{{"type":"text","text":"ok"}}],"usage":{{"input_tokens":1000,"output_tokens":500,"cache_read_input_tokens":20000,"cache_creation_input_tokens":3000,"cache_creation":{{"ephemeral_5m_input_tokens":1000,"ephemeral_1h_input_tokens":2000}},"speed":"{speed}"}}}},"requestId":"req_{n}","cwd":"/x","version":"2.1.0"}}"#
+            ));
+        }
+    }
+    let file = project.join("s1.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").expect("written");
+    let run = home.run(&["-f", file.to_str().expect("UTF-8"), "stats", "--json"]);
+    let ours = run.status(0).stats_total()["cost"]
+        .as_f64()
+        .expect("a cost");
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let config = home.path().to_str().expect("a UTF-8 path");
+    let report = ccusage_json(&["session"], &[("CLAUDE_CONFIG_DIR", config)]);
+    let theirs = report["totals"]["totalCost"].as_f64().unwrap_or(0.0);
+    assert!(
+        (ours - theirs).abs() < 1e-9,
+        "ysess {ours}, ccusage {theirs}"
+    );
+    // Fast mode made a difference: the same replies at standard speed cost less.
+    let standard = std::fs::read_to_string(&file)
+        .expect("reads")
+        .replace(r#""speed":"fast""#, r#""speed":"standard""#);
+    let plain = home.write("standard.jsonl", standard);
+    let run = home.run(&["-f", plain.to_str().expect("UTF-8"), "stats", "--json"]);
+    let slow = run.status(0).stats_total()["cost"]
+        .as_f64()
+        .expect("a cost");
+    assert!(ours > slow * 1.5, "fast {ours}, standard {slow}");
+}
