@@ -601,7 +601,19 @@ impl Repo {
             };
             Some((ix, seen))
         });
-        Ok(self.codex_usage.get_or_init(|| usage::attribute(lines)))
+        let mut attributed = usage::attribute(lines);
+        // The service tier, where the rollout records one (Codex 0.169's
+        // `thread_settings_applied` events).
+        let settings: Vec<Ix> = (0..tree.len() as Ix)
+            .filter(|&ix| tree.is_record(ix) && tree.tag(ix) == "thread_settings_applied")
+            .collect();
+        self.each_line(&settings, |ix, line| {
+            if let Some(fast) = usage::fast_tier(line) {
+                attributed.tiers.push((ix, fast));
+            }
+            Ok(())
+        })?;
+        Ok(self.codex_usage.get_or_init(|| attributed))
     }
 
     /// A Codex model output's model and usage, which the rollout keeps on
@@ -609,14 +621,19 @@ impl Repo {
     /// `turn_context`'s), and its call's usage when it is the call's first
     /// output ([`Repo::codex_usage`]).
     fn codex_turn(&self, ix: Ix, message: &mut crate::format::message::Message) -> io::Result<()> {
-        let crate::format::message::Message::Assistant { model, usage, .. } = message else {
+        let crate::format::message::Message::Assistant {
+            model, usage, fast, ..
+        } = message
+        else {
             return Ok(());
         };
         model.clear();
         model.push_str(self.tree.tag(ix));
-        if let Some(used) = self.codex_usage()?.of(ix) {
+        let attributed = self.codex_usage()?;
+        if let Some(used) = attributed.of(ix) {
             *usage = used;
         }
+        *fast = attributed.fast(ix);
         Ok(())
     }
 

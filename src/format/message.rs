@@ -48,6 +48,9 @@ pub enum Message {
         usage: Usage,
         /// The provider's error, when the call failed.
         error_message: Option<String>,
+        /// Served in fast mode (Claude Code's `usage.speed: "fast"`, Codex's
+        /// `fast` or `priority` service tier), which costs more.
+        fast: bool,
     },
     /// A tool's answer to a call.
     ToolResult {

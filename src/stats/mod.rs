@@ -85,11 +85,12 @@ impl Facts {
                 content,
                 model,
                 usage,
+                fast,
                 ..
             } => {
                 facts.model = Some(model.clone());
                 facts.usage = *usage;
-                facts.cost = cost(&entry.message_value, format, model, usage);
+                facts.cost = cost(&entry.message_value, format, model, usage, *fast);
                 facts.unpriced = facts.cost.is_none() && priced_by_table(format);
                 facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
                 if format == Format::Claude {

@@ -44,13 +44,24 @@ FIELDS = [
     "cache_creation_input_token_cost_above_1hr_above_200k_tokens",
 ]
 MODES = {"chat", "responses", None}
-# Fast mode (Claude Code's `usage.speed: "fast"`) costs a multiple of the
-# model's price: LiteLLM's `provider_specific_entry.fast` where it gives one;
-# for the models it does not, ccusage 20.0.24's own overrides (its embedded
-# fast-multiplier table, measured by running it on a session of each model in
-# fast mode; the tests check it): Anthropic's fast-mode price of Opus 4.6 and
-# 4.7 is six times the standard one.
-FAST = {"claude-opus-4-6": 6.0, "claude-opus-4-7": 6.0}
+# Fast mode (Claude Code's `usage.speed: "fast"`, Codex's `fast` service
+# tier, recorded as `priority`) costs a multiple of the model's price:
+# LiteLLM's `provider_specific_entry.fast` where it gives one; for the models
+# it does not, ccusage 20.0.24's own overrides (its embedded fast-multiplier
+# table, measured by running it on a session of each model in fast mode; the
+# tests check Claude Code's and Codex's): Anthropic's fast-mode price of Opus
+# 4.6 and 4.7 is six times the standard one; OpenAI's priority processing
+# of the newest GPT models two to two and a half times.
+FAST = {
+    "claude-opus-4-6": 6.0,
+    "claude-opus-4-7": 6.0,
+    "gpt-5.3-codex": 2.0,
+    "gpt-5.4": 2.0,
+    "gpt-5.5": 2.5,
+    "gpt-5.6-sol": 2.0,
+    "gpt-5.6-terra": 2.0,
+    "gpt-5.6-luna": 2.0,
+}
 # (key prefix in LiteLLM, litellm_provider): the prefix is dropped from the name.
 SOURCES = [
     ("", "anthropic"),

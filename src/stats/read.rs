@@ -5,8 +5,15 @@ use super::*;
 
 /// The cost of a message: what it records (pi's `usage.cost.total`), or,
 /// for a format that records usage but no cost (Claude Code, Codex), its
-/// usage priced by [`prices`]; in dollars.
-pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Option<f64> {
+/// usage priced by [`prices`] (at the fast-mode multiple when `fast`); in
+/// dollars.
+pub fn cost(
+    message: &Value,
+    format: Format,
+    model: &str,
+    usage: &Usage,
+    fast: bool,
+) -> Option<f64> {
     match format {
         Format::Pi => message
             .get("usage")?
@@ -14,12 +21,7 @@ pub fn cost(message: &Value, format: Format, model: &str, usage: &Usage) -> Opti
             .get("total")?
             .as_f64()
             .filter(|c| c.is_finite()),
-        // Claude Code marks a reply in fast mode (`usage.speed`).
-        Format::Claude | Format::Codex => {
-            let fast = message.get("usage").and_then(|u| u.get("speed"))
-                == Some(&Value::String("fast".to_string()));
-            prices::cost_at(model, usage, fast)
-        }
+        Format::Claude | Format::Codex => prices::cost_at(model, usage, fast),
         Format::Yoagent => None,
     }
 }

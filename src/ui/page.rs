@@ -256,6 +256,7 @@ impl Serialize for Msg<'_> {
                 provider,
                 usage,
                 error_message,
+                fast,
                 ..
             } => {
                 map.serialize_entry("model", model)?;
@@ -275,7 +276,7 @@ impl Serialize for Msg<'_> {
                     )?;
                     // The one account: what `stats` and `log --format {cost}` say.
                     if let Some(cost) =
-                        crate::stats::cost(&entry.message_value, format, model, usage)
+                        crate::stats::cost(&entry.message_value, format, model, usage, *fast)
                     {
                         map.serialize_entry("cost", &cost)?;
                     }

@@ -462,6 +462,7 @@ fn assistant(m: &Map<String, Value>) -> Message {
             total_tokens: input + output + cache_read + cache_write,
         },
         error_message: None,
+        fast: usage.get("speed").and_then(Value::as_str) == Some("fast"),
     }
 }
 

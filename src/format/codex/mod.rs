@@ -214,6 +214,7 @@ fn assistant(content: Vec<Block>) -> Message {
         provider: "openai".to_string(),
         usage: Usage::default(),
         error_message: None,
+        fast: false,
     }
 }
 

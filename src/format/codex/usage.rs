@@ -57,12 +57,22 @@ pub struct Count {
 pub struct Attributed {
     /// (the call's first output, its usage), in file order.
     pub usage: Vec<(Ix, Usage)>,
+    /// Where the service tier changes to fast (`true`) or back, in file
+    /// order ([`fast_tier`]): the outputs after it are served so.
+    pub tiers: Vec<(Ix, bool)>,
     /// The first output, if any, whose usage a line appended later may
     /// still give: a call of the last turn whose event has not come yet.
     pub waiting: Option<Ix>,
 }
 
 impl Attributed {
+    /// Whether output `ix` was served in fast mode: the last tier set
+    /// before it.
+    pub fn fast(&self, ix: Ix) -> bool {
+        let k = self.tiers.partition_point(|(at, _)| *at < ix);
+        k > 0 && self.tiers[k - 1].1
+    }
+
     /// The usage put on output `ix` (none when it is not a call's first
     /// output, or its call has no event).
     pub fn of(&self, ix: Ix) -> Option<Usage> {
@@ -288,4 +298,18 @@ mod tests {
         let got = attribute(lines);
         assert_eq!(got.usage, vec![(2, used(10, 1)), (7, used(25, 7))]);
     }
+}
+
+/// The service tier a `thread_settings_applied` event's line sets: `Some`
+/// (fast or not) where it names one, `None` for any other line. Codex 0.169
+/// records `service_tier = "fast"` as `"priority"`; ccusage prices both as
+/// fast mode, and so does ysess.
+pub fn fast_tier(line: &[u8]) -> Option<bool> {
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let payload = &v["payload"];
+    if payload["type"] != "thread_settings_applied" {
+        return None;
+    }
+    let tier = payload["thread_settings"]["service_tier"].as_str();
+    Some(matches!(tier, Some("fast" | "priority")))
 }

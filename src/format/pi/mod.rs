@@ -397,6 +397,7 @@ fn message(m: &Map<String, Value>) -> Message {
                     total_tokens: number(&usage, "totalTokens"),
                 },
                 error_message: string(m, "errorMessage").map(str::to_string),
+                fast: false,
             }
         }
         "toolResult" => Message::ToolResult {

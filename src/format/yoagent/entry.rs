@@ -106,6 +106,7 @@ impl Entry {
                         cache_write_1h: 0,
                         total_tokens: number(&usage, &["totalTokens", "total_tokens"]),
                     },
+                    fast: false,
                     error_message: m
                         .get("errorMessage")
                         .or_else(|| m.get("error_message"))

@@ -302,6 +302,33 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "fast",
+            about: "two turns in Codex's fast mode (service_tier fast, recorded as priority) on gpt-5.5, priced at its fast multiple",
+            branches: 1,
+            run: |d| {
+                let fast = r#"service_tier="fast""#;
+                d.codex(&[
+                    "-c",
+                    fast,
+                    "-m",
+                    "gpt-5.5",
+                    "--",
+                    "Plan a small CLI called tally.",
+                ]);
+                let id = d.id();
+                d.codex(&[
+                    "resume",
+                    "-c",
+                    fast,
+                    "-m",
+                    "gpt-5.5",
+                    "--",
+                    &id,
+                    "THINK: why not wc?",
+                ]);
+            },
+        },
+        Scenario {
             name: "reasoning",
             about: "reasoning with a summary before the answer, in two turns",
             branches: 1,
