@@ -184,6 +184,20 @@ pub fn attribute(lines: impl IntoIterator<Item = (Ix, Seen)>) -> Attributed {
     out
 }
 
+/// The service tier a `thread_settings_applied` event's line sets: `Some`
+/// (fast or not) where it names one, `None` for any other line. Codex 0.169
+/// records `service_tier = "fast"` as `"priority"`; ccusage prices both as
+/// fast mode, and so does ysess.
+pub fn fast_tier(line: &[u8]) -> Option<bool> {
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let payload = &v["payload"];
+    if payload["type"] != "thread_settings_applied" {
+        return None;
+    }
+    let tier = payload["thread_settings"]["service_tier"].as_str();
+    Some(matches!(tier, Some("fast" | "priority")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,18 +312,4 @@ mod tests {
         let got = attribute(lines);
         assert_eq!(got.usage, vec![(2, used(10, 1)), (7, used(25, 7))]);
     }
-}
-
-/// The service tier a `thread_settings_applied` event's line sets: `Some`
-/// (fast or not) where it names one, `None` for any other line. Codex 0.169
-/// records `service_tier = "fast"` as `"priority"`; ccusage prices both as
-/// fast mode, and so does ysess.
-pub fn fast_tier(line: &[u8]) -> Option<bool> {
-    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
-    let payload = &v["payload"];
-    if payload["type"] != "thread_settings_applied" {
-        return None;
-    }
-    let tier = payload["thread_settings"]["service_tier"].as_str();
-    Some(matches!(tier, Some("fast" | "priority")))
 }
