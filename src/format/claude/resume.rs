@@ -132,3 +132,64 @@ pub fn as_sent(messages: Vec<Value>) -> Vec<Value> {
     flush(&mut reply, &mut results, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(values: &[Value]) -> Vec<Vec<u8>> {
+        values.iter().map(|v| v.to_string().into_bytes()).collect()
+    }
+
+    #[test]
+    fn after_a_compaction_the_summary_the_kept_messages_and_what_follows() {
+        let path = lines(&[
+            json!({"type": "user", "uuid": "u1"}),
+            json!({"type": "assistant", "uuid": "a1"}),
+            json!({"type": "user", "uuid": "u2"}),
+            json!({"type": "assistant", "uuid": "a2"}),
+            json!({"type": "system", "subtype": "compact_boundary", "uuid": "b",
+                   "compactMetadata": {"preservedMessages": {"anchorUuid": "s", "uuids": ["a2"]}}}),
+            json!({"type": "user", "uuid": "s", "isCompactSummary": true}),
+            json!({"type": "user", "uuid": "u3"}),
+            json!({"type": "assistant", "uuid": "a3", "isApiErrorMessage": true}),
+            json!({"type": "assistant", "uuid": "a4"}),
+        ]);
+        let borrowed: Vec<&[u8]> = lines_of(&path);
+        // The summary, the kept reply, then what follows; no error reply.
+        assert_eq!(resumed(&borrowed), [5, 3, 6, 8]);
+        // Without a compaction, the whole path but the error reply.
+        assert_eq!(resumed(&borrowed[..4]), [0, 1, 2, 3]);
+    }
+
+    fn lines_of(lines: &[Vec<u8>]) -> Vec<&[u8]> {
+        lines.iter().map(Vec::as_slice).collect()
+    }
+
+    #[test]
+    fn a_reply_over_several_lines_is_one_message_and_its_results_follow_it() {
+        let reply = |blocks: Value| json!({"role": "assistant", "id": "m1", "content": blocks});
+        let result = |id: &str| json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "ok"}]});
+        let sent = as_sent(vec![
+            json!({"role": "user", "content": "go"}),
+            reply(json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}])),
+            reply(json!([{"type": "tool_use", "id": "t2", "name": "Read", "input": {}}])),
+            result("t2"),
+            reply(json!([{"type": "text", "text": "still looking"}])),
+            result("t1"),
+            json!({"role": "assistant", "id": "m2", "content": [{"type": "text", "text": "done"}]}),
+        ]);
+        assert_eq!(sent.len(), 5, "{sent:#?}");
+        let kinds: Vec<&str> = sent[1]["content"]
+            .as_array()
+            .expect("blocks")
+            .iter()
+            .map(|b| b["type"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(kinds, ["text", "tool_use", "tool_use"]);
+        assert_eq!(sent[2], result("t2"));
+        assert_eq!(sent[3], result("t1"));
+        assert_eq!(sent[4]["id"], "m2");
+    }
+}
