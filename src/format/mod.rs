@@ -134,6 +134,22 @@ impl Format {
         }
     }
 
+    /// The message the format's app sends for an entry ysess reads as a
+    /// record of its own kind (`Message::Custom`): Claude Code sends a slash
+    /// command's `local_command` system line as the user's (its `content`);
+    /// any other custom entry is not sent.
+    pub fn custom_sent(self, entry: &message::Entry) -> Option<serde_json::Value> {
+        match (self, &entry.message) {
+            (Format::Claude, message::Message::Custom { kind, data, .. })
+                if kind == "local_command" =>
+            {
+                let content = data.get("content")?.as_str()?;
+                Some(serde_json::json!({"role": "user", "content": content}))
+            }
+            _ => None,
+        }
+    }
+
     /// The file whose conversation `file` continues, as the format's app
     /// reads it, and how many of that file's lines come first: a forked
     /// Codex rollout names its parent (see [`codex::resume`]). `None` for a

@@ -31,10 +31,12 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
             }
         };
         let entry = repo.entry_from(path[i], borrowed[i])?;
-        if !matches!(
+        if matches!(
             entry.message,
             crate::format::message::Message::Custom { .. }
         ) {
+            messages.extend(repo.format.custom_sent(&entry));
+        } else {
             messages.push(entry.message_value);
         }
     }

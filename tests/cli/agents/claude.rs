@@ -659,3 +659,38 @@ fn stats_of_each_claude_code_file_equals_the_mocks_usage_of_the_replies_it_holds
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// The hand-built files of older shapes (`tests/fixtures/claude/`), each
+/// alone in a home, named by its session as Claude Code names its files.
+fn hand_built() -> Vec<(PathBuf, Dir)> {
+    let folder = super::root().join("tests/fixtures/claude");
+    let mut out = Vec::new();
+    for name in ["session", "today", "compacted", "commands", "delegates"] {
+        let file = folder.join(format!("{name}.jsonl"));
+        let text = std::fs::read_to_string(&file).expect("a fixture reads");
+        let id = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find_map(|v| v["sessionId"].as_str().map(str::to_string))
+            .expect("a session id");
+        let home = Dir::new();
+        let projects = home.join("projects/-home-dana-src-ystats");
+        std::fs::create_dir_all(&projects).expect("a projects folder");
+        let to = projects.join(format!("{id}.jsonl"));
+        std::fs::write(&to, text).expect("copied");
+        out.push((to, home));
+    }
+    out
+}
+
+#[test]
+fn export_is_what_claude_code_resumes_on_the_hand_built_files_of_older_shapes() {
+    if !super::ready() {
+        return;
+    }
+    let homes = hand_built();
+    let files = homes.iter().map(|(f, _)| f.clone()).collect();
+    let (compared, differ) = super::compare_resumes(files, resumed, text::anthropic);
+    assert_eq!(compared, 5);
+    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}

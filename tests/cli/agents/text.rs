@@ -77,6 +77,15 @@ fn result_text(content: &Value) -> String {
     without_reminders(&text)
 }
 
+/// A Claude Code tool by today's name: 2.1.328 sends an older session's
+/// calls of its subagent tool, `Task`, as calls of `Agent`.
+fn today(name: &str) -> &str {
+    match name {
+        "Task" => "Agent",
+        other => other,
+    }
+}
+
 /// Anthropic Messages (`messages` of a request, or `ysess export`'s array
 /// on a Claude Code session) as turns:
 /// - `system` messages (the environment Claude Code states mid-conversation)
@@ -118,7 +127,7 @@ pub fn anthropic(messages: &[Value]) -> Vec<Turn> {
                         "redacted_thinking" => said.push(Said::Thinking(String::new())),
                         "tool_use" => said.push(Said::Call {
                             id: b["id"].as_str().unwrap_or("").to_string(),
-                            name: b["name"].as_str().unwrap_or("").to_string(),
+                            name: today(b["name"].as_str().unwrap_or("")).to_string(),
                             input: b["input"].clone(),
                         }),
                         "tool_result" => said.push(Said::Result {
