@@ -87,30 +87,69 @@ pub fn continues(file: &Path) -> Option<(PathBuf, u64)> {
 }
 
 /// What Codex sends its model for a path's lines (root first) when it
-/// resumes at its end: after a `compacted` line that carries the history
-/// it replaced the conversation with (`replacement_history`, Codex 0.169),
-/// that history and then the entries after the line; the compaction's own
-/// reply (the summary the model wrote, before the line) is not sent again.
-/// Measured with Codex 0.169.0 (the agent tests' `compact`). A path without
-/// one is sent whole.
+/// resumes at its end, measured with Codex 0.169.0 (the agent tests'
+/// `compact`, and the hand-built rollout of an older shape):
+/// - after a `compacted` line that carries the history it replaced the
+///   conversation with (`replacement_history`, Codex 0.169), that history,
+///   then the entries after the line; the compaction's own reply (the
+///   summary the model wrote, before the line) is not sent again;
+/// - after a `compacted` line of an older shape (its summary only), the
+///   user's messages before it (not the context Codex injected), the
+///   summary as the user's, then the entries after it;
+/// - a path without a compaction, whole.
 pub fn resumed(path: &[&[u8]]) -> Vec<crate::format::Sent> {
     use crate::format::Sent;
+    let parsed = |line: &[u8]| serde_json::from_slice::<Value>(line).ok();
     let last = path.iter().enumerate().rev().find_map(|(i, line)| {
-        let v: Value = serde_json::from_slice(line).ok()?;
-        if v["type"] != "compacted" {
-            return None;
-        }
-        let history = v["payload"]["replacement_history"].as_array()?.clone();
-        Some((i, history))
+        let v = parsed(line)?;
+        (v["type"] == "compacted").then_some((i, v))
     });
-    match last {
-        Some((at, history)) => history
-            .into_iter()
-            .map(Sent::Message)
-            .chain((at + 1..path.len()).map(Sent::Entry))
-            .collect(),
-        None => (0..path.len()).map(Sent::Entry).collect(),
-    }
+    let Some((at, compacted)) = last else {
+        return (0..path.len()).map(Sent::Entry).collect();
+    };
+    let payload = &compacted["payload"];
+    let before: Vec<Sent> = match payload["replacement_history"].as_array() {
+        Some(history) => history.iter().cloned().map(Sent::Message).collect(),
+        None => {
+            let users = (0..at).filter(|&i| {
+                parsed(path[i]).is_some_and(|v| {
+                    let p = &v["payload"];
+                    v["type"] == "response_item"
+                        && p["type"] == "message"
+                        && p["role"] == "user"
+                        && !injected(p)
+                })
+            });
+            let summary = payload["message"].as_str().unwrap_or_default();
+            users
+                .map(Sent::Entry)
+                .chain(std::iter::once(Sent::Message(serde_json::json!({
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": summary}],
+                }))))
+                .collect()
+        }
+    };
+    before
+        .into_iter()
+        .chain((at + 1..path.len()).map(Sent::Entry))
+        .collect()
+}
+
+/// A user message Codex injects at a session's start (its environment,
+/// the project's instructions), not the user's own.
+fn injected(payload: &Value) -> bool {
+    payload["content"]
+        .as_array()
+        .and_then(|c| c.first())
+        .and_then(|c| c["text"].as_str())
+        .is_some_and(|t| {
+            let t = t.trim_start();
+            t.starts_with("<environment_context>")
+                || t.starts_with("<user_instructions>")
+                || t.starts_with("# AGENTS.md instructions")
+        })
 }
 
 #[cfg(test)]

@@ -481,3 +481,34 @@ fn stats_of_each_rollout_equals_the_mocks_usage_of_the_calls_made_for_it() {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+#[test]
+fn export_is_what_codex_resumes_on_rollouts_older_versions_wrote() {
+    if !super::ready() {
+        return;
+    }
+    // Each rollout alone in a Codex home, named as Codex names its files.
+    let folder = super::root().join("tests/fixtures/codex");
+    let mut homes = Vec::new();
+    for name in [
+        "codex-0.34.0-tools",
+        "codex-0.42.0-tools",
+        "codex-0.63.0-tools",
+        "codex-0.169.0-tools",
+        "rollout",
+        "ide",
+    ] {
+        let file = folder.join(format!("{name}.jsonl"));
+        let id = id_of(&file);
+        let home = Dir::new();
+        let day = home.join("sessions/2026/12/06");
+        std::fs::create_dir_all(&day).expect("a sessions folder");
+        let to = day.join(format!("rollout-2026-12-06T03-00-00-{id}.jsonl"));
+        std::fs::copy(&file, &to).expect("copied");
+        homes.push((to, home));
+    }
+    let files = homes.iter().map(|(f, _)| f.clone()).collect();
+    let (compared, differ) = super::compare_resumes(files, resumed, text::responses);
+    assert_eq!(compared, 6);
+    assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
