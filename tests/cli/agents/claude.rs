@@ -175,6 +175,19 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                 usage: u,
             };
         }
+        if said.contains("SLOW") {
+            return Reply::Message {
+                blocks: vec![
+                    Block::Text("Running the long check.".into()),
+                    Block::Tool {
+                        id: format!("toolu_ys{n:04}g"),
+                        name: "Bash".into(),
+                        input: json!({"command": "python3 -c \"import time; time.sleep(30)\"", "description": "A long check"}),
+                    },
+                ],
+                usage: u,
+            };
+        }
         if said.contains("DELEGATE") {
             return Reply::Message {
                 blocks: vec![Block::Tool {
@@ -343,6 +356,48 @@ fn scenarios() -> Vec<Scenario> {
                     "Keep it a CLI, but add JSON output.",
                 ]);
                 d.claude(&["--resume", &d.id, "--fork-session", "--", "Try it in Rust."]);
+            },
+        },
+        Scenario {
+            name: "stopped-tool",
+            about: "a turn stopped (SIGINT) while its tool runs, then a resume",
+            model: "claude-sonnet-4-5-20250929",
+            branches: 1,
+            run: |d| {
+                d.start("Plan a small CLI called tally.");
+                let mut child = d
+                    .home
+                    .command(
+                        Agent::Claude,
+                        d.mock,
+                        &[
+                            "-p",
+                            "--model",
+                            d.model,
+                            "--allowedTools",
+                            "Bash",
+                            "--resume",
+                            &d.id,
+                            "--",
+                            "SLOW: run the long check.",
+                        ],
+                    )
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .expect("claude starts");
+                // The tool runs once the reply that calls it has come.
+                let started = std::time::Instant::now();
+                while d.mock.calls().len() < 2 {
+                    assert!(started.elapsed().as_secs() < 60, "the call never came");
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1500));
+                let _ = std::process::Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status();
+                let _ = child.wait();
+                d.resume("Skip the check; what next?");
             },
         },
         Scenario {
