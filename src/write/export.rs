@@ -18,11 +18,14 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
     let path = target.map(|t| repo.tree.path(t)).unwrap_or_default();
     let mut lines = Vec::with_capacity(path.len());
     for &ix in &path {
-        lines.push(repo.line_bytes(ix)?);
+        lines.push(Some(repo.line_bytes(ix)?));
     }
-    let borrowed: Vec<&[u8]> = lines.iter().map(|l| l.as_ref()).collect();
+    let sent = {
+        let borrowed: Vec<&[u8]> = lines.iter().flatten().map(|l| l.as_ref()).collect();
+        repo.format.resumed(&borrowed)
+    };
     let mut messages = Vec::new();
-    for sent in repo.format.resumed(&borrowed) {
+    for sent in sent {
         let i = match sent {
             crate::format::Sent::Entry(i) => i,
             crate::format::Sent::Message(m) => {
@@ -30,7 +33,12 @@ pub fn path_messages(repo: &Repo, target: Option<Ix>) -> io::Result<Vec<Value>> 
                 continue;
             }
         };
-        let entry = repo.entry_from(path[i], borrowed[i])?;
+        // A line's bytes go as its message is made.
+        let line = match lines[i].take() {
+            Some(line) => line,
+            None => repo.line_bytes(path[i])?,
+        };
+        let entry = repo.entry_from(path[i], &line)?;
         if matches!(
             entry.message,
             crate::format::message::Message::Custom { .. }
@@ -72,20 +80,16 @@ pub fn resumed_messages(
             Err(crate::repo::LoadError::Io(e)) => return Err(e),
             Err(e) => return Err(io::Error::other(format!("{}: {e}", parent.display()))),
         };
-        let Some(head) = earlier.tree.head() else {
-            continue;
-        };
-        for ix in earlier.tree.path(head) {
-            let entry = earlier.entry(ix)?;
-            if earlier.format.within_lines(&entry.id, *lines)
-                && !matches!(
-                    entry.message,
-                    crate::format::message::Message::Custom { .. }
-                )
-            {
-                messages.push(entry.message_value);
-            }
-        }
+        // The parent as its app resumes it at its last entry among those
+        // first lines (a compaction in it counts too).
+        let last = earlier.tree.head().and_then(|head| {
+            earlier
+                .tree
+                .path(head)
+                .into_iter()
+                .rfind(|&ix| earlier.format.within_lines(earlier.tree.id(ix), *lines))
+        });
+        messages.extend(path_messages(&earlier, last)?);
     }
     messages.extend(own);
     Ok(messages)

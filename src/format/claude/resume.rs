@@ -11,24 +11,42 @@
 //! stays in the file and in ysess's tree. The app's own error replies
 //! (`isApiErrorMessage`, "Prompt is too long") are never sent.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
+
+/// What resuming needs of a line; the rest of it (the message) is skipped
+/// unread.
+#[derive(Default, serde::Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    uuid: Option<Cow<'a, str>>,
+    #[serde(rename = "isApiErrorMessage", default)]
+    api_error: Option<Value>,
+    #[serde(rename = "compactMetadata", default)]
+    compact: Option<Value>,
+}
 
 /// The positions in `path` (the lines of the entries root→REV, root first)
 /// of the entries Claude Code resumes. A line that is not JSON is kept.
 pub fn resumed(path: &[&[u8]]) -> Vec<usize> {
-    let lines: Vec<Value> = path
+    let lines: Vec<Line<'_>> = path
         .iter()
-        .map(|l| serde_json::from_slice(l).unwrap_or(Value::Null))
+        .map(|l| serde_json::from_slice(l).unwrap_or_default())
         .collect();
-    let sent = |i: &usize| lines[*i]["isApiErrorMessage"] != Value::Bool(true);
-    let boundary = lines
-        .iter()
-        .rposition(|l| l["type"] == "system" && l["subtype"] == "compact_boundary");
+    let sent = |i: &usize| lines[*i].api_error != Some(Value::Bool(true));
+    let boundary = lines.iter().rposition(|l| {
+        l.kind.as_deref() == Some("system") && l.subtype.as_deref() == Some("compact_boundary")
+    });
     let Some(boundary) = boundary else {
         return (0..path.len()).filter(sent).collect();
     };
-    let meta = &lines[boundary]["compactMetadata"];
-    let id = |i: usize| lines[i]["uuid"].as_str().unwrap_or("");
+    let meta = lines[boundary].compact.as_ref().unwrap_or(&Value::Null);
+    let id = |i: usize| lines[i].uuid.as_deref().unwrap_or("");
     let after: Vec<usize> = (boundary + 1..path.len()).collect();
     let anchor = meta["preservedSegment"]["anchorUuid"]
         .as_str()

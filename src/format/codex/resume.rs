@@ -100,7 +100,9 @@ pub fn continues(file: &Path) -> Option<(PathBuf, u64)> {
 pub fn resumed(path: &[&[u8]]) -> Vec<crate::format::Sent> {
     use crate::format::Sent;
     let parsed = |line: &[u8]| serde_json::from_slice::<Value>(line).ok();
+    // Only a line that names the type is read whole.
     let last = path.iter().enumerate().rev().find_map(|(i, line)| {
+        memchr::memmem::find(line, b"\"compacted\"")?;
         let v = parsed(line)?;
         (v["type"] == "compacted").then_some((i, v))
     });
@@ -137,19 +139,17 @@ pub fn resumed(path: &[&[u8]]) -> Vec<crate::format::Sent> {
         .collect()
 }
 
-/// A user message Codex injects at a session's start (its environment,
-/// the project's instructions), not the user's own.
+/// A user message Codex injects (its environment, the project's
+/// instructions), not the user's own: markup that is context only, as
+/// [`crate::format::markup`] reads it for every view.
 fn injected(payload: &Value) -> bool {
+    use crate::format::markup;
     payload["content"]
         .as_array()
         .and_then(|c| c.first())
         .and_then(|c| c["text"].as_str())
-        .is_some_and(|t| {
-            let t = t.trim_start();
-            t.starts_with("<environment_context>")
-                || t.starts_with("<user_instructions>")
-                || t.starts_with("# AGENTS.md instructions")
-        })
+        .and_then(markup::read)
+        .is_some_and(|pieces| markup::only_context(&pieces))
 }
 
 #[cfg(test)]
