@@ -574,13 +574,23 @@ impl Repo {
         }
         let tree = &self.tree;
         let all = 0..tree.len() as Ix;
+        // The token counts, and the service tier where the rollout records
+        // one (Codex 0.169's `thread_settings_applied` events), in one read.
         let events: Vec<Ix> = all
             .clone()
-            .filter(|&ix| tree.is_record(ix) && tree.tag(ix) == "token_count")
+            .filter(|&ix| {
+                tree.is_record(ix)
+                    && matches!(tree.tag(ix), "token_count" | "thread_settings_applied")
+            })
             .collect();
         let mut counts = Vec::with_capacity(events.len());
-        self.each_line(&events, |_, line| {
-            counts.push(token_count(line).flatten());
+        let mut tiers = Vec::new();
+        self.each_line(&events, |ix, line| {
+            if tree.tag(ix) == "token_count" {
+                counts.push(token_count(line).flatten());
+            } else if let Some(fast) = usage::fast_tier(line) {
+                tiers.push((ix, fast));
+            }
             Ok(())
         })?;
         let mut counts = counts.into_iter();
@@ -602,17 +612,7 @@ impl Repo {
             Some((ix, seen))
         });
         let mut attributed = usage::attribute(lines);
-        // The service tier, where the rollout records one (Codex 0.169's
-        // `thread_settings_applied` events).
-        let settings: Vec<Ix> = (0..tree.len() as Ix)
-            .filter(|&ix| tree.is_record(ix) && tree.tag(ix) == "thread_settings_applied")
-            .collect();
-        self.each_line(&settings, |ix, line| {
-            if let Some(fast) = usage::fast_tier(line) {
-                attributed.tiers.push((ix, fast));
-            }
-            Ok(())
-        })?;
+        attributed.tiers = tiers;
         Ok(self.codex_usage.get_or_init(|| attributed))
     }
 

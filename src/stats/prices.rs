@@ -57,9 +57,9 @@ pub struct Price {
     /// The rates of the tokens above 200,000, where the model is priced in
     /// tiers.
     pub above_200k: Option<Rates>,
-    /// What a reply in fast mode (Claude Code's `usage.speed: "fast"`)
-    /// costs, as a multiple of the rest; `None` where fast mode costs the
-    /// same.
+    /// What a reply in fast mode (Claude Code's `usage.speed: "fast"`,
+    /// Codex's fast service tier) costs, as a multiple of the rest; `None`
+    /// where fast mode costs the same.
     pub fast: Option<f64>,
 }
 
