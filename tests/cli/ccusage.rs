@@ -66,6 +66,34 @@ pub fn ccusage_json(args: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("ccusage's JSON")
 }
 
+/// A ccusage report's `totals`: input, output, cache read, cache write,
+/// the total of tokens, and the cost (`totalCost`, or `costUSD` in the
+/// Codex reports).
+pub struct Totals {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
+    pub total: u64,
+    pub cost: f64,
+}
+
+pub fn totals(report: &serde_json::Value) -> Totals {
+    let t = &report["totals"];
+    let n = |k: &str| t[k].as_u64().unwrap_or(0);
+    Totals {
+        input: n("inputTokens"),
+        output: n("outputTokens"),
+        cache_read: n("cacheReadTokens"),
+        cache_write: n("cacheCreationTokens"),
+        total: n("totalTokens"),
+        cost: t["totalCost"]
+            .as_f64()
+            .or(t["costUSD"].as_f64())
+            .unwrap_or(0.0),
+    }
+}
+
 /// ccusage's session totals for one file alone in a Claude home:
 /// (input, output, cache read, cache write, cost).
 fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
@@ -85,16 +113,11 @@ fn ccusage_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
         }
     }
     let config = home.path().to_str().expect("a UTF-8 path");
-    let report = ccusage_json(&["session"], &[("CLAUDE_CONFIG_DIR", config)]);
-    let t = &report["totals"];
-    let n = |k: &str| t[k].as_u64().unwrap_or(0);
-    (
-        n("inputTokens"),
-        n("outputTokens"),
-        n("cacheReadTokens"),
-        n("cacheCreationTokens"),
-        t["totalCost"].as_f64().unwrap_or(0.0),
-    )
+    let t = totals(&ccusage_json(
+        &["session"],
+        &[("CLAUDE_CONFIG_DIR", config)],
+    ));
+    (t.input, t.output, t.cache_read, t.cache_write, t.cost)
 }
 
 #[test]
@@ -364,15 +387,8 @@ fn ccusage_codex_totals(file: &Path) -> (u64, u64, u64, u64, f64) {
         Some(1),
         "{report}"
     );
-    let t = &report["totals"];
-    let n = |k: &str| t[k].as_u64().unwrap_or(0);
-    (
-        n("inputTokens"),
-        n("outputTokens"),
-        n("cacheReadTokens"),
-        n("totalTokens"),
-        t["costUSD"].as_f64().unwrap_or(0.0),
-    )
+    let t = totals(&report);
+    (t.input, t.output, t.cache_read, t.total, t.cost)
 }
 
 #[test]

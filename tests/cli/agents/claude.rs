@@ -133,16 +133,16 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
                 blocks: vec![
                     Block::Thinking("Two things to look at; both at once.".into()),
                     Block::Text("Looking at both.".into()),
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}a"),
-                        name: "Bash".into(),
-                        input: json!({"command": "echo tally", "description": "Say the name"}),
-                    },
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}b"),
-                        name: "Read".into(),
-                        input: json!({"file_path": "/nonexistent/tally/notes.md"}),
-                    },
+                    Block::call(
+                        format!("toolu_ys{n:04}a"),
+                        "Bash",
+                        json!({"command": "echo tally", "description": "Say the name"}),
+                    ),
+                    Block::call(
+                        format!("toolu_ys{n:04}b"),
+                        "Read",
+                        json!({"file_path": "/nonexistent/tally/notes.md"}),
+                    ),
                 ],
                 usage: u,
             };
@@ -153,24 +153,24 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             return Reply::Message {
                 blocks: vec![
                     Block::Thinking("Three lookups; the slow one first.".into()),
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}d"),
-                        name: "Bash".into(),
-                        input: json!({"command": "sleep 1; echo slow", "description": "A slow command"}),
-                    },
+                    Block::call(
+                        format!("toolu_ys{n:04}d"),
+                        "Bash",
+                        json!({"command": "sleep 1; echo slow", "description": "A slow command"}),
+                    ),
                     Block::Pause(400),
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}e"),
-                        name: "Read".into(),
-                        input: json!({"file_path": "notes.md"}),
-                    },
+                    Block::call(
+                        format!("toolu_ys{n:04}e"),
+                        "Read",
+                        json!({"file_path": "notes.md"}),
+                    ),
                     Block::Pause(400),
                     Block::Text("Still looking.".into()),
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}f"),
-                        name: "Glob".into(),
-                        input: json!({"pattern": "*.md"}),
-                    },
+                    Block::call(
+                        format!("toolu_ys{n:04}f"),
+                        "Glob",
+                        json!({"pattern": "*.md"}),
+                    ),
                 ],
                 usage: u,
             };
@@ -179,22 +179,22 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             return Reply::Message {
                 blocks: vec![
                     Block::Text("Running the long check.".into()),
-                    Block::Tool {
-                        id: format!("toolu_ys{n:04}g"),
-                        name: "Bash".into(),
-                        input: json!({"command": "python3 -c \"import time; time.sleep(30)\"", "description": "A long check"}),
-                    },
+                    Block::call(
+                        format!("toolu_ys{n:04}g"),
+                        "Bash",
+                        json!({"command": "python3 -c \"import time; time.sleep(30)\"", "description": "A long check"}),
+                    ),
                 ],
                 usage: u,
             };
         }
         if said.contains("DELEGATE") {
             return Reply::Message {
-                blocks: vec![Block::Tool {
-                    id: format!("toolu_ys{n:04}c"),
-                    name: "Agent".into(),
-                    input: json!({"description": "Find the counter", "prompt": "SUBTASK: find where tally counts lines.", "subagent_type": "general-purpose"}),
-                }],
+                blocks: vec![Block::call(
+                    format!("toolu_ys{n:04}c"),
+                    "Agent",
+                    json!({"description": "Find the counter", "prompt": "SUBTASK: find where tally counts lines.", "subagent_type": "general-purpose"}),
+                )],
                 usage: u,
             };
         }
@@ -553,8 +553,6 @@ fn scenario_main(scenario: &Path) -> PathBuf {
         .unwrap_or_else(|| panic!("{}: no file named {id}", scenario.display()))
 }
 
-const PROBE: &str = "ysess resume probe: reply with one word.";
-
 /// What Claude Code sends the model when it resumes `file`, as turns, the
 /// probe's own words left out.
 fn resumed(file: &Path) -> Vec<text::Turn> {
@@ -570,27 +568,15 @@ fn resumed(file: &Path) -> Vec<text::Turn> {
         .and_then(|s| s.to_str())
         .expect("an id")
         .to_string();
-    let out = home.run(Agent::Claude, &mock, &["-p", "--resume", &id, "--", PROBE]);
+    let out = home.run(
+        Agent::Claude,
+        &mock,
+        &["-p", "--resume", &id, "--", super::PROBE],
+    );
     succeeded(&out, &format!("claude -p --resume {id}"));
-    let call = mock
-        .calls()
-        .into_iter()
-        .find(|c| {
-            c.body["messages"]
-                .as_array()
-                .is_some_and(|m| m.iter().any(|m| m.to_string().contains(PROBE)))
-        })
-        .expect("the resumed request");
-    let mut turns = text::anthropic(call.body["messages"].as_array().expect("messages"));
-    // The probe, and the "No response requested." Claude Code puts
-    // between a trailing user line and it.
-    if let Some(last) = turns.last_mut() {
-        last.said
-            .retain(|s| *s != text::Said::Text(PROBE.to_string()));
-        if last.said.is_empty() {
-            turns.pop();
-        }
-    }
+    let mut turns = super::probed(&mock, "messages", text::anthropic);
+    // The "No response requested." Claude Code puts between a trailing
+    // user line and the probe.
     if turns.last().is_some_and(|t| {
         t.role == "assistant" && t.said == [text::Said::Text("No response requested.".into())]
     }) {

@@ -98,16 +98,16 @@ fn script() -> impl Fn(&Value) -> Reply + Send + Sync + 'static {
             return Reply::Message {
                 blocks: vec![
                     Block::Thinking("**Two commands**\n\nRun both at once.".into()),
-                    Block::Tool {
-                        id: format!("call_ys{n:04}a"),
-                        name: "exec_command".into(),
-                        input: json!({"cmd": "echo tally"}),
-                    },
-                    Block::Tool {
-                        id: format!("call_ys{n:04}b"),
-                        name: "exec_command".into(),
-                        input: json!({"cmd": "cat /nonexistent/tally/notes.md"}),
-                    },
+                    Block::call(
+                        format!("call_ys{n:04}a"),
+                        "exec_command",
+                        json!({"cmd": "echo tally"}),
+                    ),
+                    Block::call(
+                        format!("call_ys{n:04}b"),
+                        "exec_command",
+                        json!({"cmd": "cat /nonexistent/tally/notes.md"}),
+                    ),
                 ],
                 usage: u,
             };
@@ -386,8 +386,6 @@ fn codex_rollouts_pass_fsck_and_branch_lists_the_scenarios_forks() {
     }
 }
 
-const PROBE: &str = "ysess resume probe: reply with one word.";
-
 /// What Codex sends the model when it resumes `file`, as turns.
 fn resumed(file: &Path) -> Vec<text::Turn> {
     let sessions = file
@@ -401,23 +399,17 @@ fn resumed(file: &Path) -> Vec<text::Turn> {
     let out = home.run(
         Agent::Codex,
         &mock,
-        &["exec", "resume", "--skip-git-repo-check", "--", &id, PROBE],
+        &[
+            "exec",
+            "resume",
+            "--skip-git-repo-check",
+            "--",
+            &id,
+            super::PROBE,
+        ],
     );
     succeeded(&out, &format!("codex exec resume {id}"));
-    let call = mock
-        .calls()
-        .into_iter()
-        .find(|c| c.body["input"].to_string().contains(PROBE))
-        .expect("the resumed request");
-    let mut turns = text::responses(call.body["input"].as_array().expect("input items"));
-    if let Some(last) = turns.last_mut() {
-        last.said
-            .retain(|s| *s != text::Said::Text(PROBE.to_string()));
-        if last.said.is_empty() {
-            turns.pop();
-        }
-    }
-    turns
+    super::probed(&mock, "input", text::responses)
 }
 
 #[test]

@@ -36,6 +36,17 @@ pub enum Block {
     Pause(u64),
 }
 
+impl Block {
+    /// A call of `name` with `input`, its id `id`.
+    pub fn call(id: String, name: &str, input: Value) -> Block {
+        Block::Tool {
+            id,
+            name: name.to_string(),
+            input,
+        }
+    }
+}
+
 /// The mark between a stream's parts where [`Block::Pause`] stands.
 const PAUSE: char = '\u{1}';
 

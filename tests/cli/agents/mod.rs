@@ -334,21 +334,8 @@ pub fn ysess_all(env: &[(&str, &str)]) -> (Tokens, Option<f64>) {
 /// ccusage's totals (`ccusage [SUB] daily --json --offline`) with `env`.
 pub fn ccusage_daily(sub: Option<&str>, env: &[(&str, &str)]) -> (Tokens, f64) {
     let args: Vec<&str> = sub.into_iter().chain(["daily"]).collect();
-    let report = crate::ccusage::ccusage_json(&args, env);
-    let t = &report["totals"];
-    let n = |k: &str| t[k].as_u64().unwrap_or(0);
-    (
-        (
-            n("inputTokens"),
-            n("outputTokens"),
-            n("cacheReadTokens"),
-            n("cacheCreationTokens"),
-        ),
-        t["totalCost"]
-            .as_f64()
-            .or(t["costUSD"].as_f64())
-            .unwrap_or(0.0),
-    )
+    let t = crate::ccusage::totals(&crate::ccusage::ccusage_json(&args, env));
+    ((t.input, t.output, t.cache_read, t.cache_write), t.cost)
 }
 
 /// Writes what the mock saw of a scenario beside its files.
@@ -459,4 +446,36 @@ pub fn stats_tokens(dir: &Dir, file: &Path) -> Tokens {
     let total = run.status(0).stats_total();
     let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
     (n("input"), n("output"), n("cache_read"), n("cache_write"))
+}
+
+/// What each resume check says to the agent: its own words, left out of
+/// what is compared ([`probed`]).
+pub const PROBE: &str = "ysess resume probe: reply with one word.";
+
+/// The conversation of the request the mock got with [`PROBE`] in it (its
+/// `messages` or `input`, named by `key`), as turns ([`text`] reads them
+/// with `read`), the probe's own words left out.
+pub fn probed(
+    mock: &mock::Mock,
+    key: &str,
+    read: fn(&[serde_json::Value]) -> Vec<text::Turn>,
+) -> Vec<text::Turn> {
+    let call = mock
+        .calls()
+        .into_iter()
+        .find(|c| c.body[key].to_string().contains(PROBE))
+        .expect("the resumed request");
+    let mut turns = read(
+        call.body[key]
+            .as_array()
+            .expect("the request's conversation"),
+    );
+    if let Some(last) = turns.last_mut() {
+        last.said
+            .retain(|s| *s != text::Said::Text(PROBE.to_string()));
+        if last.said.is_empty() {
+            turns.pop();
+        }
+    }
+    turns
 }
