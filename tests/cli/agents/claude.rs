@@ -365,38 +365,26 @@ fn scenarios() -> Vec<Scenario> {
             branches: 1,
             run: |d| {
                 d.start("Plan a small CLI called tally.");
-                let mut child = d
-                    .home
-                    .command(
-                        Agent::Claude,
-                        d.mock,
-                        &[
-                            "-p",
-                            "--model",
-                            d.model,
-                            "--allowedTools",
-                            "Bash",
-                            "--resume",
-                            &d.id,
-                            "--",
-                            "SLOW: run the long check.",
-                        ],
-                    )
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .expect("claude starts");
-                // The tool runs once the reply that calls it has come.
-                let started = std::time::Instant::now();
-                while d.mock.calls().len() < 2 {
-                    assert!(started.elapsed().as_secs() < 60, "the call never came");
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                std::thread::sleep(std::time::Duration::from_millis(1500));
-                let _ = std::process::Command::new("kill")
-                    .args(["-INT", &child.id().to_string()])
-                    .status();
-                let _ = child.wait();
+                // The tool runs once the reply that calls it has come; a
+                // second and a half into its thirty, the turn is stopped.
+                let args = [
+                    "-p",
+                    "--model",
+                    d.model,
+                    "--allowedTools",
+                    "Bash",
+                    "--resume",
+                    &d.id,
+                    "--",
+                    "SLOW: run the long check.",
+                ];
+                d.home.interrupt(
+                    Agent::Claude,
+                    d.mock,
+                    &args,
+                    |m| m.calls().len() >= 2,
+                    std::time::Duration::from_millis(1500),
+                );
                 d.resume("Skip the check; what next?");
             },
         },
@@ -407,39 +395,22 @@ fn scenarios() -> Vec<Scenario> {
             branches: 1,
             run: |d| {
                 d.start("Plan a small CLI called tally.");
-                let mut child = d
-                    .home
-                    .command(
-                        Agent::Claude,
-                        d.mock,
-                        &[
-                            "-p",
-                            "--model",
-                            d.model,
-                            "--resume",
-                            &d.id,
-                            "--",
-                            "HANG: write all of it.",
-                        ],
-                    )
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .expect("claude starts");
-                let started = std::time::Instant::now();
-                while d.mock.hanging.load(Ordering::SeqCst) == 0 {
-                    assert!(
-                        started.elapsed().as_secs() < 60,
-                        "the hanging request never came"
-                    );
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                // What an interrupt does: SIGINT, as Ctrl-C sends.
-                let _ = std::process::Command::new("kill")
-                    .args(["-INT", &child.id().to_string()])
-                    .status();
-                let ended = child.wait().expect("claude ends");
-                assert!(!ended.success() || ended.code().is_some());
+                let args = [
+                    "-p",
+                    "--model",
+                    d.model,
+                    "--resume",
+                    &d.id,
+                    "--",
+                    "HANG: write all of it.",
+                ];
+                d.home.interrupt(
+                    Agent::Claude,
+                    d.mock,
+                    &args,
+                    |m| m.hanging.load(Ordering::SeqCst) > 0,
+                    std::time::Duration::ZERO,
+                );
                 let refused = d.home.run(
                     Agent::Claude,
                     d.mock,

@@ -243,36 +243,21 @@ fn scenarios() -> Vec<Scenario> {
             run: |d| {
                 d.start("Plan a small CLI called tally.");
                 let id = d.id();
-                let mut child = d
-                    .home
-                    .command(
-                        Agent::Codex,
-                        d.mock,
-                        &[
-                            "exec",
-                            "resume",
-                            "--skip-git-repo-check",
-                            "--",
-                            &id,
-                            "HANG: write all of it.",
-                        ],
-                    )
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .expect("codex starts");
-                let started = std::time::Instant::now();
-                while d.mock.hanging.load(Ordering::SeqCst) == 0 {
-                    assert!(
-                        started.elapsed().as_secs() < 60,
-                        "the hanging request never came"
-                    );
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                let _ = std::process::Command::new("kill")
-                    .args(["-INT", &child.id().to_string()])
-                    .status();
-                let _ = child.wait();
+                let args = [
+                    "exec",
+                    "resume",
+                    "--skip-git-repo-check",
+                    "--",
+                    &id,
+                    "HANG: write all of it.",
+                ];
+                d.home.interrupt(
+                    Agent::Codex,
+                    d.mock,
+                    &args,
+                    |m| m.hanging.load(Ordering::SeqCst) > 0,
+                    std::time::Duration::ZERO,
+                );
                 let _ = d.home.run(
                     Agent::Codex,
                     d.mock,

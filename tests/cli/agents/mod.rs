@@ -139,6 +139,39 @@ impl Home {
             .expect("the agent starts")
     }
 
+    /// Runs `agent` with `args` until `ready` says of the mock that the
+    /// moment has come (the model is streaming, a tool was called) and
+    /// `then` more has passed, interrupts it as Ctrl-C does (SIGINT) and
+    /// waits for it to end.
+    pub fn interrupt(
+        &self,
+        agent: Agent,
+        mock: &mock::Mock,
+        args: &[&str],
+        ready: impl Fn(&mock::Mock) -> bool,
+        then: std::time::Duration,
+    ) {
+        let mut child = self
+            .command(agent, mock, args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the agent starts");
+        let started = std::time::Instant::now();
+        while !ready(mock) {
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "the moment to interrupt never came"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::thread::sleep(then);
+        let _ = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status();
+        let _ = child.wait();
+    }
+
     pub fn command(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Command {
         let mut cmd = Command::new(binary(agent));
         cmd.args(args)
