@@ -68,6 +68,26 @@ pub struct Repo {
     /// A Codex rollout's usage by model call, worked out once when first
     /// asked for ([`Repo::codex_usage`]).
     codex_usage: std::sync::OnceLock<crate::format::codex::usage::Attributed>,
+    /// For a session whose app owns the file: its refs file, and the
+    /// records joined from it ([`Repo::with_store`]).
+    side: Side,
+}
+
+/// An app-owned session's refs, kept beside its file
+/// ([`crate::refs::store`]).
+#[derive(Default)]
+struct Side {
+    /// The session's id, as its app knows it.
+    session: Option<String>,
+    /// Its refs file (which may not exist yet).
+    file: Option<std::path::PathBuf>,
+    /// The entries from it, from this one on, are records from the refs
+    /// file: `(entry, its line)`, in order.
+    lines: Vec<(Ix, Vec<u8>)>,
+    /// Where the app's whole lines ended when the session was read.
+    app_end: Option<u64>,
+    /// The refs file, as read.
+    refs: Option<crate::refs::store::Refs>,
 }
 
 /// Why a session cannot be shown.
@@ -333,6 +353,7 @@ impl Repo {
             lean: false,
             tallies: report.tallies,
             codex_usage: std::sync::OnceLock::new(),
+            side: Side::default(),
         };
         repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
         Ok(repo)
@@ -421,6 +442,9 @@ impl Repo {
     /// The bytes of an entry's line, borrowed when the session is held in
     /// memory (no copy), read from the file otherwise.
     pub fn line_bytes(&self, ix: Ix) -> io::Result<std::borrow::Cow<'_, [u8]>> {
+        if let Some(line) = self.side_line(ix) {
+            return Ok(line.into());
+        }
         let node = self.tree.node(ix);
         match &self.store {
             Held::Open(file) => crate::input::read_at(file, node.offset, node.len).map(Into::into),
@@ -445,6 +469,11 @@ impl Repo {
         const BLOCK: u64 = 4 << 20;
         let mut next = 0;
         while next < ixs.len() {
+            if let Some(line) = self.side_line(ixs[next]) {
+                each(ixs[next], line)?;
+                next += 1;
+                continue;
+            }
             let (block, start, upto) = self.lines_block(ixs, next, BLOCK)?;
             for &ix in &ixs[next..upto] {
                 each(ix, self.line_in(&block, start, ix)?)?;
@@ -473,7 +502,7 @@ impl Repo {
         let mut end = end_of(ixs[from]);
         while let Some(&ix) = ixs.get(upto) {
             let node = self.tree.node(ix);
-            if node.offset < start || end_of(ix) - start > max {
+            if self.side_line(ix).is_some() || node.offset < start || end_of(ix) - start > max {
                 break;
             }
             end = end.max(end_of(ix));
@@ -518,6 +547,9 @@ impl Repo {
         match &self.store {
             Held::Memory(bytes) => Ok(bytes.len() as u64),
             Held::Open(file) => {
+                if let Some(end) = self.side.app_end {
+                    return Ok(end);
+                }
                 let Some(last) = self.tree.nodes().last() else {
                     return Ok(0);
                 };
@@ -550,6 +582,23 @@ impl Repo {
             }
         }
         Ok(hasher.finish(len))
+    }
+
+    /// `len` bytes of the file from `offset` (fewer at its end), read from
+    /// memory when the session is held there.
+    pub fn bytes_at(&self, offset: u64, len: u64) -> io::Result<Vec<u8>> {
+        match &self.store {
+            Held::Open(file) => {
+                let size = file.metadata()?.len();
+                let len = len.min(size.saturating_sub(offset));
+                crate::input::read_at(file, offset, len)
+            }
+            Held::Memory(bytes) => {
+                let from = (offset as usize).min(bytes.len());
+                let to = (from + len as usize).min(bytes.len());
+                Ok(bytes[from..to].to_vec())
+            }
+        }
     }
 
     /// The first `len` bytes of the file (fewer when it is shorter), read
@@ -646,7 +695,12 @@ impl Repo {
     pub fn entry_from(&self, ix: Ix, line: &[u8]) -> io::Result<Entry> {
         // Trimmed as yoagent trims a line.
         let text = std::str::from_utf8(line).map(str::trim).unwrap_or_default();
-        let entry = self.format.entry(text.as_bytes());
+        // ysess's records beside an app's file are written as yoagent's.
+        let format = match self.side_line(ix) {
+            Some(_) => Format::Yoagent,
+            None => self.format,
+        };
+        let entry = format.entry(text.as_bytes());
         let mut entry = entry.map_err(|NotAnEntry(why)| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -656,7 +710,7 @@ impl Repo {
                 ),
             )
         })?;
-        match self.format {
+        match format {
             Format::Codex => self.codex_turn(ix, &mut entry.message)?,
             Format::Yoagent | Format::Pi | Format::Claude => {}
         }
@@ -676,6 +730,144 @@ impl Repo {
                 .map(|p| self.tree.id(p).to_string());
         }
         Ok(entry)
+    }
+}
+
+/// The refs ysess keeps beside an app's file ([`crate::refs::store`]).
+impl Repo {
+    /// Joins the refs `store` keeps for this session (read from `path`) to
+    /// its tree, when its app owns the file (Claude Code's, Codex's): the
+    /// labels, branches and HEAD moves recorded there then mean what they
+    /// mean in a yoagent file. A session of a format ysess writes into,
+    /// one read from standard input, and one with no refs file are as they
+    /// were.
+    pub fn with_store(
+        mut self,
+        path: &Path,
+        store: Option<&crate::refs::store::Store>,
+    ) -> io::Result<Repo> {
+        use crate::refs::store;
+        if self.format.writable() {
+            return Ok(self);
+        }
+        let first = self.start(64 << 10)?;
+        let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
+        let Some(session) = store::session_id(self.format, path, first) else {
+            return Ok(self);
+        };
+        self.side.app_end = Some(self.whole_lines_end()?);
+        self.side.file = store.map(|s| s.file(self.format, &session));
+        self.side.session = Some(session);
+        let Some(refs) = self
+            .side
+            .file
+            .as_deref()
+            .map(store::Refs::read)
+            .transpose()?
+        else {
+            return Ok(self);
+        };
+        if let Some(refs) = refs {
+            self.join(refs)?;
+        }
+        Ok(self)
+    }
+
+    /// Joins the records of a refs file, read, to the tree.
+    pub(crate) fn join(&mut self, refs: crate::refs::store::Refs) -> io::Result<()> {
+        // Each record stands after the app's lines that start before `at`.
+        let mut starts: Vec<(u64, u64)> = self
+            .tree
+            .nodes()
+            .iter()
+            .map(|n| (n.offset, n.line))
+            .collect();
+        starts.sort_unstable();
+        let mut lines = Vec::with_capacity(refs.records.len());
+        let after = |at: u64| {
+            let k = starts.partition_point(|&(offset, _)| offset < at);
+            starts[..k].iter().map(|&(_, line)| line).max().unwrap_or(0)
+        };
+        let entries: Vec<crate::tree::NewEntry<'_>> = refs
+            .records
+            .iter()
+            .map(|r| crate::tree::NewEntry {
+                id: &r.id,
+                parent: Some(&r.record.parent),
+                label: r.label.as_deref(),
+                timestamp: r.timestamp,
+                kind: crate::MessageKind::Custom,
+                line: after(r.at),
+                offset: 0,
+                len: r.bytes.len() as u64,
+                tag: Some(r.record.kind.name()),
+                subject: None,
+                record: true,
+                target: None,
+            })
+            .collect();
+        let tree = std::mem::take(&mut self.tree);
+        let (tree, joined) = tree.extended(entries);
+        for (r, joined) in refs.records.iter().zip(joined) {
+            // A record whose parent is gone still joins (fsck names it);
+            // only a second record of one id does not.
+            let ix = match joined {
+                Ok(ix) => Some(ix),
+                Err(crate::tree::Link::DuplicateId { .. }) => None,
+                Err(_) => tree.find(&r.id),
+            };
+            if let Some(ix) = ix {
+                lines.push((ix, r.bytes.clone()));
+            }
+        }
+        self.tree = tree;
+        self.side.lines = lines;
+        self.side.refs = Some(refs);
+        self.refs = Refs::read(&self.tree, |ix| self.entry(ix))?;
+        Ok(())
+    }
+
+    /// Names the refs file the records joined came from.
+    pub(crate) fn set_refs_file(&mut self, path: std::path::PathBuf) {
+        self.side.file = Some(path);
+    }
+
+    /// A record's line, when entry `ix` is one from the refs file.
+    fn side_line(&self, ix: Ix) -> Option<&[u8]> {
+        let first = self.side.lines.first()?.0;
+        if ix < first {
+            return None;
+        }
+        let k = self.side.lines.binary_search_by_key(&ix, |l| l.0).ok()?;
+        Some(&self.side.lines[k].1)
+    }
+
+    /// Whether entry `ix` is a record from the refs file beside the app's.
+    pub fn is_side_record(&self, ix: Ix) -> bool {
+        self.side_line(ix).is_some()
+    }
+
+    /// The session's id as its app knows it, when its app owns the file.
+    pub fn session_id(&self) -> Option<&str> {
+        self.side.session.as_deref()
+    }
+
+    /// The file ysess keeps this session's refs in, when its app owns
+    /// the file and a store is known ([`Repo::with_store`]).
+    pub fn refs_file(&self) -> Option<&Path> {
+        self.side.file.as_deref()
+    }
+
+    /// The refs file, as read ([`Repo::with_store`]); `None` when there is
+    /// none.
+    pub fn stored_refs(&self) -> Option<&crate::refs::store::Refs> {
+        self.side.refs.as_ref()
+    }
+
+    /// Where the app's whole lines ended when the session was read, for a
+    /// session whose refs are kept beside it.
+    pub fn app_end(&self) -> Option<u64> {
+        self.side.app_end
     }
 }
 

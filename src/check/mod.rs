@@ -99,6 +99,8 @@ codes! {
     DanglingParent = "danglingParent", Warning;
     UnknownLineType = "unknownLineType", Warning;
     RepeatedUuid = "repeatedUuid", Warning;
+    DanglingRef = "danglingRef", Error;
+    RefsWithoutSession = "refsWithoutSession", Warning;
 }
 
 impl fmt::Display for Code {
@@ -224,7 +226,7 @@ impl Report {
 
     /// Sorts findings by line (file-level ones first), errors before
     /// warnings on one line.
-    fn sort(&mut self) {
+    pub fn sort(&mut self) {
         self.findings
             .sort_by_key(|f| (f.line, f.severity(), f.offset));
     }

@@ -15,6 +15,10 @@ use crate::ui::render::Paint;
 /// rewritten. With -b, starts a branch there too; the branch then follows
 /// the work appended below it.
 ///
+/// A Claude Code or Codex session's file is its app's: HEAD moves in
+/// ysess's refs beside it (see `ysess resume`, which hands the session to
+/// its agent at HEAD), and the file stays as the app wrote it.
+///
 /// `checkout -` goes back where HEAD was before the last move (`@-`, see
 /// `ysess reflog`): onto the branch it was on, or to the entry.
 ///
@@ -76,5 +80,16 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
         Checkout::Moved { at } => format!("HEAD is now at {}", described(&at, paint)),
     };
     status(ctx, &text)?;
+    // HEAD moved in ysess's refs: the app resumes there through ysess.
+    if let Some(format) = crate::ops::app_owned(&path) {
+        status(
+            ctx,
+            &format!(
+                "hint: {} goes on from HEAD in {}",
+                command(ctx.global, &["resume"]),
+                format.app()
+            ),
+        )?;
+    }
     Ok(Exit::Success)
 }

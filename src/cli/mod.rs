@@ -16,6 +16,7 @@ mod log;
 mod ls;
 pub mod manual;
 mod reflog;
+mod resume;
 
 mod progress;
 mod show;
@@ -145,6 +146,7 @@ pub enum Command {
     Branch(branch::BranchArgs),
     Tag(tag::TagArgs),
     Checkout(checkout::CheckoutArgs),
+    Resume(resume::ResumeArgs),
     Append(append::AppendArgs),
     Export(export::ExportArgs),
     Diff(diff::DiffArgs),
@@ -174,8 +176,10 @@ pub enum Exit {
     Fatal,
     /// 128 + N: `ysess tui` ended by signal N (SIGTERM, SIGHUP, …) after
     /// giving the terminal back, as a shell reports a process the signal
-    /// ended.
+    /// ended; `ysess resume`'s agent ended by it.
     Signal(u8),
+    /// N: `ysess resume`'s agent exited with status N.
+    Agent(u8),
 }
 
 impl Exit {
@@ -187,6 +191,7 @@ impl Exit {
             Exit::Usage => 2,
             Exit::Fatal => 128,
             Exit::Signal(n) => 128u8.saturating_add(n),
+            Exit::Agent(n) => n,
         }
     }
 }
@@ -279,14 +284,25 @@ fn open_with(
 ) -> Result<crate::repo::Repo, Failure> {
     let source = crate::Source::new(&ctx.global.file);
     let format = ctx.global.format_of;
-    load(&source, format).map_err(|e| match e {
-        crate::repo::LoadError::Invalid { .. } => {
-            Failure::refuse(format!("{}: {}", source.display(), hint::load_error(&e))).with_hint(
-                format!("{} lists every problem", hint::fsck(ctx.global, &[])),
-            )
-        }
-        crate::repo::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
-    })
+    let with_refs = |repo: crate::repo::Repo| match &source {
+        // An app-owned session's refs, kept beside it.
+        crate::Source::Path(path) => repo
+            .with_store(path, crate::refs::store::Store::from_env().as_ref())
+            .map_err(crate::repo::LoadError::Io),
+        crate::Source::Stdin => Ok(repo),
+    };
+    load(&source, format)
+        .and_then(with_refs)
+        .map_err(|e| match e {
+            crate::repo::LoadError::Invalid { .. } => {
+                Failure::refuse(format!("{}: {}", source.display(), hint::load_error(&e)))
+                    .with_hint(format!(
+                        "{} lists every problem",
+                        hint::fsck(ctx.global, &[])
+                    ))
+            }
+            crate::repo::LoadError::Io(e) => unreadable(ctx.global, &e, ""),
+        })
 }
 
 /// The session file cannot be read: names it, and when it does not exist,
@@ -376,6 +392,7 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
         Command::Branch(args) => branch::run(args, &mut ctx),
         Command::Tag(args) => tag::run(args, &mut ctx),
         Command::Checkout(args) => checkout::run(args, &mut ctx),
+        Command::Resume(args) => resume::run(args, &mut ctx),
         Command::Append(args) => append::run(args, &mut ctx),
         Command::Export(args) => export::run(args, &mut ctx),
         Command::Diff(args) => diff::run(args, &mut ctx),

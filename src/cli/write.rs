@@ -40,6 +40,9 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
             failure(&e).with_hint("run the command again once the other program is done")
         }
         WriteError::NotAFile | WriteError::Format(_) => failure(&e),
+        WriteError::NoStore => failure(&e).with_hint(
+            "set YSESS_REFS to the folder ysess keeps the refs of app-owned sessions in",
+        ),
         WriteError::Unnumbered => failure(&e).with_hint(
             "open the session in pi once (pi rewrites it as version 3), then run this again",
         ),

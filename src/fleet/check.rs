@@ -77,7 +77,24 @@ pub fn check_file(
     old: Option<&OldCopy>,
     repair: bool,
 ) -> io::Result<Outcome> {
+    // The refs ysess keeps beside an app's session are checked as such.
+    if let Source::Path(path) = source
+        && crate::fleet::refs::is_refs(path)
+    {
+        let report = crate::fleet::refs::check_refs_file(path)?;
+        return Ok(Outcome {
+            report,
+            repaired: None,
+        });
+    }
     let mut report = check(source.open()?, options)?;
+    // And those of a session whose app owns the file, with its own.
+    if let Source::Path(path) = source
+        && !report.format.writable()
+    {
+        let store = crate::refs::store::Store::from_env();
+        crate::fleet::refs::check_session_refs(path, store.as_ref(), &mut report)?;
+    }
     // A torn last line may be one another program is still writing: say so,
     // rather than point to --repair.
     let live = match (report.torn, source) {

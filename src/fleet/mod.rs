@@ -1,13 +1,15 @@
 //! Many session files at once: finding them under directories ([`walk`]),
 //! checking them on every core in bounded memory ([`ordered`]), and proving
 //! that a whole fleet only grew, against a git revision ([`git`]) or a
-//! manifest of digests ([`manifest`]); `fsck` of one file ([`check`]) and
-//! of a whole run ([`plan`]) as operations.
+//! manifest of digests ([`manifest`]); `fsck` of one file ([`check`]), of
+//! the refs ysess keeps beside an app's file ([`refs`]), and of a whole run
+//! ([`plan`]) as operations.
 
 pub mod check;
 pub mod git;
 pub mod manifest;
 pub mod plan;
+pub mod refs;
 pub mod sessions;
 pub mod walk;
 

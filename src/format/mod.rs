@@ -9,6 +9,7 @@
 pub mod claude;
 pub mod codex;
 pub mod fault;
+pub mod handoff;
 pub mod json;
 pub mod markup;
 pub mod message;
@@ -49,6 +50,16 @@ impl Format {
             Format::Pi => "pi",
             Format::Claude => "claude",
             Format::Codex => "codex",
+        }
+    }
+
+    /// The app that owns the format's files, as people call it.
+    pub fn app(self) -> &'static str {
+        match self {
+            Format::Yoagent => "yoagent",
+            Format::Pi => "pi",
+            Format::Claude => "Claude Code",
+            Format::Codex => "Codex",
         }
     }
 

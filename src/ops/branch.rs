@@ -3,13 +3,12 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open, row};
+use super::{Error, Refused, append_records, open_for_records, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 pub use crate::refs::listing::{Listed, Listing};
 use crate::tree::Tree;
 use crate::view::Row;
-use crate::write::Create;
 
 /// Why a branch operation refused, beyond what every operation may say.
 #[derive(Debug)]
@@ -48,7 +47,7 @@ pub fn create(
     force: bool,
 ) -> Result<Created, Refused<BranchError>> {
     check_name(name).map_err(Error::Refused)?;
-    let locked = open(path, Create::No)?;
+    let locked = open_for_records(path)?;
     let repo = &locked.repo;
     let tree = &repo.tree;
     let head = tree.head().ok_or(Error::Empty("nothing to branch from"))?;
@@ -119,7 +118,7 @@ fn change(
     path: &Path,
     make: impl FnOnce(&Refs, &Tree) -> Result<Kind, Refused<BranchError>>,
 ) -> Result<(), Refused<BranchError>> {
-    let locked = open(path, Create::No)?;
+    let locked = open_for_records(path)?;
     let tree = &locked.repo.tree;
     // The name is checked first: on an empty session, too, the answer is
     // that there is no such branch.

@@ -3,12 +3,11 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open, row};
+use super::{Error, Refused, append_records, open_for_records, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
 use crate::view::Row;
-use crate::write::Create;
 
 /// What [`checkout`] did.
 #[derive(Debug)]
@@ -64,7 +63,7 @@ pub fn checkout(
     rev: Option<&str>,
     branch: Option<&str>,
 ) -> Result<Checkout, Refused<CheckoutError>> {
-    let locked = open(path, Create::No)?;
+    let locked = open_for_records(path)?;
     let repo = &locked.repo;
     let (tree, refs) = (&repo.tree, &repo.refs);
     let head = tree.head();

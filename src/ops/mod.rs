@@ -12,6 +12,7 @@ pub mod append;
 pub mod branch;
 pub mod checkout;
 pub mod export;
+pub mod resume;
 pub mod tag;
 
 use std::fmt;
@@ -99,6 +100,25 @@ pub fn now_ms() -> u64 {
 /// Opens the session at `path` for appending, under its lock.
 pub fn open(path: &std::path::Path, create: Create) -> Result<Locked, Error> {
     Locked::open(path, create).map_err(Error::Open)
+}
+
+/// Opens the session at `path` for ysess's records, under a lock: the
+/// file itself, or, when its app owns it, the refs file the environment's
+/// store keeps for it ([`crate::refs::store`]).
+pub fn open_for_records(path: &std::path::Path) -> Result<Locked, Error> {
+    let store = crate::refs::store::Store::from_env();
+    Locked::open_for_records(path, store.as_ref()).map_err(Error::Open)
+}
+
+/// The format of the session at `path` when its app owns the file (ysess
+/// keeps its refs beside it); `None` for a format ysess writes into, or a
+/// file that cannot be read.
+pub fn app_owned(path: &std::path::Path) -> Option<crate::format::Format> {
+    let file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len().min(64 << 10);
+    let head = crate::input::read_at(&file, 0, len).ok()?;
+    let format = crate::format::Format::detect(head.split(|&b| b == b'\n'));
+    (!format.writable()).then_some(format)
 }
 
 /// Entry `ix` as a status line shows it: decorated with the branches and

@@ -2,10 +2,9 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open, row};
+use super::{Error, Refused, append_records, open_for_records, row};
 use crate::format::yoagent::records::check_name;
 use crate::view::Row;
-use crate::write::Create;
 
 /// What [`set`] did.
 #[derive(Debug)]
@@ -51,7 +50,7 @@ pub fn set(
     force: bool,
 ) -> Result<Set, Refused<SetError>> {
     check_name(name).map_err(Error::Refused)?;
-    let locked = open(path, Create::No)?;
+    let locked = open_for_records(path)?;
     let repo = &locked.repo;
     let tree = &repo.tree;
     let head = tree.head().ok_or(Error::Empty("nothing to label"))?;
@@ -101,7 +100,7 @@ pub enum DeleteError {
 /// say so by appending (pi's empty label change); yoagent has none, and
 /// the refusal says so.
 pub fn delete(path: &Path, name: &str) -> Result<Deleted, Refused<DeleteError>> {
-    let locked = open(path, Create::No)?;
+    let locked = open_for_records(path)?;
     let repo = &locked.repo;
     if repo.tree.label(name).is_none() {
         return Err(Refused::Own(DeleteError::NoLabel));

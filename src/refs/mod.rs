@@ -12,6 +12,7 @@ pub mod range;
 pub mod reflog;
 pub mod rev_error;
 pub mod revision;
+pub mod store;
 pub mod tail;
 
 use std::collections::{BTreeMap, HashMap};

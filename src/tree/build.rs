@@ -48,6 +48,26 @@ pub enum Link {
     UnknownParent,
 }
 
+impl Tree {
+    /// The tree with `more` entries joined after its own (ysess's records
+    /// kept beside an app's file, [`crate::refs::store`]): each entry's
+    /// `line` places it among the file's lines for HEAD (a record after the
+    /// line it was written after, ahead of the lines the app wrote since).
+    /// What became of each, in order.
+    pub fn extended<'a>(
+        self,
+        more: impl IntoIterator<Item = NewEntry<'a>>,
+    ) -> (Tree, Vec<Result<Ix, Link>>) {
+        let mut builder = TreeBuilder {
+            nodes: self.nodes,
+            ids: self.ids,
+            text: self.text,
+        };
+        let joined = more.into_iter().map(|e| builder.push(e)).collect();
+        (builder.finish(), joined)
+    }
+}
+
 /// Builds a [`Tree`] one entry at a time, in file order.
 #[derive(Default)]
 pub struct TreeBuilder {

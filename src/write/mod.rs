@@ -56,6 +56,9 @@ pub enum WriteError {
     Format(crate::format::Format),
     /// A pi version-1 file, whose entries pi renumbers when it opens it.
     Unnumbered,
+    /// The session's app owns its file, and there is no folder to keep
+    /// ysess's refs in (no `$YSESS_REFS`, `$XDG_DATA_HOME` or `$HOME`).
+    NoStore,
     /// Another error, from the system.
     Io(io::Error),
 }
@@ -99,6 +102,11 @@ impl std::fmt::Display for WriteError {
                 f,
                 "a pi version-1 session: its entries have no ids yet, and pi gives them new ones \
                  (and drops the parents of anything appended) when it next opens the file"
+            ),
+            WriteError::NoStore => write!(
+                f,
+                "no folder to keep ysess's refs for this session in (its app owns the file): \
+                 none of YSESS_REFS, XDG_DATA_HOME, HOME is set"
             ),
             WriteError::Io(e) => write!(f, "{e}"),
         }
@@ -186,6 +194,10 @@ pub struct Locked {
     id: FileId,
     /// This process made the file (`append --create`).
     created: bool,
+    /// The file is the refs file kept beside an app's session
+    /// ([`crate::refs::store`]), not the session's own; the header it
+    /// starts with when it is new.
+    beside: Option<String>,
 }
 
 impl Locked {
@@ -270,6 +282,118 @@ impl Locked {
                 tail,
                 id,
                 created,
+                beside: None,
+            });
+        }
+        Err(WriteError::Changed)
+    }
+
+    /// Opens a session for ysess's records: the session file itself, as
+    /// [`Locked::open`] does, when ysess writes into its format; else (its
+    /// app owns the file) the refs file kept for it in `store`, made when
+    /// there is none, under that file's lock, with the app's file read
+    /// (never opened for writing) and its refs joined.
+    pub fn open_for_records(
+        path: &Path,
+        store: Option<&crate::refs::store::Store>,
+    ) -> Result<Locked, WriteError> {
+        let head = {
+            let file = crate::input::open_session(path)?;
+            let len = file.metadata()?.len().min(64 << 10);
+            read_at(&file, 0, len)?
+        };
+        let format = crate::format::Format::detect(head.split(|&b| b == b'\n'));
+        if format.writable() {
+            return Locked::open(path, Create::No);
+        }
+        let app = crate::input::open_session(path)?;
+        if !app.metadata()?.is_file() {
+            return Err(WriteError::NotAFile);
+        }
+        let repo = match crate::repo::Repo::load_locked(&app) {
+            Ok(repo) => repo,
+            Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
+            Err(e) => return Err(WriteError::Invalid(e)),
+        };
+        if repo.tree.is_empty() {
+            return Err(WriteError::Empty);
+        }
+        let mut repo = repo.with_store(path, None)?;
+        let (Some(session), Some(store)) = (repo.session_id().map(str::to_string), store) else {
+            return Err(match store {
+                None => WriteError::NoStore,
+                Some(_) => WriteError::Format(repo.format),
+            });
+        };
+        let refs_path = store.file(repo.format, &session);
+        if let Some(dir) = refs_path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        for _ in 0..5 {
+            let mut options = OpenOptions::new();
+            options.read(true).append(true);
+            let (file, created) = match options.clone().create_new(true).open(&refs_path) {
+                Ok(file) => (file, true),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    (options.open(&refs_path)?, false)
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if !file.metadata()?.is_file() {
+                return Err(WriteError::NotAFile);
+            }
+            file.lock()?;
+            if !still_there(&refs_path, &file)? {
+                continue;
+            }
+            let meta = file.metadata()?;
+            let (mut len, id) = (meta.len(), file_id(&meta));
+            let mut bytes = read_at(&file, 0, len)?;
+            // A write of ysess's that a crash cut short: only ysess writes
+            // the file, under this lock, so the torn bytes are its own
+            // (kept beside it) and the next line starts clean.
+            if bytes.last().is_some_and(|&b| b != b'\n') {
+                let whole = memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1);
+                repair::cut_own_torn(&file, &refs_path, whole as u64).map_err(|e| match e {
+                    RepairError::Io(e) => WriteError::Io(e),
+                    other => WriteError::Io(io::Error::other(format!("{other:?}"))),
+                })?;
+                bytes.truncate(whole);
+                len = whole as u64;
+            }
+            let refs = crate::refs::store::Refs::parse(&bytes);
+            if let Some(header) = &refs.header
+                && header.session != session
+            {
+                return Err(WriteError::Io(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{} holds the refs of session {}, not of {session}",
+                        refs_path.display(),
+                        header.session
+                    ),
+                )));
+            }
+            repo.join(refs)?;
+            repo.set_refs_file(refs_path.clone());
+            let tail_len = len.min(TAIL);
+            let tail = bytes[(len - tail_len) as usize..].to_vec();
+            let header = match len {
+                0 => {
+                    let path = std::path::absolute(path)?;
+                    crate::refs::store::Header::new(repo.format, &session, &path).line()
+                }
+                _ => String::new(),
+            };
+            return Ok(Locked {
+                file,
+                path: refs_path,
+                repo,
+                len,
+                tail,
+                id,
+                created,
+                beside: Some(header),
             });
         }
         Err(WriteError::Changed)
@@ -309,8 +433,20 @@ impl Locked {
     /// file gets none: pi takes only a first line that is its header.
     fn batch(&self, lines: &[String]) -> Vec<u8> {
         let mut buf = Vec::new();
-        if self.len > 0 {
-            buf.push(b'\n');
+        match &self.beside {
+            // Only ysess writes a refs file, under its lock, each line
+            // ended: a newline is needed only after a write cut short.
+            Some(header) => {
+                if self.tail.last().is_some_and(|&b| b != b'\n') {
+                    buf.push(b'\n');
+                }
+                if !header.is_empty() {
+                    buf.extend_from_slice(header.as_bytes());
+                    buf.push(b'\n');
+                }
+            }
+            None if self.len > 0 => buf.push(b'\n'),
+            None => {}
         }
         for line in lines {
             buf.extend_from_slice(line.as_bytes());

@@ -26,8 +26,18 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
                     .collect(),
             )
         }
-        // Read only: nothing is numbered.
-        Format::Claude | Format::Codex => None,
+        // The app owns the file: ysess's records go beside it, numbered
+        // in its refs file ([`crate::refs::store`]).
+        Format::Claude | Format::Codex => {
+            let first = repo
+                .stored_refs()
+                .map_or(1, crate::refs::store::Refs::next_number);
+            Some(
+                (0..count as u64)
+                    .map(|k| format!("{}{}", crate::refs::store::ID_PREFIX, first + k))
+                    .collect(),
+            )
+        }
     }
 }
 
@@ -36,7 +46,14 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
 pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Option<Vec<String>> {
     let tree = &repo.tree;
     Some(match repo.format {
-        Format::Claude | Format::Codex => return None,
+        Format::Claude | Format::Codex => {
+            let at = repo.app_end()?;
+            records
+                .iter()
+                .zip(ids)
+                .map(|(r, id)| crate::refs::store::record_line(r, id, now_ms, at))
+                .collect()
+        }
         Format::Yoagent => records
             .iter()
             .zip(ids)
@@ -61,8 +78,9 @@ pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Op
 /// The records that label `target` as `name` while HEAD stays where it is.
 /// yoagent: a tag record hung below the target (which `seek_checkpoint`
 /// finds), then, unless it hangs below the last line, a checkout record
-/// that puts the head back. pi: one label change (pi's `label` entry), which
-/// never moves what pi resumes with.
+/// that puts the head back; the same in the refs kept beside an app's file.
+/// pi: one label change (pi's `label` entry), which never moves what pi
+/// resumes with.
 pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
     let tree = &repo.tree;
     let target_id = tree.id(target).to_string();
@@ -74,9 +92,11 @@ pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
         parent: target_id,
     };
     match repo.format {
-        Format::Pi | Format::Claude | Format::Codex => vec![tag],
-        Format::Yoagent if tree.last() == Some(target) => vec![tag],
-        Format::Yoagent => vec![tag, stay(tree, head)],
+        Format::Pi => vec![tag],
+        Format::Yoagent | Format::Claude | Format::Codex if tree.last() == Some(target) => {
+            vec![tag]
+        }
+        Format::Yoagent | Format::Claude | Format::Codex => vec![tag, stay(tree, head)],
     }
 }
 

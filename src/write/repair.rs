@@ -96,6 +96,22 @@ pub fn cut_torn(path: &Path, torn: Torn, checked_len: u64) -> Result<PathBuf, Re
     Ok(backup)
 }
 
+/// Cuts the bytes from `offset` off a file only ysess writes (a refs file,
+/// [`crate::refs::store`]), which the caller holds open under its lock: a
+/// write of ysess's that a crash cut short. Its bytes are saved beside it
+/// first, as [`cut_torn`] saves them.
+pub(crate) fn cut_own_torn(file: &File, path: &Path, offset: u64) -> Result<PathBuf, RepairError> {
+    let len = file.metadata()?.len();
+    let cut = read_at(file, offset, len - offset)?;
+    let backup = save_beside(path, offset, &cut, file.metadata()?.permissions())?;
+    if let Some(dir) = backup.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = File::open(dir).and_then(|d| d.sync_all());
+    }
+    file.set_len(offset)?;
+    file.sync_all()?;
+    Ok(backup)
+}
+
 /// Whether `bytes` (from a line's start to the end of the file) are still
 /// one torn line and nothing but white space after it, as checked.
 fn is_torn(bytes: &[u8]) -> bool {

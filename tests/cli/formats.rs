@@ -484,7 +484,7 @@ fn a_claude_code_response_over_several_lines_counts_its_usage_once() {
 }
 
 #[test]
-fn claude_code_files_are_checked_and_never_written() {
+fn claude_code_files_are_checked_and_never_written_to() {
     let dir = Dir::new();
     dir.fixture("claude/broken.jsonl", "session.jsonl");
     let run = dir.run(&["fsck"]);
@@ -513,21 +513,28 @@ fn claude_code_files_are_checked_and_never_written() {
         "{run}"
     );
     let dir = claude();
+    let session = dir.read("session.jsonl");
+    // ysess's records go beside the file, in its refs store.
     for args in [
         &["tag", "x", "HEAD"][..],
         &["checkout", "e8d79f49"],
         &["branch", "lib"],
-        &["append", "--user", "hi"],
     ] {
-        let run = dir.run(args);
-        run.status(128);
-        assert!(
-            run.stderr.contains(
-                "a claude session: ysess reads it, and leaves writing it to the app that owns it"
-            ),
-            "{run}"
-        );
+        dir.run(args).status(0);
     }
+    let run = dir.run(&["append", "--user", "hi"]);
+    run.status(128);
+    assert!(
+        run.stderr.contains(
+            "a claude session: ysess reads it, and leaves writing it to the app that owns it"
+        ),
+        "{run}"
+    );
+    assert_eq!(
+        dir.read("session.jsonl"),
+        session,
+        "the app's file is as it wrote it"
+    );
     assert_eq!(
         std::fs::read(crate::support::fixture("claude/broken.jsonl")).expect("reads"),
         before

@@ -29,6 +29,7 @@ mod race;
 mod ranges;
 mod readme;
 mod reflog;
+mod refs;
 #[path = "gen.rs"]
 mod sessgen;
 mod show;

@@ -63,6 +63,8 @@ impl Dir {
             .env("TZ", "UTC")
             // No memo of `log -n`'s branch search outside the test.
             .env("YSESS_CACHE_DIR", "")
+            // The refs of app-owned sessions stay in the test's folder.
+            .env("YSESS_REFS", self.path().join(".ysess-refs"))
             .env_remove("YSESS_PAGER")
             .stdin(if stdin.is_some() {
                 Stdio::piped()

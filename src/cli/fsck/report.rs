@@ -26,7 +26,7 @@ pub(super) fn worse(a: Exit, b: Exit) -> Exit {
         Exit::Success => 0,
         Exit::No => 1,
         Exit::Usage => 2,
-        Exit::Fatal | Exit::Signal(_) => 3,
+        Exit::Fatal | Exit::Signal(_) | Exit::Agent(_) => 3,
     };
     if rank(b) > rank(a) { b } else { a }
 }

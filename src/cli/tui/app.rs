@@ -144,19 +144,25 @@ impl App {
                 format_of,
                 rev,
             } => {
-                let repo = match repo {
-                    Some(repo) => repo,
-                    None => {
-                        crate::repo::Repo::load_lean(&crate::Source::Path(path.clone()), format_of)
-                            .map_err(|e| {
-                                crate::cli::Failure::refuse(format!(
-                                    "{}: {}",
-                                    path.display(),
-                                    crate::cli::hint::load_error(&e)
-                                ))
-                            })?
-                    }
-                };
+                let repo =
+                    match repo {
+                        Some(repo) => repo,
+                        None => crate::repo::Repo::load_lean(
+                            &crate::Source::Path(path.clone()),
+                            format_of,
+                        )
+                        .and_then(|repo| {
+                            repo.with_store(&path, crate::refs::store::Store::from_env().as_ref())
+                                .map_err(crate::repo::LoadError::Io)
+                        })
+                        .map_err(|e| {
+                            crate::cli::Failure::refuse(format!(
+                                "{}: {}",
+                                path.display(),
+                                crate::cli::hint::load_error(&e)
+                            ))
+                        })?,
+                    };
                 let at = match rev.as_deref() {
                     Some(rev) => Some(repo.resolve(rev)?),
                     None => None,

@@ -44,7 +44,9 @@ fn seen(path: &std::path::Path) -> Option<Seen> {
 /// The session at `path`, read as the browser reads it: without subject
 /// lines, a torn last line waited for.
 fn load(path: PathBuf, format: Option<Format>) -> Result<Repo, LoadError> {
-    Repo::load_lean(&crate::Source::Path(path), format)
+    Repo::load_lean(&crate::Source::Path(path.clone()), format)?
+        .with_store(&path, crate::refs::store::Store::from_env().as_ref())
+        .map_err(LoadError::Io)
 }
 
 /// What a background read sent: `Some(Some(value))`; `Some(None)` when it

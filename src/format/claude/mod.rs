@@ -24,6 +24,7 @@
 //!   map by `uuid`): the checks judge what Claude Code would lose, not the
 //!   order.
 
+pub mod handoff;
 pub mod resume;
 pub mod scan;
 

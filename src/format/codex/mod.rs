@@ -27,9 +27,9 @@
 //! `input_tokens - cached_input_tokens` and `cache_read` is
 //! `cached_input_tokens`.
 
-pub mod usage;
-
+pub mod handoff;
 pub mod resume;
+pub mod usage;
 
 use std::borrow::Cow;
 

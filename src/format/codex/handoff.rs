@@ -1,0 +1,194 @@
+//! `ysess resume` for Codex. Codex resumes or forks a rollout only at its
+//! end, so ysess writes a new rollout that holds the conversation up to
+//! REV and has Codex resume it (`codex resume NEW`, or `codex exec resume
+//! NEW …` when the arguments after `--` start with `exec`):
+//!
+//! - a rollout with ordinals (Codex 0.169's paginated history) gets what
+//!   Codex's own `fork` writes: a `session_meta` whose `history_base` is
+//!   the original up to REV (`end_ordinal_exclusive`, `end_byte_offset`),
+//!   with `forked_from_id`; nothing is copied, so nothing is counted twice;
+//! - an older rollout is copied up to REV under the new id (its events
+//!   left out: Codex resumes from the response items, and a copied
+//!   `token_count` would count the original's usage again).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::format::handoff::{At, Handoff, NewFile, Refusal, uuid_v7};
+
+const INSTALL: &str = "npm install -g @openai/codex";
+
+/// The command that resumes the Codex rollout `at` describes at REV.
+pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
+    let unreadable = |why: &str| Refusal::Unreadable(why.to_string());
+    let meta: Map<String, Value> = serde_json::from_slice(at.first_line)
+        .map_err(|_| unreadable("the rollout's first line is not its session_meta"))?;
+    if meta.get("type").and_then(Value::as_str) != Some("session_meta") {
+        return Err(unreadable(
+            "the rollout's first line is not its session_meta",
+        ));
+    }
+    let payload = meta
+        .get("payload")
+        .and_then(Value::as_object)
+        .ok_or_else(|| unreadable("the rollout's session_meta has no payload"))?;
+    let cwd = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from);
+    let session = uuid_v7(at.now_ms);
+    let now = crate::format::pi::iso(at.now_ms);
+    let (sessions, default_sessions) = sessions_folder(at.path, at.var);
+    let sessions = sessions
+        .or_else(|| default_sessions.clone())
+        .ok_or_else(|| unreadable("neither CODEX_HOME nor HOME is set"))?;
+    let env = match sessions.parent() {
+        Some(home) if Some(&sessions) != default_sessions.as_ref() => {
+            vec![("CODEX_HOME".to_string(), home.to_path_buf())]
+        }
+        _ => Vec::new(),
+    };
+    let paginated = meta.contains_key("ordinal");
+    // REV's turn ends where the history goes on: its events (usage, the
+    // turn's end) stay with it; the next item, context or turn does not.
+    let event = |line: &[u8]| {
+        let kind = serde_json::from_slice::<Map<String, Value>>(line)
+            .ok()
+            .and_then(|f| f.get("type")?.as_str().map(str::to_string));
+        matches!(kind.as_deref(), Some("event_msg" | "token_usage_record"))
+    };
+    let next = at.after.iter().find(|(_, line)| !event(line));
+    let (cut, cut_line) = match next {
+        Some((offset, line)) => (*offset, Some(line.as_slice())),
+        None => (at.end, None),
+    };
+    let last_before = at
+        .after
+        .iter()
+        .take_while(|(offset, _)| *offset < cut)
+        .last()
+        .map(|(_, line)| line.as_slice())
+        .or(at.path_lines.last().map(Vec::as_slice));
+    let bytes = if paginated {
+        let ordinal_of = |line: &[u8]| {
+            serde_json::from_slice::<Map<String, Value>>(line)
+                .ok()?
+                .get("ordinal")?
+                .as_u64()
+        };
+        let end = match cut_line {
+            Some(line) => ordinal_of(line),
+            None => last_before.and_then(ordinal_of).map(|o| o + 1),
+        }
+        .ok_or_else(|| unreadable("the rollout's lines have no ordinal where REV ends"))?;
+        let mut payload = payload.clone();
+        payload.insert("session_id".into(), Value::from(session.clone()));
+        payload.insert("id".into(), Value::from(session.clone()));
+        payload.insert("timestamp".into(), Value::from(now.clone()));
+        payload.insert("forked_from_id".into(), Value::from(at.session));
+        payload.insert("forked_from_ordinal_exclusive".into(), Value::from(end));
+        payload.insert("history_mode".into(), Value::from("paginated"));
+        payload.insert(
+            "history_base".into(),
+            json!({
+                "thread_id": at.session,
+                "end_ordinal_exclusive": end,
+                "end_byte_offset": cut,
+            }),
+        );
+        let line = json!({
+            "timestamp": now,
+            "ordinal": end,
+            "type": "session_meta",
+            "payload": payload,
+        });
+        let mut bytes = serde_json::to_vec(&line).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    } else {
+        let lines = (at.before)(cut).map_err(|e| Refusal::Unreadable(e.to_string()))?;
+        let mut bytes = Vec::new();
+        for (k, line) in lines.iter().enumerate() {
+            let Ok(mut fields) = serde_json::from_slice::<Map<String, Value>>(line) else {
+                continue;
+            };
+            match fields.get("type").and_then(Value::as_str) {
+                Some("event_msg") => continue,
+                Some("session_meta") if k == 0 => {
+                    if let Some(p) = fields.get_mut("payload").and_then(Value::as_object_mut) {
+                        p.insert("id".into(), Value::from(session.clone()));
+                        if p.contains_key("session_id") {
+                            p.insert("session_id".into(), Value::from(session.clone()));
+                        }
+                        p.insert("timestamp".into(), Value::from(now.clone()));
+                    }
+                }
+                _ => {}
+            }
+            bytes.extend(serde_json::to_vec(&fields).unwrap_or_default());
+            bytes.push(b'\n');
+        }
+        bytes
+    };
+    let (date, time) = local_stamp(at.now_ms);
+    let path = sessions
+        .join(date.replace('-', "/"))
+        .join(format!("rollout-{date}T{time}-{session}.jsonl"));
+    let args = match at.args.split_first() {
+        Some((exec, rest)) if exec == "exec" => ["exec", "resume", session.as_str()]
+            .into_iter()
+            .map(str::to_string)
+            .chain(rest.iter().cloned())
+            .collect(),
+        _ => ["resume".to_string(), session.clone()]
+            .into_iter()
+            .chain(at.args.iter().cloned())
+            .collect(),
+    };
+    Ok(Handoff {
+        program: "codex".to_string(),
+        args,
+        cwd,
+        env,
+        new_file: Some(NewFile {
+            path,
+            bytes,
+            session,
+        }),
+        checkout_first: None,
+        install: INSTALL,
+    })
+}
+
+/// The `sessions` folder the rollout is in (Codex finds a rollout by its
+/// id anywhere below it), and the one Codex looks in by default
+/// (`$CODEX_HOME/sessions`, else `~/.codex/sessions`).
+fn sessions_folder(
+    rollout: &Path,
+    var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+) -> (Option<PathBuf>, Option<PathBuf>) {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let default = set("CODEX_HOME")
+        .map(|h| h.join("sessions"))
+        .or_else(|| set("HOME").map(|h| h.join(".codex/sessions")));
+    let rollout = std::path::absolute(rollout).unwrap_or_else(|_| rollout.to_path_buf());
+    let found = rollout
+        .ancestors()
+        .skip(1)
+        .find(|dir| dir.file_name().is_some_and(|n| n == "sessions"))
+        .map(Path::to_path_buf);
+    (found, default)
+}
+
+/// The date and time Codex names a rollout by, in local time:
+/// `2026-12-06` and `05-31-14`.
+fn local_stamp(now_ms: u64) -> (String, String) {
+    let t = jiff::Timestamp::from_millisecond(i64::try_from(now_ms).unwrap_or(i64::MAX))
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    let local = t.to_zoned_datetime(jiff::tz::TimeZone::system());
+    (
+        local.strftime("%Y-%m-%d").to_string(),
+        local.strftime("%H-%M-%S").to_string(),
+    )
+}
