@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move HEAD to an entry, so that an agent resumes there')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Go on with a session in its own agent, from any entry')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append messages below HEAD, as an agent would')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
@@ -184,6 +185,22 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
             [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;resume' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)')
+            [CompletionResult]::new('--print', '--print', [CompletionResultType]::ParameterName, 'Print the command (one shell-quoted line, after `cd` to the working directory) instead of running it; a new session file it needs is written all the same')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
@@ -395,6 +412,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
             [CompletionResult]::new('checkout', 'checkout', [CompletionResultType]::ParameterValue, 'Move HEAD to an entry, so that an agent resumes there')
+            [CompletionResult]::new('resume', 'resume', [CompletionResultType]::ParameterValue, 'Go on with a session in its own agent, from any entry')
             [CompletionResult]::new('append', 'append', [CompletionResultType]::ParameterValue, 'Append messages below HEAD, as an agent would')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a path''s messages, ready for an agent to resume with')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two directions of a conversation')
@@ -423,6 +441,9 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;help;checkout' {
+            break
+        }
+        'ysess;help;resume' {
             break
         }
         'ysess;help;append' {

@@ -49,6 +49,9 @@ _ysess() {
             ysess,reflog)
                 cmd="ysess__subcmd__reflog"
                 ;;
+            ysess,resume)
+                cmd="ysess__subcmd__resume"
+                ;;
             ysess,show)
                 cmd="ysess__subcmd__show"
                 ;;
@@ -97,6 +100,9 @@ _ysess() {
             ysess__subcmd__help,reflog)
                 cmd="ysess__subcmd__help__subcmd__reflog"
                 ;;
+            ysess__subcmd__help,resume)
+                cmd="ysess__subcmd__help__subcmd__resume"
+                ;;
             ysess__subcmd__help,show)
                 cmd="ysess__subcmd__help__subcmd__show"
                 ;;
@@ -119,7 +125,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout append export diff fsck status reflog grep stats tui help"
+            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -550,7 +556,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log ls show branch tag checkout append export diff fsck status reflog grep stats tui help"
+            opts="log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -704,6 +710,20 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help__subcmd__reflog)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__help__subcmd__resume)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -913,6 +933,40 @@ _ysess() {
             ;;
         ysess__subcmd__reflog)
             opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__resume)
+            opts="-f -C -q -h -V --print --file --color --quiet --no-pager --format-of --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

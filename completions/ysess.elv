@@ -38,6 +38,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
             cand checkout 'Move HEAD to an entry, so that an agent resumes there'
+            cand resume 'Go on with a session in its own agent, from any entry'
             cand append 'Append messages below HEAD, as an agent would'
             cand export 'Print a path''s messages, ready for an agent to resume with'
             cand diff 'Compare two directions of a conversation'
@@ -175,6 +176,21 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;resume'= {
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first line shows (by default: pi''s or Claude Code''s when its first line is theirs, else yoagent''s)'
+            cand --print 'Print the command (one shell-quoted line, after `cd` to the working directory) instead of running it; a new session file it needs is written all the same'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -376,6 +392,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
             cand checkout 'Move HEAD to an entry, so that an agent resumes there'
+            cand resume 'Go on with a session in its own agent, from any entry'
             cand append 'Append messages below HEAD, as an agent would'
             cand export 'Print a path''s messages, ready for an agent to resume with'
             cand diff 'Compare two directions of a conversation'
@@ -398,6 +415,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;tag'= {
         }
         &'ysess;help;checkout'= {
+        }
+        &'ysess;help;resume'= {
         }
         &'ysess;help;append'= {
         }

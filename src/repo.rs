@@ -68,6 +68,8 @@ pub struct Repo {
     /// A Codex rollout's usage by model call, worked out once when first
     /// asked for ([`Repo::codex_usage`]).
     codex_usage: std::sync::OnceLock<crate::format::codex::usage::Attributed>,
+    /// How many bytes of the file were read.
+    read_len: u64,
     /// For a session whose app owns the file: its refs file, and the
     /// records joined from it ([`Repo::with_store`]).
     side: Side,
@@ -353,6 +355,7 @@ impl Repo {
             lean: false,
             tallies: report.tallies,
             codex_usage: std::sync::OnceLock::new(),
+            read_len: report.summary.bytes,
             side: Side::default(),
         };
         repo.refs = Refs::read(&repo.tree, |ix| repo.entry(ix))?;
@@ -550,10 +553,11 @@ impl Repo {
                 if let Some(end) = self.side.app_end {
                     return Ok(end);
                 }
-                let Some(last) = self.tree.nodes().last() else {
+                // The line that ends last (a format may join an entry
+                // after the ones below it: Claude Code's).
+                let Some(end) = self.tree.nodes().iter().map(|n| n.offset + n.len).max() else {
                     return Ok(0);
                 };
-                let end = last.offset + last.len;
                 if end >= file.metadata()?.len() {
                     return Ok(end);
                 }
@@ -755,7 +759,9 @@ impl Repo {
         let Some(session) = store::session_id(self.format, path, first) else {
             return Ok(self);
         };
-        self.side.app_end = Some(self.whole_lines_end()?);
+        // Every whole line read, the app's bookkeeping after its last
+        // entry included.
+        self.side.app_end = Some(self.torn.map_or(self.read_len, |t| t.offset));
         self.side.file = store.map(|s| s.file(self.format, &session));
         self.side.session = Some(session);
         let Some(refs) = self

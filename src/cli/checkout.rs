@@ -41,7 +41,13 @@ pub struct CheckoutArgs {
 
 pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let done = checkout(&path, args.rev.as_deref(), args.branch.as_deref()).map_err(|e| {
+    let done = checkout(
+        &path,
+        args.rev.as_deref(),
+        args.branch.as_deref(),
+        ctx.refs.as_ref(),
+    )
+    .map_err(|e| {
         refused(ctx, &path, e, |e| match e {
             CheckoutError::NoRevision => Failure::usage("checkout needs a revision (or -b NAME)"),
             CheckoutError::NoPrevious => {

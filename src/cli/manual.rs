@@ -100,8 +100,8 @@ pub const ENVIRONMENT: Section = Section {
         ),
         (
             "CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CODEX_HOME",
-            "where ls and -s find Claude Code's, pi's and Codex's sessions, as the agents \
-             do (default: ~/.claude, ~/.pi/agent, ~/.codex)",
+            "where ls and -s find Claude Code's, pi's and Codex's sessions, and resume runs \
+             the agents, as the agents do (default: ~/.claude, ~/.pi/agent, ~/.codex)",
         ),
         (
             "YSESS_DIGEST",
@@ -130,6 +130,12 @@ pub const ENVIRONMENT: Section = Section {
             "YSESS_CACHE_DIR",
             "where log -n remembers how far each session was searched for branch records \
              (default: $XDG_CACHE_HOME/ysess, else ~/.cache/ysess); empty keeps nothing",
+        ),
+        (
+            "YSESS_REFS",
+            "where tag, branch and checkout keep the refs of Claude Code's and Codex's \
+             sessions, beside the apps' files (default: $XDG_DATA_HOME/ysess/refs, else \
+             ~/.local/share/ysess/refs)",
         ),
         (
             "YSESS_PROFILE",

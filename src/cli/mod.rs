@@ -16,7 +16,7 @@ mod log;
 mod ls;
 pub mod manual;
 mod reflog;
-mod resume;
+pub(crate) mod resume;
 
 mod progress;
 mod show;
@@ -256,6 +256,9 @@ pub struct Context<'a> {
     /// The zone times are shown in (the system's, or `$TZ`), read the
     /// first time a local time is shown.
     pub tz: crate::ui::zone::Zone,
+    /// Where ysess keeps the refs of sessions whose app owns the file
+    /// (`$YSESS_REFS`, …: [`crate::refs::store::Store::from_env`]).
+    pub refs: Option<crate::refs::store::Store>,
 }
 
 impl Context<'_> {
@@ -287,7 +290,7 @@ fn open_with(
     let with_refs = |repo: crate::repo::Repo| match &source {
         // An app-owned session's refs, kept beside it.
         crate::Source::Path(path) => repo
-            .with_store(path, crate::refs::store::Store::from_env().as_ref())
+            .with_store(path, ctx.refs.as_ref())
             .map_err(crate::repo::LoadError::Io),
         crate::Source::Stdin => Ok(repo),
     };
@@ -377,10 +380,21 @@ fn session_file(cli: &mut Cli) -> Result<(), Failure> {
 
 /// Runs a parsed command line.
 pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
+    run_with_refs(cli, streams, crate::refs::store::Store::from_env())
+}
+
+/// [`run`], with the refs of app-owned sessions kept in `refs` (the
+/// browser runs its commands with its own).
+pub fn run_with_refs<'a>(
+    cli: &'a Cli,
+    streams: Streams<'a>,
+    refs: Option<crate::refs::store::Store>,
+) -> Result<Exit, Failure> {
     let mut ctx = Context {
         global: &cli.global,
         streams,
         tz: crate::ui::zone::Zone::default(),
+        refs,
     };
     if let Some(path) = std::env::var_os("YSESS_PRICES") {
         crate::stats::prices::install(read_prices(std::path::Path::new(&path))?);

@@ -51,6 +51,24 @@ pub struct ResumeArgs {
 
 pub fn run(args: &ResumeArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
+    hand_off(ctx, &path, args.rev.as_deref(), args.print, &args.args)
+}
+
+/// Resumes the session at `path` at `rev` in its agent (or, with `print`,
+/// prints the command): `ysess resume`, and `R` in `ysess tui`.
+pub fn hand_off(
+    ctx: &mut Context<'_>,
+    path: &std::path::Path,
+    rev: Option<&str>,
+    print: bool,
+    agent_args: &[String],
+) -> Result<Exit, Failure> {
+    let args = &ResumeArgs {
+        rev: rev.map(str::to_string),
+        print,
+        args: agent_args.to_vec(),
+    };
+    let path = path.to_path_buf();
     let var = |name: &str| std::env::var_os(name);
     let resume = plan(&path, args.rev.as_deref(), &args.args, &var).map_err(|e| match e {
         Refused::Op(e) => op_failure(ctx, &path, e),
@@ -112,7 +130,7 @@ pub fn run(args: &ResumeArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         return Ok(Exit::Success);
     }
     if let Some(rev) = &handoff.checkout_first {
-        crate::ops::checkout::checkout(&path, Some(rev), None)
+        crate::ops::checkout::checkout(&path, Some(rev), None, ctx.refs.as_ref())
             .map_err(|e| super::write::refused(ctx, &path, e, |_| Failure::refuse("checkout")))?;
     }
     let paint = Paint {

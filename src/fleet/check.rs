@@ -9,6 +9,7 @@ pub use crate::check::digest::Digest;
 pub use crate::check::{Code, Finding, Options, Remedy, Report, Severity};
 pub use crate::input::LineTooLong;
 use crate::input::Source;
+pub use crate::refs::store::Store;
 use crate::write::cut_torn;
 pub use crate::write::{RepairError, backup_path};
 
@@ -48,6 +49,7 @@ pub fn check_files<'a>(
     options: &Options,
     old: Option<&OldCopy>,
     repair: bool,
+    refs: Option<&Store>,
     mut each: impl FnMut(&'a Source, io::Result<Outcome>),
 ) {
     let workers = std::thread::available_parallelism()
@@ -56,13 +58,13 @@ pub fn check_files<'a>(
     // One file needs no pipeline of files (and its own read is the one
     // the profile shows).
     if let [source] = files {
-        return each(source, check_file(source, options, old, repair));
+        return each(source, check_file(source, options, old, repair, refs));
     }
     let mut next = files.iter();
     crate::input::par::ordered_map(
         workers,
         || Ok::<_, std::convert::Infallible>(next.next()),
-        |source| (source, check_file(source, options, old, repair)),
+        |source| (source, check_file(source, options, old, repair, refs)),
         |(source, result)| each(source, result),
     )
     .unwrap_or_else(|never| match never {});
@@ -76,6 +78,7 @@ pub fn check_file(
     options: &Options,
     old: Option<&OldCopy>,
     repair: bool,
+    refs: Option<&Store>,
 ) -> io::Result<Outcome> {
     // The refs ysess keeps beside an app's session are checked as such.
     if let Source::Path(path) = source
@@ -92,8 +95,7 @@ pub fn check_file(
     if let Source::Path(path) = source
         && !report.format.writable()
     {
-        let store = crate::refs::store::Store::from_env();
-        crate::fleet::refs::check_session_refs(path, store.as_ref(), &mut report)?;
+        crate::fleet::refs::check_session_refs(path, refs, &mut report)?;
     }
     // A torn last line may be one another program is still writing: say so,
     // rather than point to --repair.

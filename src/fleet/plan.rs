@@ -197,7 +197,13 @@ impl Plan {
 
     /// Checks one item (on any thread): the file, and that it only grew
     /// since its old version.
-    pub fn check(&self, item: Item, options: &Options, repair: bool) -> Done {
+    pub fn check(
+        &self,
+        item: Item,
+        options: &Options,
+        repair: bool,
+        refs: Option<&crate::refs::store::Store>,
+    ) -> Done {
         match item {
             Item::File { path, old, .. } => {
                 let source = Source::Path(path);
@@ -205,7 +211,7 @@ impl Plan {
                 if let Some(Old::Digest(d)) = &old {
                     options.since = Some(*d);
                 }
-                let mut result = check_file(&source, &options, None, repair);
+                let mut result = check_file(&source, &options, None, repair, refs);
                 if let (Ok(outcome), Some(Old::Blob(oid)), Source::Path(path), Some(cat)) =
                     (&mut result, &old, &source, &self.cat_file)
                 {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open_for_records, row};
+use super::{Error, Refused, Store, append_records, open_for_records, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 pub use crate::refs::listing::{Listed, Listing};
@@ -45,9 +45,10 @@ pub fn create(
     name: &str,
     rev: Option<&str>,
     force: bool,
+    refs: Option<&Store>,
 ) -> Result<Created, Refused<BranchError>> {
     check_name(name).map_err(Error::Refused)?;
-    let locked = open_for_records(path)?;
+    let locked = open_for_records(path, refs)?;
     let repo = &locked.repo;
     let tree = &repo.tree;
     let head = tree.head().ok_or(Error::Empty("nothing to branch from"))?;
@@ -75,8 +76,13 @@ pub fn create(
 
 /// Deletes the branch `name` (its entries stay). The branch HEAD is on is
 /// refused unless `force`, as git does.
-pub fn delete(path: &Path, name: &str, force: bool) -> Result<(), Refused<BranchError>> {
-    change(path, |refs, tree| {
+pub fn delete(
+    path: &Path,
+    name: &str,
+    force: bool,
+    store: Option<&Store>,
+) -> Result<(), Refused<BranchError>> {
+    change(path, store, |refs, tree| {
         let branch = refs
             .get(name)
             .ok_or_else(|| Refused::Own(BranchError::NoBranch(name.to_string())))?;
@@ -96,9 +102,14 @@ pub fn delete(path: &Path, name: &str, force: bool) -> Result<(), Refused<Branch
 }
 
 /// Renames the branch `from` to `to`.
-pub fn rename(path: &Path, from: &str, to: &str) -> Result<(), Refused<BranchError>> {
+pub fn rename(
+    path: &Path,
+    from: &str,
+    to: &str,
+    store: Option<&Store>,
+) -> Result<(), Refused<BranchError>> {
     check_name(to).map_err(Error::Refused)?;
-    change(path, |refs, tree| {
+    change(path, store, |refs, tree| {
         refs.get(from)
             .ok_or_else(|| Refused::Own(BranchError::NoBranch(from.to_string())))?;
         if refs.get(to).is_some() {
@@ -116,9 +127,10 @@ pub fn rename(path: &Path, from: &str, to: &str) -> Result<(), Refused<BranchErr
 /// last line, which leaves the app resuming where it did.
 fn change(
     path: &Path,
+    store: Option<&Store>,
     make: impl FnOnce(&Refs, &Tree) -> Result<Kind, Refused<BranchError>>,
 ) -> Result<(), Refused<BranchError>> {
-    let locked = open_for_records(path)?;
+    let locked = open_for_records(path, store)?;
     let tree = &locked.repo.tree;
     // The name is checked first: on an empty session, too, the answer is
     // that there is no such branch.

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open_for_records, row};
+use super::{Error, Refused, Store, append_records, open_for_records, row};
 use crate::format::yoagent::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
@@ -62,8 +62,9 @@ pub fn checkout(
     path: &Path,
     rev: Option<&str>,
     branch: Option<&str>,
+    store: Option<&Store>,
 ) -> Result<Checkout, Refused<CheckoutError>> {
-    let locked = open_for_records(path)?;
+    let locked = open_for_records(path, store)?;
     let repo = &locked.repo;
     let (tree, refs) = (&repo.tree, &repo.refs);
     let head = tree.head();

@@ -20,6 +20,7 @@ use std::fmt;
 use crate::format::yoagent::records::Record;
 use crate::refs::Names;
 pub use crate::refs::revision::RevError;
+pub use crate::refs::store::Store;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::view::Row;
@@ -103,11 +104,10 @@ pub fn open(path: &std::path::Path, create: Create) -> Result<Locked, Error> {
 }
 
 /// Opens the session at `path` for ysess's records, under a lock: the
-/// file itself, or, when its app owns it, the refs file the environment's
-/// store keeps for it ([`crate::refs::store`]).
-pub fn open_for_records(path: &std::path::Path) -> Result<Locked, Error> {
-    let store = crate::refs::store::Store::from_env();
-    Locked::open_for_records(path, store.as_ref()).map_err(Error::Open)
+/// file itself, or, when its app owns it, the refs file `refs` keeps for
+/// it ([`crate::refs::store`]).
+pub fn open_for_records(path: &std::path::Path, refs: Option<&Store>) -> Result<Locked, Error> {
+    Locked::open_for_records(path, refs).map_err(Error::Open)
 }
 
 /// The format of the session at `path` when its app owns the file (ysess
@@ -152,18 +152,18 @@ mod tests {
         let demo =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.jsonl");
         std::fs::copy(demo, &path).expect("copied");
-        let Ok(Set::Labelled { target }) = set(&path, "v1", Some("e2"), false) else {
+        let Ok(Set::Labelled { target }) = set(&path, "v1", Some("e2"), false, None) else {
             panic!("labelled");
         };
         assert_eq!(target.id, "e2");
         // The name is taken now: refused, with where it is, and nothing written.
         let before = std::fs::read(&path).expect("reads");
-        match set(&path, "v1", Some("e3"), false) {
+        match set(&path, "v1", Some("e3"), false, None) {
             Err(Refused::Own(SetError::Exists { on })) => assert_eq!(on, "e2"),
             other => panic!("refused: {other:?}"),
         }
         assert_eq!(std::fs::read(&path).expect("reads"), before);
-        let Ok(Checkout::Moved { at }) = checkout(&path, Some("v1"), None) else {
+        let Ok(Checkout::Moved { at }) = checkout(&path, Some("v1"), None, None) else {
             panic!("moved");
         };
         assert_eq!(at.id, "e2");

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Error, Refused, append_records, open_for_records, row};
+use super::{Error, Refused, Store, append_records, open_for_records, row};
 use crate::format::yoagent::records::check_name;
 use crate::view::Row;
 
@@ -48,9 +48,10 @@ pub fn set(
     name: &str,
     rev: Option<&str>,
     force: bool,
+    refs: Option<&Store>,
 ) -> Result<Set, Refused<SetError>> {
     check_name(name).map_err(Error::Refused)?;
-    let locked = open_for_records(path)?;
+    let locked = open_for_records(path, refs)?;
     let repo = &locked.repo;
     let tree = &repo.tree;
     let head = tree.head().ok_or(Error::Empty("nothing to label"))?;
@@ -99,8 +100,12 @@ pub enum DeleteError {
 /// Takes `name` off the entries it names, where the format has a way to
 /// say so by appending (pi's empty label change); yoagent has none, and
 /// the refusal says so.
-pub fn delete(path: &Path, name: &str) -> Result<Deleted, Refused<DeleteError>> {
-    let locked = open_for_records(path)?;
+pub fn delete(
+    path: &Path,
+    name: &str,
+    refs: Option<&Store>,
+) -> Result<Deleted, Refused<DeleteError>> {
+    let locked = open_for_records(path, refs)?;
     let repo = &locked.repo;
     if repo.tree.label(name).is_none() {
         return Err(Refused::Own(DeleteError::NoLabel));

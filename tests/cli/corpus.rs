@@ -679,6 +679,7 @@ fn ysess_in(dir: &Path, file: &Path, args: &[String]) -> Output {
         .arg(file)
         .args(args)
         .env("TZ", "UTC")
+        .env("YSESS_REFS", dir.join(".ysess-refs"))
         .env_remove("YSESS_FILE")
         .env_remove("YSESS_PAGER")
         .env_remove("NO_COLOR")

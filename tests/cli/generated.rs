@@ -84,7 +84,7 @@ fn generate_writes_a_script_per_shell_and_a_page_per_command() {
     let mut expected = vec!["ysess.1".to_string()];
     for sub in [
         "append", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "ls", "reflog",
-        "show", "stats", "status", "tag", "tui",
+        "resume", "show", "stats", "status", "tag", "tui",
     ] {
         expected.push(format!("ysess-{sub}.1"));
     }
@@ -478,5 +478,5 @@ fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() 
         assert!(!description.contains("Examples:"), "{name}: {description}");
         pages += 1;
     }
-    assert_eq!(pages, 16);
+    assert_eq!(pages, 17);
 }

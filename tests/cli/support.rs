@@ -192,6 +192,7 @@ pub fn run_on_terminal(dir: &Dir, args: &[&str], env: &[(&str, &str)], columns: 
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
     cmd.args(args)
         .current_dir(dir.path())
+        .env("YSESS_REFS", dir.path().join(".ysess-refs"))
         .env_remove("YSESS_FILE")
         .env_remove("YSESS_PAGER")
         .env_remove("PAGER")

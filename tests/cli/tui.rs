@@ -52,7 +52,15 @@ impl Screen {
     }
 
     fn start(start: Start) -> Screen {
-        let app = match App::new(start, None, Style::Curved, jiff::tz::TimeZone::UTC) {
+        // The refs of app-owned sessions stay beside the test's files.
+        let beside = match &start {
+            Start::Session { path, .. } => path.parent().map(Path::to_path_buf),
+            Start::List { dirs } => dirs.first().cloned(),
+        };
+        let refs = beside.map(|dir| ysess::refs::store::Store {
+            root: dir.join(".ysess-refs"),
+        });
+        let app = match App::new(start, None, Style::Curved, jiff::tz::TimeZone::UTC, refs) {
             Ok(app) => app,
             Err(f) => panic!("the browser opens: {:#}", f.error),
         };
@@ -484,8 +492,9 @@ fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
         s.press("Tab Enter");
         let top = s.press("g");
         assert_fits(&top);
-        // ysess writes yoagent's and pi's files only: the others refuse,
-        // as `ysess tag` refuses, and the file stays as it was.
+        // ysess writes into yoagent's and pi's files only: a label on the
+        // others goes into ysess's refs beside them, as `ysess tag` puts
+        // it, and shows at once; the file stays as the app wrote it.
         s.check(name);
         if format != "pi" {
             let dir = Dir::new();
@@ -494,17 +503,15 @@ fn pi_claude_code_and_codex_sessions_open_with_their_replies_and_tools() {
             s.press("t");
             s.typed("mine");
             s.press("Enter");
-            let refused = s.press("y");
-            assert!(refused.contains("error: "), "{name}: {refused}");
-            assert!(
-                line_with(&refused, "error: ").contains("read"),
-                "{name}: {refused}"
-            );
+            let labelled = s.press("y");
+            assert!(!labelled.contains("error: "), "{name}: {labelled}");
+            assert!(labelled.contains("(HEAD, mine)"), "{name}: {labelled}");
             assert_eq!(
                 std::fs::read(&copy).unwrap(),
                 std::fs::read(fixture(file)).unwrap(),
-                "{name}: nothing written"
+                "{name}: the app's file is as it was"
             );
+            assert!(dir.join(".ysess-refs").join(format).is_dir(), "{name}");
         }
     }
 }
@@ -654,6 +661,7 @@ impl Pty {
             .args(args)
             .current_dir(dir.path())
             .env_remove("YSESS_FILE")
+            .env("YSESS_REFS", dir.path().join(".ysess-refs"))
             .env("TZ", "UTC")
             .env("YSESS_CACHE_DIR", "")
             .env("TERM", "xterm-256color")

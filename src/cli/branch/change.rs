@@ -17,7 +17,8 @@ pub(super) fn delete(
     ctx: &mut Context<'_>,
 ) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    branch::delete(&path, name, args.force).map_err(|e| failure(ctx, &path, e, None))?;
+    branch::delete(&path, name, args.force, ctx.refs.as_ref())
+        .map_err(|e| failure(ctx, &path, e, None))?;
     status(ctx, &format!("Deleted branch '{}'", escape(name)))?;
     Ok(Exit::Success)
 }
@@ -25,7 +26,7 @@ pub(super) fn delete(
 /// `branch -m FROM TO`.
 pub(super) fn rename(from: &str, to: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    branch::rename(&path, from, to).map_err(|e| failure(ctx, &path, e, None))?;
+    branch::rename(&path, from, to, ctx.refs.as_ref()).map_err(|e| failure(ctx, &path, e, None))?;
     let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
     status(ctx, &text)?;
     Ok(Exit::Success)
@@ -38,8 +39,14 @@ pub(super) fn create(
     ctx: &mut Context<'_>,
 ) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let created = branch::create(&path, name, args.rev.as_deref(), args.force)
-        .map_err(|e| failure(ctx, &path, e, Some(args)))?;
+    let created = branch::create(
+        &path,
+        name,
+        args.rev.as_deref(),
+        args.force,
+        ctx.refs.as_ref(),
+    )
+    .map_err(|e| failure(ctx, &path, e, Some(args)))?;
     let what = described(
         &created.at,
         Paint {

@@ -123,7 +123,8 @@ fn check_all(
         digest: true,
         file_hints: false,
     };
-    let check_item = |item: Item| plan.check(item, &options, args.repair);
+    let refs = ctx.refs.clone();
+    let check_item = |item: Item| plan.check(item, &options, args.repair, refs.as_ref());
 
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let items = items.inspect(|item| {

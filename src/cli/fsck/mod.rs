@@ -140,6 +140,7 @@ pub fn run(args: &FsckArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         &options,
         old.as_ref(),
         args.repair,
+        ctx.refs.clone().as_ref(),
         |source, result| {
             if failed.is_none() {
                 match print(args, ctx, source, result, naming) {

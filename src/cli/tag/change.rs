@@ -13,7 +13,7 @@ use crate::ui::render::Paint;
 /// so by appending (pi's empty label change).
 pub(super) fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let deleted = ops::tag::delete(&path, name).map_err(|e| {
+    let deleted = ops::tag::delete(&path, name, ctx.refs.as_ref()).map_err(|e| {
         refused(ctx, &path, e, |e| match e {
             DeleteError::NoLabel => Failure::refuse(format!("no label named '{name}'")),
             DeleteError::Permanent => Failure::refuse(format!(
@@ -46,7 +46,14 @@ pub(super) fn delete(name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure>
 /// head back where it was, in the same write.
 pub(super) fn set(args: &TagArgs, name: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let done = ops::tag::set(&path, name, args.rev.as_deref(), args.force).map_err(|e| {
+    let done = ops::tag::set(
+        &path,
+        name,
+        args.rev.as_deref(),
+        args.force,
+        ctx.refs.as_ref(),
+    )
+    .map_err(|e| {
         refused(ctx, &path, e, |ops::tag::SetError::Exists { on }| {
             let mut again = vec!["tag", "--force", name];
             again.extend(args.rev.as_deref());

@@ -95,6 +95,11 @@ pub struct App {
     pub copy: Option<String>,
     /// The user asked to quit.
     pub quit: bool,
+    /// Where the refs of sessions whose app owns the file are kept.
+    pub refs: Option<crate::refs::store::Store>,
+    /// The user asked to go on with the session in its agent at an entry
+    /// (`R`): the file and the entry, for once the terminal is given back.
+    pub resume: Option<(std::path::PathBuf, String)>,
     /// The graph's style.
     pub(super) style: Style,
     /// The zone times are shown in.
@@ -122,8 +127,10 @@ impl App {
         repo: Option<crate::repo::Repo>,
         style: Style,
         tz: jiff::tz::TimeZone,
+        refs: Option<crate::refs::store::Store>,
     ) -> Result<App, OpenError> {
         let mut app = App {
+            refs,
             list: None,
             view: None,
             overlay: None,
@@ -131,6 +138,7 @@ impl App {
             search: None,
             copy: None,
             quit: false,
+            resume: None,
             style,
             tz,
             page: 20,
@@ -144,30 +152,36 @@ impl App {
                 format_of,
                 rev,
             } => {
-                let repo =
-                    match repo {
-                        Some(repo) => repo,
-                        None => crate::repo::Repo::load_lean(
-                            &crate::Source::Path(path.clone()),
-                            format_of,
-                        )
-                        .and_then(|repo| {
-                            repo.with_store(&path, crate::refs::store::Store::from_env().as_ref())
-                                .map_err(crate::repo::LoadError::Io)
-                        })
-                        .map_err(|e| {
-                            crate::cli::Failure::refuse(format!(
-                                "{}: {}",
-                                path.display(),
-                                crate::cli::hint::load_error(&e)
-                            ))
-                        })?,
-                    };
+                let repo = match repo {
+                    Some(repo) => repo,
+                    None => {
+                        crate::repo::Repo::load_lean(&crate::Source::Path(path.clone()), format_of)
+                            .and_then(|repo| {
+                                repo.with_store(&path, app.refs.as_ref())
+                                    .map_err(crate::repo::LoadError::Io)
+                            })
+                            .map_err(|e| {
+                                crate::cli::Failure::refuse(format!(
+                                    "{}: {}",
+                                    path.display(),
+                                    crate::cli::hint::load_error(&e)
+                                ))
+                            })?
+                    }
+                };
                 let at = match rev.as_deref() {
                     Some(rev) => Some(repo.resolve(rev)?),
                     None => None,
                 };
-                app.view = Some(View::new(path, format_of, repo, at, style, app.tz.clone()));
+                app.view = Some(View::new(
+                    path,
+                    format_of,
+                    repo,
+                    at,
+                    style,
+                    app.tz.clone(),
+                    app.refs.clone(),
+                ));
             }
             Start::List { dirs } => app.list = Some(List::start(dirs, app.tz.clone())),
         }
@@ -262,7 +276,7 @@ impl App {
                     format_of: Some(format),
                     rev: None,
                 };
-                match App::new(start, None, self.style, self.tz.clone()) {
+                match App::new(start, None, self.style, self.tz.clone(), self.refs.clone()) {
                     Ok(app) => self.view = app.view,
                     Err(failure) => self.note = Some(failure_note(&failure)),
                 }
@@ -366,6 +380,13 @@ impl App {
                         },
                         input: String::new(),
                     });
+                }
+                return;
+            }
+            KeyCode::Char('R') => {
+                if let Some(ix) = view.selected() {
+                    self.resume = Some((view.path.clone(), view.repo.tree.id(ix).to_string()));
+                    self.quit = true;
                 }
                 return;
             }
@@ -569,7 +590,7 @@ impl App {
             // As wide as the box that shows what it prints.
             width: Some(usize::from(self.width.saturating_sub(4).max(40))),
         };
-        let ok = match crate::cli::run(&cli, streams) {
+        let ok = match crate::cli::run_with_refs(&cli, streams, self.refs.clone()) {
             Ok(_) => true,
             Err(failure) => {
                 err.extend_from_slice(reported(&failure).as_bytes());

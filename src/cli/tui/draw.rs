@@ -57,6 +57,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "y",
         "copy the selected entry's id (to the terminal's clipboard)",
     ),
+    (
+        "R",
+        "go on from the selected entry in the session's agent (`ysess resume SEL`, on quitting)",
+    ),
     ("?", "this list"),
     ("q, Esc", "quit (or back to the session list); Ctrl-C quits"),
 ];

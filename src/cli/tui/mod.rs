@@ -72,7 +72,13 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let tz: jiff::tz::TimeZone = (*ctx.tz).clone();
     // Everything that can be refused is, before the terminal is touched.
     let app = if args.all {
-        App::new(Start::List { dirs: Vec::new() }, None, style, tz)?
+        App::new(
+            Start::List { dirs: Vec::new() },
+            None,
+            style,
+            tz,
+            ctx.refs.clone(),
+        )?
     } else {
         let Some(path) = ctx.session_file() else {
             return Err(Failure::usage(
@@ -85,7 +91,7 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             format_of: ctx.global.format_of,
             rev: args.rev.clone(),
         };
-        let mut app = App::new(start, Some(repo), style, tz)?;
+        let mut app = App::new(start, Some(repo), style, tz, ctx.refs.clone())?;
         app.file_from = ctx.global.file_from;
         app
     };
@@ -100,15 +106,27 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let ended = event_loop(app, &signals);
     drop(screen);
     match ended {
-        Ok(Some(signal)) => Ok(Exit::Signal(signal)),
-        Ok(None) => Ok(Exit::Success),
+        Ok(Ended::Signal(signal)) => Ok(Exit::Signal(signal)),
+        Ok(Ended::Quit) => Ok(Exit::Success),
+        // `R`: the agent takes the terminal the browser gave back.
+        Ok(Ended::Resume(path, rev)) => super::resume::hand_off(ctx, &path, Some(&rev), false, &[]),
         Err(e) => Err(Failure::refuse(format!("the terminal failed: {e}"))),
     }
 }
 
-/// Draws, takes keys and looks at the file until the user quits (`None`)
-/// or a signal ends the browser (its number).
-fn event_loop(mut app: App, signals: &Signals) -> io::Result<Option<u8>> {
+/// How the browser ended.
+enum Ended {
+    /// The user quit.
+    Quit,
+    /// The user asked to go on in the session's agent at an entry.
+    Resume(std::path::PathBuf, String),
+    /// A signal ended it (its number).
+    Signal(u8),
+}
+
+/// Draws, takes keys and looks at the file until the user quits or a
+/// signal ends the browser.
+fn event_loop(mut app: App, signals: &Signals) -> io::Result<Ended> {
     use std::sync::mpsc::RecvTimeoutError;
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -134,7 +152,7 @@ fn event_loop(mut app: App, signals: &Signals) -> io::Result<Option<u8>> {
             copy(&text)?;
         }
         if let Some(signal) = signals.taken() {
-            return Ok(Some(signal));
+            return Ok(Ended::Signal(signal));
         }
         match keys.recv_timeout(Duration::from_millis(100)) {
             Ok(event) => {
@@ -153,7 +171,10 @@ fn event_loop(mut app: App, signals: &Signals) -> io::Result<Option<u8>> {
             }
         }
         if app.quit {
-            return Ok(None);
+            return Ok(match app.resume.take() {
+                Some((path, rev)) => Ended::Resume(path, rev),
+                None => Ended::Quit,
+            });
         }
         app.tick();
     }

@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+use crate::refs::store::Store;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -43,9 +45,9 @@ fn seen(path: &std::path::Path) -> Option<Seen> {
 
 /// The session at `path`, read as the browser reads it: without subject
 /// lines, a torn last line waited for.
-fn load(path: PathBuf, format: Option<Format>) -> Result<Repo, LoadError> {
+fn load(path: PathBuf, format: Option<Format>, refs: Option<&Store>) -> Result<Repo, LoadError> {
     Repo::load_lean(&crate::Source::Path(path.clone()), format)?
-        .with_store(&path, crate::refs::store::Store::from_env().as_ref())
+        .with_store(&path, refs)
         .map_err(LoadError::Io)
 }
 
@@ -72,6 +74,8 @@ pub struct View {
     pub path: PathBuf,
     /// `--format-of`, when given.
     pub format_of: Option<Format>,
+    /// Where the refs of a session whose app owns the file are kept.
+    pub refs: Option<Store>,
     /// The session, as last read.
     pub repo: Arc<Repo>,
     /// Entries top to bottom, as `log --graph` lists them.
@@ -147,11 +151,13 @@ impl View {
         start: Option<Ix>,
         style: Style,
         tz: jiff::tz::TimeZone,
+        refs: Option<Store>,
     ) -> View {
         let seen = seen(&path);
         let mut view = View {
             path,
             format_of,
+            refs,
             repo: Arc::new(repo),
             order: Vec::new(),
             place: Vec::new(),
@@ -388,9 +394,10 @@ impl View {
             if now.is_some() && now != self.seen {
                 self.seen = now;
                 let (path, format) = (self.path.clone(), self.format());
+                let refs = self.refs.clone();
                 let (tx, rx) = channel();
                 std::thread::spawn(move || {
-                    let _ = tx.send(load(path, format));
+                    let _ = tx.send(load(path, format, refs.as_ref()));
                 });
                 self.reload_rx = Some(rx);
             }
@@ -442,8 +449,8 @@ impl View {
 
     /// Reads the file again now (after a write of ours).
     pub fn reload_now(&mut self) -> Result<(), String> {
-        let repo =
-            load(self.path.clone(), self.format()).map_err(|e| crate::cli::hint::load_error(&e))?;
+        let repo = load(self.path.clone(), self.format(), self.refs.as_ref())
+            .map_err(|e| crate::cli::hint::load_error(&e))?;
         self.seen = seen(&self.path);
         self.reload_rx = None;
         let _ = self.swap(repo);

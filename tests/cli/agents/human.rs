@@ -170,7 +170,7 @@ fn the_tui_shows_no_raw_markup_and_no_long_id() {
             format_of: None,
             rev: None,
         };
-        let mut app = match App::new(start, None, Style::Curved, jiff::tz::TimeZone::UTC) {
+        let mut app = match App::new(start, None, Style::Curved, jiff::tz::TimeZone::UTC, None) {
             Ok(app) => app,
             Err(f) => panic!("{}: the browser opens: {:#}", file.display(), f.error),
         };

@@ -19,6 +19,7 @@ pub mod claude;
 pub mod codex;
 pub mod human;
 pub mod mock;
+pub mod resume;
 pub mod text;
 
 use std::io::Write as _;
