@@ -751,11 +751,15 @@ impl Repo {
         store: Option<&crate::refs::store::Store>,
     ) -> io::Result<Repo> {
         use crate::refs::store;
-        if self.format.writable() {
+        // Only a session file has refs (not a pipe, whose name is a number).
+        if self.format.writable() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
             return Ok(self);
         }
-        let first = self.start(64 << 10)?;
-        let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
+        let first = || {
+            let mut head = self.start(64 << 10).unwrap_or_default();
+            head.truncate(memchr::memchr(b'\n', &head).unwrap_or(head.len()));
+            head
+        };
         let Some(session) = store::session_id(self.format, path, first) else {
             return Ok(self);
         };

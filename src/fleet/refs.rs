@@ -17,7 +17,11 @@ use crate::refs::store::{Refs, Store, is_refs_file};
 use crate::repo::Repo;
 
 /// Whether the file at `path` is a refs file (its first line says so).
+/// Only a regular file is looked at: a pipe's bytes are the session's.
 pub fn is_refs(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
@@ -87,16 +91,22 @@ pub fn check_session_refs(
 ) -> io::Result<()> {
     let format = report.format;
     // Most sessions have none: the session is read again only for those
-    // that do.
-    let head = {
-        let file = std::fs::File::open(path)?;
-        let len = file.metadata()?.len().min(64 << 10);
-        crate::input::read_at(&file, 0, len)?
+    // that do, and its head only when its name does not say its id.
+    // A pipe cannot be read again.
+    let (Some(store), true) = (store, std::fs::metadata(path).is_ok_and(|m| m.is_file())) else {
+        return Ok(());
     };
-    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    let has_refs = store
-        .zip(crate::refs::store::session_id(format, path, first))
-        .is_some_and(|(store, id)| store.file(format, &id).exists());
+    let first = || {
+        let head = std::fs::File::open(path).and_then(|file| {
+            let len = file.metadata()?.len().min(64 << 10);
+            crate::input::read_at(&file, 0, len)
+        });
+        let mut head = head.unwrap_or_default();
+        head.truncate(memchr::memchr(b'\n', &head).unwrap_or(head.len()));
+        head
+    };
+    let has_refs = crate::refs::store::session_id(format, path, first)
+        .is_some_and(|id| store.file(format, &id).exists());
     if !has_refs {
         return Ok(());
     }
@@ -105,7 +115,7 @@ pub fn check_session_refs(
         // The session's own findings say why.
         Err(_) => return Ok(()),
     };
-    let repo = repo.with_store(path, store)?;
+    let repo = repo.with_store(path, Some(store))?;
     let (Some(file), Some(refs)) = (repo.refs_file(), repo.stored_refs()) else {
         return Ok(());
     };

@@ -115,7 +115,10 @@ impl Format {
                     .into_iter()
                     .chain(at.args.iter().cloned())
                     .collect(),
-                cwd: None,
+                // pi's header names the session's working directory.
+                cwd: serde_json::from_slice::<serde_json::Value>(at.first_line)
+                    .ok()
+                    .and_then(|h| h.get("cwd")?.as_str().map(PathBuf::from)),
                 env: Vec::new(),
                 new_file: None,
                 checkout_first: (!at.rev_is_head).then(|| at.rev.to_string()),

@@ -90,9 +90,14 @@ fn file_name(id: &str) -> String {
 
 /// The id of the session in an app-owned file, as its app knows it:
 /// Claude Code's file stem (it resumes a session by it), Codex's
-/// `session_meta` id, read from `first_line`. `None` for a format ysess
-/// writes into, and when the file names none.
-pub fn session_id(format: Format, path: &Path, first_line: &[u8]) -> Option<String> {
+/// `session_meta` id, read from the file's first line (`first_line` reads
+/// it, only when it is needed). `None` for a format ysess writes into, and
+/// when the file names none.
+pub fn session_id(
+    format: Format,
+    path: &Path,
+    first_line: impl FnOnce() -> Vec<u8>,
+) -> Option<String> {
     match format {
         Format::Claude => path
             .file_stem()
@@ -100,7 +105,8 @@ pub fn session_id(format: Format, path: &Path, first_line: &[u8]) -> Option<Stri
             .filter(|s| !s.is_empty())
             .map(str::to_string),
         Format::Codex => {
-            let v: Value = serde_json::from_slice(first_line).ok()?;
+            let first_line = first_line();
+            let v: Value = serde_json::from_slice(&first_line).ok()?;
             (v.get("type")?.as_str()? == "session_meta")
                 .then(|| v.get("payload")?.get("id")?.as_str().map(str::to_string))
                 .flatten()

@@ -297,6 +297,10 @@ impl Locked {
         path: &Path,
         store: Option<&crate::refs::store::Store>,
     ) -> Result<Locked, WriteError> {
+        // A pipe's bytes cannot be read again: never look into one.
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(WriteError::NotAFile);
+        }
         let head = {
             let file = crate::input::open_session(path)?;
             let len = file.metadata()?.len().min(64 << 10);

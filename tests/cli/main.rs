@@ -30,6 +30,7 @@ mod ranges;
 mod readme;
 mod reflog;
 mod refs;
+mod resume;
 #[path = "gen.rs"]
 mod sessgen;
 mod show;
