@@ -159,17 +159,23 @@ fn line_findings(refs: &Refs, file: Option<&Path>) -> Vec<Finding> {
             } else {
                 Code::InvalidRecord
             };
-            let (line, message) = place(file, p.line, p.why.clone());
-            Finding {
-                code,
-                line,
-                offset: None,
-                id: None,
-                message,
-                remedy: None,
-            }
+            finding(code, file, p.line, p.why.clone())
         })
         .collect()
+}
+
+/// A finding about line `line` of a refs file ([`place`]). A ref is named
+/// by its name: ysess's record ids are never shown.
+fn finding(code: Code, file: Option<&Path>, line: u64, message: String) -> Finding {
+    let (line, message) = place(file, line, message);
+    Finding {
+        code,
+        line,
+        offset: None,
+        id: None,
+        message,
+        remedy: None,
+    }
 }
 
 /// Each ref that names an entry the session does not hold, and each
@@ -205,17 +211,7 @@ fn ref_findings(repo: &Repo, file: Option<&Path>) -> Vec<Finding> {
             _ => None,
         };
         if let Some((code, message)) = problem {
-            let (line, message) = place(file, r.line, message);
-            findings.push(Finding {
-                code,
-                line,
-                offset: None,
-                // The ref is named by its name: ysess's record ids are
-                // never shown.
-                id: None,
-                message,
-                remedy: None,
-            });
+            findings.push(finding(code, file, r.line, message));
         }
     }
     findings

@@ -4,7 +4,6 @@
 //! yoagent file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use crate::support::{Dir, Run};
 
@@ -231,39 +230,18 @@ fn concurrent_tags_and_branches_on_one_claude_code_session_lose_no_ref() {
     let before = std::fs::read(&file).expect("reads");
     on(&dir, &file, &["tag", "base", "HEAD~1"]).status(0);
     let refs = dir.join(".ysess-refs/claude/dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl");
-    // Hold the refs file's lock while every process starts, so that they
-    // all queue up behind it.
-    let held = std::fs::File::options()
-        .read(true)
-        .write(true)
-        .open(&refs)
-        .expect("the refs file");
-    held.lock().expect("locked");
-    let mut children = Vec::new();
-    for k in 0..EACH {
-        for args in [
-            vec!["tag".to_string(), format!("t{k}"), "HEAD~2".into()],
-            vec!["branch".to_string(), format!("b{k}"), "HEAD~3".into()],
-        ] {
-            let child = Command::new(env!("CARGO_BIN_EXE_ysess"))
-                .arg("-f")
-                .arg(&file)
-                .args(&args)
-                .current_dir(dir.path())
-                .env("YSESS_REFS", dir.join(".ysess-refs"))
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("ysess starts");
-            children.push((args.join(" "), child));
-        }
-    }
-    std::thread::sleep(std::time::Duration::from_millis(150));
-    held.unlock().expect("unlocked");
-    drop(held);
-    for (args, child) in children {
-        let out = child.wait_with_output().expect("ysess ends");
+    let f = file.to_str().expect("UTF-8").to_string();
+    let runs: Vec<Vec<String>> = (0..EACH)
+        .flat_map(|k| {
+            [
+                vec!["tag".to_string(), format!("t{k}"), "HEAD~2".into()],
+                vec!["branch".to_string(), format!("b{k}"), "HEAD~3".into()],
+            ]
+        })
+        .map(|args| [vec!["-f".to_string(), f.clone()], args].concat())
+        .collect();
+    // Queued behind the refs file's lock, then all at once.
+    for (args, out) in crate::support::queued_behind_lock(&dir, &refs, &runs) {
         assert_eq!(
             out.status.code(),
             Some(0),

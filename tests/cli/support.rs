@@ -91,6 +91,46 @@ impl Dir {
     }
 }
 
+/// Runs each of `runs` as a ysess process of its own in `dir` (as
+/// [`Dir::run`] runs one), all started while `lock` is held so that they
+/// queue up behind it, then set off at once; each one's arguments and
+/// output, in order, once all have ended.
+pub fn queued_behind_lock(
+    dir: &Dir,
+    lock: &Path,
+    runs: &[Vec<String>],
+) -> Vec<(String, std::process::Output)> {
+    let held = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open(lock)
+        .expect("the file to lock");
+    held.lock().expect("locked");
+    let children: Vec<_> = runs
+        .iter()
+        .map(|args| {
+            let child = Command::new(env!("CARGO_BIN_EXE_ysess"))
+                .args(args)
+                .current_dir(dir.path())
+                .env_remove("YSESS_FILE")
+                .env("YSESS_REFS", dir.join(".ysess-refs"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("ysess starts");
+            (args.join(" "), child)
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    held.unlock().expect("unlocked");
+    drop(held);
+    children
+        .into_iter()
+        .map(|(args, child)| (args, child.wait_with_output().expect("ysess ends")))
+        .collect()
+}
+
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")

@@ -4,7 +4,6 @@
 //! with `append`, and saved whole with `std::fs::write`, as an app does.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::process::{Command, Stdio};
 
@@ -1488,40 +1487,18 @@ fn concurrent_ysess_processes_lose_no_record() {
     let dir = demo();
     let before = load(&dir);
     let before_lines = before.entries().len();
-    let exe = env!("CARGO_BIN_EXE_ysess");
-
-    // Hold the lock while every process starts, so that they all queue up.
-    let held = File::options()
-        .read(true)
-        .write(true)
-        .open(dir.join(FILE))
-        .unwrap();
-    held.lock().unwrap();
-    let mut children = Vec::new();
-    for k in 0..EACH {
-        for args in [
-            vec!["append".to_string(), "--user".into(), format!("c{k}")],
-            vec!["tag".to_string(), format!("t{k}")],
-        ] {
-            let child = Command::new(exe)
-                .args(&args)
-                .current_dir(dir.path())
-                .env_remove("YSESS_FILE")
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("ysess starts");
-            children.push((args.join(" "), child));
-        }
-    }
-    std::thread::sleep(std::time::Duration::from_millis(150));
-    held.unlock().unwrap();
-    drop(held);
+    let runs: Vec<Vec<String>> = (0..EACH)
+        .flat_map(|k| {
+            [
+                vec!["append".to_string(), "--user".into(), format!("c{k}")],
+                vec!["tag".to_string(), format!("t{k}")],
+            ]
+        })
+        .collect();
+    let ran = crate::support::queued_behind_lock(&dir, &dir.join(FILE), &runs);
 
     let mut printed = Vec::new();
-    for (args, child) in children {
-        let out = child.wait_with_output().expect("ysess ends");
+    for (args, out) in ran {
         assert_eq!(
             out.status.code(),
             Some(0),
