@@ -108,25 +108,30 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         bytes
     } else {
         let lines = (at.before)(cut).map_err(|e| Refusal::Unreadable(e.to_string()))?;
-        let mut bytes = Vec::new();
-        for (k, line) in lines.iter().enumerate() {
-            let Ok(mut fields) = serde_json::from_slice::<Map<String, Value>>(line) else {
-                continue;
-            };
-            match fields.get("type").and_then(Value::as_str) {
-                Some("event_msg") => continue,
-                Some("session_meta") if k == 0 => {
-                    if let Some(p) = fields.get_mut("payload").and_then(Value::as_object_mut) {
-                        p.insert("id".into(), Value::from(session.clone()));
-                        if p.contains_key("session_id") {
-                            p.insert("session_id".into(), Value::from(session.clone()));
-                        }
-                        p.insert("timestamp".into(), Value::from(now.clone()));
-                    }
-                }
-                _ => {}
+        // The session_meta under the new id, then the lines as they are.
+        let mut meta = meta.clone();
+        if let Some(p) = meta.get_mut("payload").and_then(Value::as_object_mut) {
+            p.insert("id".into(), Value::from(session.clone()));
+            if p.contains_key("session_id") {
+                p.insert("session_id".into(), Value::from(session.clone()));
             }
-            bytes.extend(serde_json::to_vec(&fields).unwrap_or_default());
+            p.insert("timestamp".into(), Value::from(now.clone()));
+        }
+        let mut bytes = serde_json::to_vec(&meta).unwrap_or_default();
+        bytes.push(b'\n');
+        for line in &lines {
+            #[derive(serde::Deserialize)]
+            struct Kind<'a> {
+                #[serde(rename = "type", borrow)]
+                kind: Option<std::borrow::Cow<'a, str>>,
+            }
+            let kind = serde_json::from_slice::<Kind<'_>>(line)
+                .ok()
+                .and_then(|k| k.kind);
+            if matches!(kind.as_deref(), Some("session_meta" | "event_msg")) {
+                continue;
+            }
+            bytes.extend_from_slice(line);
             bytes.push(b'\n');
         }
         bytes

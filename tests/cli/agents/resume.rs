@@ -358,3 +358,53 @@ fn cwd_of(file: &Path) -> String {
         .find_map(|v| v["cwd"].as_str().map(str::to_string))
         .expect("a cwd")
 }
+
+#[test]
+fn codex_resumes_an_older_rollout_at_a_tag_from_a_copy_of_its_path() {
+    if !super::ready() {
+        return;
+    }
+    let home = Home::new();
+    let mock = Mock::start(|_| Reply::text("Going on.", Usage::default()));
+    // A rollout Codex 0.63 wrote: no ordinals, so nothing to point into.
+    let sessions = home.home().join(".codex/sessions");
+    std::fs::create_dir_all(&sessions).expect("a sessions folder");
+    let file =
+        sessions.join("rollout-2026-12-06T03-29-56-01a24966-b062-7b52-af96-854b33fb6645.jsonl");
+    std::fs::copy(
+        crate::support::fixture("codex/codex-0.63.0-tools.jsonl"),
+        &file,
+    )
+    .expect("copied");
+    let f = file.to_str().expect("UTF-8");
+    let before = std::fs::read(&file).expect("reads");
+    let codex = Agent::Codex;
+    // The first turn's answer, before the second prompt.
+    ysess(
+        &home,
+        &mock,
+        codex,
+        &["-f", f, "tag", "first-answer", "line18"],
+    )
+    .status(0);
+    let run = ysess(
+        &home,
+        &mock,
+        codex,
+        &[
+            "-f",
+            f,
+            "resume",
+            "first-answer",
+            "--",
+            "exec",
+            "--skip-git-repo-check",
+            PROBE,
+        ],
+    );
+    run.status(0);
+    let sent = super::probed(&mock, "input", text::responses);
+    let path = exported(&home, &mock, codex, &file, "first-answer", text::responses);
+    assert_eq!(text::difference(&sent, &path), None, "{run}");
+    assert_eq!(std::fs::read(&file).expect("reads"), before);
+}
