@@ -9,7 +9,7 @@ use crate::ops::export::{
     Line, Output, OutputError, path_session, resumed_messages, session_refusal,
 };
 use crate::repo::Repo;
-use crate::ui::output::{escape, json_line};
+use crate::ui::output::json_line;
 
 /// Print a path's messages, ready for an agent to resume with
 ///
@@ -83,35 +83,24 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
-    let target = match (&args.rev, tree.head()) {
-        (None, None) => None,
-        (rev, _) => Some(resolve(&repo, rev.as_deref().unwrap_or("HEAD"))?),
-    };
+    if tree.head().is_none() {
+        return Err(super::empty("it has no entry to export"));
+    }
+    let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     let title = title(&ctx.global.file);
     let tz = ctx.tz.clone();
     let write = |out: &mut dyn Write| -> Result<(), Failure> {
         if args.html {
             let page = crate::ui::page::Page {
                 repo: &repo,
-                path_to: target.filter(|_| args.rev.is_some()),
+                path_to: args.rev.is_some().then_some(target),
                 title: &title,
             };
             let mut out = BufWriter::with_capacity(1 << 16, out);
             crate::ui::page::write_page(&mut out, &page)?;
             out.flush()?;
         } else if args.markdown {
-            match target {
-                Some(target) => {
-                    crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz)?;
-                }
-                None => writeln!(
-                    out,
-                    "# {}
-
-The session is empty.",
-                    escape(&title)
-                )?,
-            }
+            crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz)?;
         } else if args.session {
             session(out, &repo, target)?;
         } else {
@@ -128,25 +117,22 @@ The session is empty.",
     Ok(Exit::Success)
 }
 
-/// The messages on the path as one JSON array (none for an empty session).
+/// The messages on the path as one JSON array.
 fn messages(
     out: &mut dyn Write,
     repo: &Repo,
-    target: Option<Ix>,
+    target: Ix,
     file: Option<&std::path::Path>,
 ) -> Result<(), Failure> {
-    json_line(out, &resumed_messages(repo, target, file)?)?;
+    json_line(out, &resumed_messages(repo, Some(target), file)?)?;
     Ok(())
 }
 
-/// The path as a linear yoagent session (nothing for an empty session).
-fn session(out: &mut dyn Write, repo: &Repo, target: Option<Ix>) -> Result<(), Failure> {
+/// The path as a linear yoagent session.
+fn session(out: &mut dyn Write, repo: &Repo, target: Ix) -> Result<(), Failure> {
     if let Some(why) = session_refusal(repo) {
         return Err(Failure::refuse(why));
     }
-    let Some(target) = target else {
-        return Ok(());
-    };
     path_session(repo, target, crate::ops::now_ms(), |line| match line {
         Line::Entry(raw) => json_line(out, &raw),
         Line::Record(line) => writeln!(out, "{line}"),

@@ -88,6 +88,9 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let repo = open_with(ctx, crate::repo::Repo::load_tallied)?;
     let tree = &repo.tree;
+    if tree.head().is_none() {
+        return Err(super::empty("it has no entry to account for"));
+    }
     let revisions = args
         .revs
         .iter()

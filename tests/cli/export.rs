@@ -134,16 +134,6 @@ fn markdown_fences_outlast_backticks_and_control_characters_are_escaped() {
 }
 
 #[test]
-fn markdown_of_an_empty_session_says_so() {
-    let dir = Dir::new();
-    dir.write("session.jsonl", "");
-    dir.run(&["export", "--markdown"])
-        .status(0)
-        .stderr("")
-        .stdout("# session.jsonl\n\nThe session is empty.\n");
-}
-
-#[test]
 fn markdown_works_for_pi_and_claude_code_sessions() {
     for name in ["pi/demo.jsonl", "claude/session.jsonl"] {
         let dir = Dir::new();

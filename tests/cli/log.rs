@@ -1020,14 +1020,29 @@ fn a_closed_pipe_ends_log_quietly_with_0() {
 }
 
 #[test]
-fn an_empty_session_logs_nothing_and_exports_no_messages() {
+fn an_empty_session_was_shown_with_exit_0_though_the_exit_table_says_128() {
     let dir = Dir::new();
     dir.write("session.jsonl", "");
-    dir.run(&["log"]).status(0).stdout("").stderr("");
-    dir.run(&["log", "--graph"]).status(0).stdout("");
-    dir.run(&["export"]).status(0).stdout("[]\n");
-    dir.run(&["export", "--session"]).status(0).stdout("");
-    dir.run(&["show"]).status(128);
+    for (args, what) in [
+        (&["log"][..], "it has no entry to show"),
+        (&["log", "-n", "3"], "it has no entry to show"),
+        (&["log", "--graph"], "it has no entry to show"),
+        (&["stats"], "it has no entry to account for"),
+        (&["export"], "it has no entry to export"),
+        (&["export", "--session"], "it has no entry to export"),
+        (&["export", "--markdown"], "it has no entry to export"),
+        (&["export", "--html"], "it has no entry to export"),
+        (&["show"], "'HEAD' names no entry"),
+    ] {
+        dir.run(args)
+            .status(128)
+            .stdout("")
+            .stderr(&format!("error: the session is empty: {what}\n"));
+    }
+    // Listings of what there is list nothing, as git's do.
+    for args in [&["branch"][..], &["tag"], &["reflog"]] {
+        dir.run(args).status(0).stdout("");
+    }
 }
 
 #[test]

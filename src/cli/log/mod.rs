@@ -101,8 +101,11 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         end: if args.nul { "\0" } else { "\n" },
         width: ctx.streams.width,
     };
-    // `log -n N` of HEAD reads only the end of the file it needs.
-    if let Some(items) = from_the_end(args, ctx, template.as_ref(), &filter) {
+    // `log -n N` of HEAD reads only the end of the file it needs (an empty
+    // answer is left to the whole read, which tells an empty session).
+    if let Some(items) =
+        from_the_end(args, ctx, template.as_ref(), &filter).filter(|items| !items.is_empty())
+    {
         paged(&mut ctx.streams, args.json, |out| {
             for (k, item) in items.iter().enumerate() {
                 render.write(out, k, &render.text(item), &item.raw, None)?;
@@ -113,6 +116,9 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;
+    if tree.head().is_none() {
+        return Err(super::empty("it has no entry to show"));
+    }
     let names = Names::new(tree, tree.head(), &repo.refs.pairs());
     let (order, shown) = listed(args, &repo, &names, &filter)?;
     let (subagents, folder) = match ctx.session_file() {
