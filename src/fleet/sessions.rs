@@ -632,7 +632,8 @@ pub fn id_of(path: &Path) -> String {
 /// The first [`HEAD`] bytes of the file at `path`; none when it cannot be
 /// read.
 fn file_head(path: &Path) -> Vec<u8> {
-    let Ok(file) = std::fs::File::open(path) else {
+    // Never a FIFO's open, which would wait for a writer.
+    let Ok(file) = crate::input::open_regular(path) else {
         return Vec::new();
     };
     let len = file.metadata().map_or(0, |m| m.len().min(HEAD));

@@ -91,10 +91,15 @@ pub fn read_small(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// How long opening a FIFO waits for a program to open it to write.
+pub const FIFO_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Opens a session file: a regular file, or a pipe (`-f <(command)`, which
 /// some shells give as a named FIFO). A device (`/dev/urandom`,
 /// `/dev/zero`), a socket or a directory is refused: none of them is a
-/// session, and reading one may never end.
+/// session, and reading one may never end. A FIFO no program opens to
+/// write within [`FIFO_WAIT`] is refused too, rather than waited for
+/// without end.
 pub fn open_session(path: &Path) -> io::Result<File> {
     const WHAT: &str = "a session is a regular file, `-` (standard input) or `<(command)`";
     let meta = std::fs::metadata(path)?;
@@ -102,8 +107,26 @@ pub fn open_session(path: &Path) -> io::Result<File> {
     {
         use std::os::unix::fs::FileTypeExt;
         if meta.file_type().is_fifo() {
-            // As `cat` does: the open waits for the writer.
-            let file = File::open(path)?;
+            // As `cat` does, the open waits for the writer; but not for
+            // ever. The open blocks in a thread of its own, left behind
+            // when the wait ends (the process's end ends it).
+            let (tx, rx) = std::sync::mpsc::channel();
+            let opening = path.to_path_buf();
+            std::thread::spawn(move || {
+                let _ = tx.send(File::open(opening));
+            });
+            let file = match rx.recv_timeout(FIFO_WAIT) {
+                Ok(opened) => opened?,
+                Err(_) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!(
+                            "it is a FIFO, and no program opened it to write within {} s",
+                            FIFO_WAIT.as_secs()
+                        ),
+                    ));
+                }
+            };
             let t = file.metadata()?.file_type();
             return if t.is_fifo() || t.is_file() {
                 Ok(file)

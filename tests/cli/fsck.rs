@@ -644,3 +644,46 @@ fn a_broken_entrys_children_do_not_cascade_into_unknown_parent_errors() {
         "{run}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_directly_that_no_program_writes_hung_for_ever() {
+    let dir = Dir::new();
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.join("x.jsonl"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // Each in a thread of its own: both wait at once.
+    let runs: Vec<_> = [
+        vec!["-f", "x.jsonl", "fsck"],
+        vec!["ls", "x.jsonl"],
+        vec!["-f", "x.jsonl", "log"],
+    ]
+    .into_iter()
+    .map(|args| {
+        let dir = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ysess"))
+                .args(&args)
+                .current_dir(dir)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("ysess runs");
+            (args, out, started.elapsed())
+        })
+    })
+    .collect();
+    for run in runs {
+        let (args, out, took) = run.join().expect("the run ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("x.jsonl")
+                && stderr.contains("no program opened it to write within 5 s"),
+            "{args:?}: {stderr}"
+        );
+        assert!(took.as_secs() < 30, "{args:?} took {took:?}");
+    }
+}
