@@ -553,7 +553,17 @@ fn run_main() -> ExitCode {
         Err(e) => {
             let e = did_you_mean(e);
             // Help and version go to stdout with 0; usage errors to stderr with 2.
-            let _ = e.print();
+            // An error that repeats an argument holding a control character
+            // (an escape sequence, a bidi override) is printed plain, each
+            // such character escaped, as session text is.
+            let hazardous =
+                std::env::args_os().any(|a| a.to_string_lossy().chars().any(output::is_hazard));
+            if e.use_stderr() && hazardous {
+                let plain = e.render().to_string();
+                let _ = write!(io::stderr(), "{}", output::escape_lines(&plain).join("\n"));
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(if e.use_stderr() {
                 Exit::Usage.code()
             } else {

@@ -79,7 +79,7 @@ pub enum Level {
 /// True for characters that must not reach a terminal raw: C0 and C1
 /// controls, DEL, and the invisible bidirectional overrides that can make
 /// text read differently from what it is.
-fn is_hazard(c: char) -> bool {
+pub fn is_hazard(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }

@@ -724,3 +724,27 @@ fn a_torn_last_line_another_program_is_still_writing_is_not_offered_to_repair() 
     );
     assert!(!run.stderr.contains("may still be writing"), "{run}");
 }
+
+#[test]
+fn a_usage_error_printed_an_arguments_escape_sequences_raw() {
+    let dir = Dir::new();
+    for args in [
+        &["\u{1b}]0;pwned\u{7}\u{1b}[2J"][..],
+        &["log", "--\u{1b}]0;x\u{7}"],
+        &["--color", "\u{1b}]0;x\u{7}", "log"],
+        &["\u{9b}\u{202e}x"],
+    ] {
+        let run = dir.run(args);
+        run.status(2);
+        assert!(
+            !run.stderr
+                .chars()
+                .any(|c| c != '\n' && ysess::ui::output::is_hazard(c)),
+            "{args:?}: {:?}",
+            run.stderr
+        );
+        assert!(run.stderr.starts_with("error: "), "{run}");
+    }
+    let run = dir.run(&["\u{9b}\u{202e}x"]);
+    assert!(run.stderr.contains("'\\u{9b}\\u{202e}x'"), "{run}");
+}

@@ -550,6 +550,16 @@ fn a_hostile_session_draws_inert_and_wide_text_keeps_its_columns() {
     let all = screens.join("\n");
     assert!(all.contains(sg::HOSTILE_SHOWN), "{all}");
     s.check("hostile");
+    // `y` on the hostile HEAD: what goes to the clipboard (and is pasted
+    // into a shell) holds no control character, only their escapes.
+    let mut s = Screen::open(&path, None);
+    s.press("y");
+    let copied = s.app.copy.clone().expect("an id was copied");
+    assert!(
+        !copied.chars().any(ysess::ui::output::is_hazard),
+        "y copied raw control characters: {copied:?}"
+    );
+    assert!(copied.contains("\\u{1b}"), "{copied:?}");
 
     // Text two columns a character wide wraps at the pane's edge.
     let wide = "漢字のテキスト🙂".repeat(30);

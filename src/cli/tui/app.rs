@@ -361,9 +361,11 @@ impl App {
             }
             KeyCode::Char('y') => {
                 if let Some(ix) = view.selected() {
-                    let id = view.repo.tree.id(ix).to_string();
+                    // An id is session text: what is pasted is never a
+                    // line break or an escape sequence, but its escape.
+                    let id = crate::ui::output::escape(view.repo.tree.id(ix)).into_owned();
                     self.note = Some(Note {
-                        text: format!("copied {}", crate::ui::output::escape(&id)),
+                        text: format!("copied {id}"),
                         error: false,
                     });
                     self.copy = Some(id);
