@@ -126,8 +126,17 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             .and_then(|mut p| p.pop())
             .unwrap_or_default();
         // A fresh buffer starts small and doubles as it fills, so a small
-        // file costs a small buffer.
-        let want = (64 << 10).min(self.size).max(self.carry.len() * 2);
+        // file costs a small buffer; it never grows past what tells a line
+        // over the limit (the limit and a byte), so memory is bounded by
+        // the limit, not by the file.
+        let bound = |start: usize| {
+            start
+                .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
+                .saturating_add(1)
+        };
+        let want = (64 << 10)
+            .min(self.size)
+            .max((self.carry.len() * 2).min(bound(0)));
         if buf.len() < want {
             buf.resize(want, 0);
         }
@@ -140,7 +149,9 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         let mut line_start = 0;
         loop {
             if len == buf.len() {
-                buf.resize(buf.len() * 2, 0); // a line longer than a block
+                // A line longer than a block.
+                let grown = (buf.len() * 2).min(bound(line_start)).max(len + 1);
+                buf.resize(grown, 0);
             }
             let n = loop {
                 match self.reader.read(&mut buf[len..]) {
@@ -184,5 +195,54 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         };
         self.offset += len as u64;
         Ok(Some(block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of `len` bytes with no newline, which remembers the furthest
+    /// byte of the buffers it was asked to read into.
+    struct NoNewline {
+        left: usize,
+        read: usize,
+        furthest: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    impl Read for NoNewline {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            // The buffer starts where the reader has read to, less what
+            // the block holds already: its end is the buffer's size.
+            self.furthest
+                .set(self.furthest.get().max(self.read + buf.len()));
+            let n = buf.len().min(self.left).min(1 << 20);
+            buf[..n].fill(b'x');
+            self.left -= n;
+            self.read += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_file_without_newlines_was_read_into_twice_the_line_limit() {
+        let limit = 3 << 20;
+        let furthest = std::rc::Rc::new(std::cell::Cell::new(0));
+        let reader = NoNewline {
+            left: 64 << 20,
+            read: 0,
+            furthest: furthest.clone(),
+        };
+        let mut blocks = Blocks::new(reader, |_: &[u8]| {}, 1 << 20);
+        blocks.limit = Ok(limit);
+        let e = blocks.next_block().expect_err("a line over the limit");
+        assert!(LineTooLong::of(&e).is_some(), "{e}");
+        // The buffer never grew past the limit and a byte (and a read's
+        // worth): the file's size does not count.
+        assert!(
+            furthest.get() as u64 <= limit + 1,
+            "buffers reached {} bytes for a limit of {limit}",
+            furthest.get()
+        );
     }
 }
