@@ -24,7 +24,12 @@ fn main() {
     let exe = exe.as_path();
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/demo.jsonl");
     let mut sound = true;
-    for saver in [race::Saver::Write, race::Saver::Rename, race::Saver::Resave] {
+    for saver in [
+        race::Saver::Write,
+        race::Saver::Rename,
+        race::Saver::Resave,
+        race::Saver::Copy,
+    ] {
         let dir = tempfile::tempdir().expect("a temp dir");
         let started = std::time::Instant::now();
         let counts = race::race(exe, &demo, dir.path(), saver, appends, 2);

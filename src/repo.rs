@@ -874,6 +874,11 @@ impl Repo {
         self.side.refs.as_ref()
     }
 
+    /// How many bytes of the file were read.
+    pub fn read_len(&self) -> u64 {
+        self.read_len
+    }
+
     /// Where the app's whole lines ended when the session was read, for a
     /// session whose refs are kept beside it.
     pub fn app_end(&self) -> Option<u64> {

@@ -252,6 +252,19 @@ impl Locked {
                 }
                 Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
             };
+            pause("loaded");
+            // The session read must be the bytes the file held when looked
+            // at: an app that empties the file to save it can make the
+            // length seen before the read and after it both 0 while the
+            // read itself saw a whole session, and a batch planned on an
+            // empty file has no newline of its own before it.
+            if session.read_len() != len {
+                return Err(if session.read_len() > len {
+                    WriteError::Changed
+                } else {
+                    WriteError::Shrank
+                });
+            }
             let tail_len = len.min(TAIL);
             let tail = match read_at(&file, len - tail_len, tail_len) {
                 Ok(tail) => tail,

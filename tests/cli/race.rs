@@ -43,6 +43,10 @@ pub enum Saver {
     /// The file is looked at before each save for a glued line, since the
     /// next save would hide it.
     Resave,
+    /// Read the file's bytes whole, then `std::fs::write` them back without
+    /// a final newline, again and again, as fast as it goes: what an app
+    /// that saves what it read does. A line glued in the file stays in it.
+    Copy,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -208,6 +212,25 @@ fn app(
         }
         return;
     }
+    if saver == Saver::Copy {
+        while !stop.load(Ordering::Relaxed) {
+            let loaded_at = Instant::now();
+            let Ok(text) = std::fs::read_to_string(path) else {
+                *retries.lock().unwrap() += 1;
+                continue;
+            };
+            let seen = Session::from_jsonl(&text)
+                .map(|s| turns(&s, "race-"))
+                .unwrap_or_default();
+            std::fs::write(path, text.trim_end_matches('\n')).expect("the app saves");
+            cycles.lock().unwrap().push(Cycle {
+                loaded_at,
+                saved_at: Instant::now(),
+                seen,
+            });
+        }
+        return;
+    }
     let tmp = path.with_extension("jsonl.app-tmp");
     let mut n = 0;
     while !stop.load(Ordering::Relaxed) {
@@ -229,7 +252,7 @@ fn app(
         n += 1;
         session.append(Message::user(format!("app-{n}")).into());
         match saver {
-            Saver::Write | Saver::Resave => {
+            Saver::Write | Saver::Resave | Saver::Copy => {
                 std::fs::write(path, session.to_jsonl()).expect("the app saves")
             }
             Saver::Rename => {

@@ -1612,6 +1612,14 @@ fn appends_racing_an_app_resaving_without_a_final_newline_in_a_loop_are_never_gl
 }
 
 #[test]
+fn appends_racing_an_app_that_writes_back_what_it_read_without_a_final_newline_were_glued() {
+    // The app empties the file, writes it back, empties it again: ysess
+    // saw an empty file before and after its read, a whole session in it,
+    // and planned a batch with no newline of its own before it.
+    race_an_app_saving_with(crate::race::Saver::Copy);
+}
+
+#[test]
 fn appends_racing_an_app_that_renames_a_new_file_into_place_are_never_lost_silently() {
     race_an_app_saving_with(crate::race::Saver::Rename);
 }
