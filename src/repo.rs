@@ -756,18 +756,23 @@ impl Repo {
             return Ok(self);
         }
         let first = || {
-            let mut head = self.start(64 << 10).unwrap_or_default();
+            let mut head = self.start(1 << 20).unwrap_or_default();
             head.truncate(memchr::memchr(b'\n', &head).unwrap_or(head.len()));
             head
         };
-        let Some(session) = store::session_id(self.format, path, first) else {
+        let last = || {
+            let end = self.read_len;
+            self.bytes_at(end.saturating_sub(64 << 10), end.min(64 << 10))
+                .unwrap_or_default()
+        };
+        let Some(session) = self.format.session_id(path, first, last) else {
             return Ok(self);
         };
         // Every whole line read, the app's bookkeeping after its last
         // entry included.
         self.side.app_end = Some(self.torn.map_or(self.read_len, |t| t.offset));
         self.side.file = store.map(|s| s.file(self.format, &session));
-        self.side.session = Some(session);
+        self.side.session = Some(session.clone());
         let Some(refs) = self
             .side
             .file
@@ -777,7 +782,13 @@ impl Repo {
         else {
             return Ok(self);
         };
-        if let Some(refs) = refs {
+        // Only this session's refs: a file of another session (or format)
+        // under the same name is left alone.
+        if let Some(refs) = refs.filter(|r| {
+            r.header
+                .as_ref()
+                .is_some_and(|h| h.session == session && h.format == self.format.name())
+        }) {
             self.join(refs)?;
         }
         Ok(self)

@@ -17,7 +17,9 @@ use crate::ui::render::Paint;
 ///
 /// A Claude Code or Codex session's file is its app's: HEAD moves in
 /// ysess's refs beside it (see `ysess resume`, which hands the session to
-/// its agent at HEAD), and the file stays as the app wrote it.
+/// its agent at HEAD), and the file stays as the app wrote it; a branch
+/// there stays at its base (the work resumed from it goes on in the new
+/// session the agent writes).
 ///
 /// `checkout -` goes back where HEAD was before the last move (`@-`, see
 /// `ysess reflog`): onto the branch it was on, or to the entry.

@@ -70,7 +70,16 @@ pub fn hand_off(
     };
     let path = path.to_path_buf();
     let var = |name: &str| std::env::var_os(name);
-    let resume = plan(&path, args.rev.as_deref(), &args.args, &var).map_err(|e| match e {
+    let zone: jiff::tz::TimeZone = (*ctx.tz).clone();
+    let planned = plan(
+        &path,
+        args.rev.as_deref(),
+        &args.args,
+        &var,
+        ctx.refs.as_ref(),
+        &zone,
+    );
+    let resume = planned.map_err(|e| match e {
         Refused::Op(e) => op_failure(ctx, &path, e),
         Refused::Own(Refusal::NoApp(why)) => Failure::refuse(why).with_hint(format!(
             "{} moves HEAD to REV",
@@ -120,7 +129,7 @@ pub fn hand_off(
     if args.print {
         let mut line = String::new();
         if let Some(cwd) = &handoff.cwd {
-            line.push_str(&format!("cd {} && ", shell_word(&cwd.to_string_lossy())));
+            line.push_str(&format!("cd -- {} && ", shell_word(&cwd.to_string_lossy())));
         }
         if let Some(first) = &checkout_first {
             line.push_str(&format!("{first} && "));
@@ -245,7 +254,8 @@ fn command_line(words: &[&str]) -> String {
 /// One word quoted for a POSIX shell; one holding a control character as
 /// `$'…'` with its bytes escaped, so that none is printed raw.
 fn shell_word(word: &str) -> String {
-    if !word.chars().any(char::is_control) {
+    use crate::ui::output::is_hazard;
+    if !word.chars().any(is_hazard) {
         return quote(word);
     }
     let mut out = String::from("$'");
@@ -255,7 +265,7 @@ fn shell_word(word: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => {
+            c if is_hazard(c) => {
                 let mut buf = [0; 4];
                 for b in c.encode_utf8(&mut buf).bytes() {
                     out.push_str(&format!("\\x{b:02x}"));

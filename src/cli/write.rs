@@ -36,7 +36,10 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
         WriteError::Empty => failure(&e)
             .with_hint("an app may be saving it right now: run the command again")
             .with_hint("`ysess append --create` starts a new session in an empty file"),
-        WriteError::Changed | WriteError::Shrank | WriteError::Lost { .. } => {
+        WriteError::Changed
+        | WriteError::Shrank
+        | WriteError::Lost { .. }
+        | WriteError::AppWrote => {
             failure(&e).with_hint("run the command again once the other program is done")
         }
         WriteError::NotAFile | WriteError::Format(_) => failure(&e),

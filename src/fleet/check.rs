@@ -80,21 +80,26 @@ pub fn check_file(
     repair: bool,
     refs: Option<&Store>,
 ) -> io::Result<Outcome> {
-    // The refs ysess keeps beside an app's session are checked as such.
-    if let Source::Path(path) = source
-        && crate::fleet::refs::is_refs(path)
-    {
-        let report = crate::fleet::refs::check_refs_file(path)?;
-        return Ok(Outcome {
-            report,
-            repaired: None,
-        });
-    }
+    let refs_file = matches!(source, Source::Path(path) if crate::fleet::refs::is_refs(path));
     let mut report = check(source.open()?, options)?;
-    // And those of a session whose app owns the file, with its own.
-    if let Source::Path(path) = source
+    if let (true, Source::Path(path)) = (refs_file, source) {
+        // The refs ysess keeps beside an app's session are checked as
+        // such; what proves a file only grew (its digest, `--since`) is
+        // the same as for any file.
+        let mut own = crate::fleet::refs::check_refs_file(path)?;
+        own.digest = report.digest;
+        own.findings.extend(
+            report
+                .findings
+                .into_iter()
+                .filter(|f| matches!(f.code, Code::DigestMismatch | Code::HistoryRewritten)),
+        );
+        own.sort();
+        report = own;
+    } else if let Source::Path(path) = source
         && !report.format.writable()
     {
+        // And those of a session whose app owns the file, with its own.
         crate::fleet::refs::check_session_refs(path, refs, &mut report)?;
     }
     // A torn last line may be one another program is still writing: say so,

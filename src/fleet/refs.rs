@@ -56,6 +56,12 @@ pub fn check_refs_file(path: &Path) -> io::Result<Report> {
         ),
         remedy: None,
     };
+    if !std::fs::metadata(&header.path).is_ok_and(|m| m.is_file()) {
+        report
+            .findings
+            .push(missing("which is not a session file there".to_string()));
+        return Ok(report);
+    }
     let session = match Repo::open(&header.path) {
         Ok(repo) => repo.with_store(&header.path, None)?,
         Err(e) => {
@@ -96,16 +102,22 @@ pub fn check_session_refs(
     let (Some(store), true) = (store, std::fs::metadata(path).is_ok_and(|m| m.is_file())) else {
         return Ok(());
     };
-    let first = || {
-        let head = std::fs::File::open(path).and_then(|file| {
-            let len = file.metadata()?.len().min(64 << 10);
-            crate::input::read_at(&file, 0, len)
+    let read = |from_end: bool| {
+        let bytes = crate::input::open_regular(path).and_then(|file| {
+            let size = file.metadata()?.len();
+            let len = size.min(if from_end { 64 << 10 } else { 1 << 20 });
+            let at = if from_end { size - len } else { 0 };
+            crate::input::read_at(&file, at, len)
         });
-        let mut head = head.unwrap_or_default();
+        bytes.unwrap_or_default()
+    };
+    let first = || {
+        let mut head = read(false);
         head.truncate(memchr::memchr(b'\n', &head).unwrap_or(head.len()));
         head
     };
-    let has_refs = crate::refs::store::session_id(format, path, first)
+    let has_refs = format
+        .session_id(path, first, || read(true))
         .is_some_and(|id| store.file(format, &id).exists());
     if !has_refs {
         return Ok(());

@@ -48,6 +48,8 @@ pub struct At<'a> {
     pub args: &'a [String],
     /// Now, in ms since the epoch.
     pub now_ms: u64,
+    /// The local time zone (Codex names its files by local time).
+    pub zone: &'a jiff::tz::TimeZone,
     /// The environment.
     pub var: &'a dyn Fn(&str) -> Option<OsString>,
 }
@@ -103,7 +105,66 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// Whether `text` is a UUID as the agents write them (8-4-4-4-12 hex
+/// digits).
+pub fn is_uuid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 impl Format {
+    /// The id of the session in a file its app owns, as the app knows it:
+    /// what ysess keeps its refs by ([`crate::refs::store`]).
+    ///
+    /// - Claude Code names a session's file by its id: a file stem that is
+    ///   a UUID is the id; a file renamed or copied under another name is
+    ///   known by the `sessionId` its last lines carry (`last_lines`).
+    /// - Codex names a rollout `rollout-<time>-<id>.jsonl`; under another
+    ///   name, its `session_meta` (`first_line`) says.
+    ///
+    /// `None` for a format ysess writes into, and when the file names none.
+    /// The readers are called only when the name does not say.
+    pub fn session_id(
+        self,
+        path: &Path,
+        first_line: impl FnOnce() -> Vec<u8>,
+        last_lines: impl FnOnce() -> Vec<u8>,
+    ) -> Option<String> {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        match self {
+            Format::Claude if is_uuid(stem) => Some(stem.to_string()),
+            Format::Claude => {
+                let tail = last_lines();
+                tail.split(|&b| b == b'\n').rev().find_map(|line| {
+                    memchr::memmem::find(line, b"\"sessionId\"")?;
+                    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+                    let id = v.get("sessionId")?.as_str()?;
+                    is_uuid(id).then(|| id.to_string())
+                })
+            }
+            Format::Codex => {
+                let tail = stem.len().checked_sub(36).map(|at| &stem[at..]);
+                if let Some(id) = tail.filter(|t| stem.starts_with("rollout-") && is_uuid(t)) {
+                    return Some(id.to_string());
+                }
+                let first = first_line();
+                let v: serde_json::Value = serde_json::from_slice(&first).ok()?;
+                (v.get("type")?.as_str()? == "session_meta")
+                    .then(|| v.get("payload")?.get("id")?.as_str().map(str::to_string))
+                    .flatten()
+                    .filter(|id| !id.is_empty())
+            }
+            Format::Yoagent | Format::Pi => None,
+        }
+    }
+
     /// The command that resumes the session `at` describes at REV.
     pub fn handoff(self, at: &At<'_>) -> Result<Handoff, Refusal> {
         match self {
@@ -111,10 +172,17 @@ impl Format {
             Format::Codex => super::codex::handoff::handoff(at),
             Format::Pi => Ok(Handoff {
                 program: "pi".to_string(),
-                args: ["--session".to_string(), at.path.display().to_string()]
-                    .into_iter()
-                    .chain(at.args.iter().cloned())
-                    .collect(),
+                // pi runs in the session's folder: the file by its whole path.
+                args: [
+                    "--session".to_string(),
+                    std::path::absolute(at.path)
+                        .unwrap_or_else(|_| at.path.to_path_buf())
+                        .display()
+                        .to_string(),
+                ]
+                .into_iter()
+                .chain(at.args.iter().cloned())
+                .collect(),
                 // pi's header names the session's working directory.
                 cwd: serde_json::from_slice::<serde_json::Value>(at.first_line)
                     .ok()

@@ -31,6 +31,8 @@ pub fn plan(
     rev: Option<&str>,
     args: &[String],
     var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    store: Option<&crate::refs::store::Store>,
+    zone: &jiff::tz::TimeZone,
 ) -> Result<Resume, Refused<Refusal>> {
     let load = |e: LoadError| match e {
         LoadError::Io(e) => Error::Open(WriteError::Io(e)),
@@ -38,9 +40,8 @@ pub fn plan(
     };
     let plain = Repo::open(path).map_err(load)?;
     let app_head = plain.head().map(|h| plain.tree.id(h).to_string());
-    let store = crate::refs::store::Store::from_vars(var);
     let repo = plain
-        .with_store(path, store.as_ref())
+        .with_store(path, store)
         .map_err(|e| Error::Open(WriteError::Io(e)))?;
     let tree = &repo.tree;
     let head = tree.head().ok_or(Error::Empty("nothing to resume"))?;
@@ -104,6 +105,7 @@ pub fn plan(
         app_head: app_head.as_deref(),
         args,
         now_ms: super::now_ms(),
+        zone,
         var,
     };
     let handoff = repo.format.handoff(&at).map_err(Refused::Own)?;

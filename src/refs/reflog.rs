@@ -55,22 +55,27 @@ pub fn moves(tree: &Tree) -> Vec<Move> {
         let inherited = tree.raw_parent(ix).and_then(|p| branch_of[p as usize]);
         branch_of.push(own.or(inherited));
     }
+    // File order: the index's, except that records kept beside an app's
+    // file ([`crate::refs::store`]) come after the app's, and stand where
+    // their line places them.
+    let mut order: Vec<Ix> = (0..n as Ix).collect();
+    order.sort_by_key(|&ix| (tree.node(ix).line, ix));
     let mut moves = Vec::new();
-    let mut ix = 0;
-    while ix < n {
-        if !tree.is_record(ix as Ix) || ix == 0 {
-            ix += 1;
+    let mut k = 0;
+    while k < n {
+        if !tree.is_record(order[k]) || k == 0 {
+            k += 1;
             continue;
         }
-        let start = ix;
-        let written = tree.node(ix as Ix).timestamp;
-        while ix < n && tree.is_record(ix as Ix) && tree.node(ix as Ix).timestamp == written {
-            ix += 1;
+        let start = k;
+        let written = tree.node(order[k]).timestamp;
+        while k < n && tree.is_record(order[k]) && tree.node(order[k]).timestamp == written {
+            k += 1;
         }
-        let (before, last) = ((start - 1) as Ix, (ix - 1) as Ix);
-        let Some(mover) = (start..ix)
+        let (before, last) = (order[start - 1], order[k - 1]);
+        let Some(mover) = (start..k)
             .rev()
-            .map(|r| r as Ix)
+            .map(|r| order[r])
             .find(|&r| MOVING.contains(&tree.tag(r)))
         else {
             continue;

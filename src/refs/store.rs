@@ -88,34 +88,6 @@ fn file_name(id: &str) -> String {
     out
 }
 
-/// The id of the session in an app-owned file, as its app knows it:
-/// Claude Code's file stem (it resumes a session by it), Codex's
-/// `session_meta` id, read from the file's first line (`first_line` reads
-/// it, only when it is needed). `None` for a format ysess writes into, and
-/// when the file names none.
-pub fn session_id(
-    format: Format,
-    path: &Path,
-    first_line: impl FnOnce() -> Vec<u8>,
-) -> Option<String> {
-    match format {
-        Format::Claude => path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .filter(|s| !s.is_empty())
-            .map(str::to_string),
-        Format::Codex => {
-            let first_line = first_line();
-            let v: Value = serde_json::from_slice(&first_line).ok()?;
-            (v.get("type")?.as_str()? == "session_meta")
-                .then(|| v.get("payload")?.get("id")?.as_str().map(str::to_string))
-                .flatten()
-                .filter(|id| !id.is_empty())
-        }
-        Format::Yoagent | Format::Pi => None,
-    }
-}
-
 /// A refs file's first line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -183,6 +155,9 @@ pub struct Problem {
     pub line: u64,
     /// What is wrong.
     pub why: String,
+    /// The last line, without its newline and no record: a write cut
+    /// short.
+    pub torn: bool,
 }
 
 /// A refs file, read.
@@ -231,12 +206,6 @@ impl Refs {
             Some(end) => &bytes[..=end],
             None => &[][..],
         };
-        if whole.len() < bytes.len() && !bytes[whole.len()..].iter().all(u8::is_ascii_whitespace) {
-            refs.problems.push(Problem {
-                line: whole.iter().filter(|&&b| b == b'\n').count() as u64 + 1,
-                why: "the last line is cut short, as by an interrupted write".to_string(),
-            });
-        }
         for (k, line) in whole.split(|&b| b == b'\n').enumerate() {
             let number = k as u64 + 1;
             if line.iter().all(u8::is_ascii_whitespace) {
@@ -251,17 +220,36 @@ impl Refs {
                             "version {} of the refs layout: this ysess reads version {VERSION}",
                             h.version
                         ),
+                        torn: false,
                     }),
                     _ => refs.problems.push(Problem {
                         line: 1,
                         why: "the first line is not a refs file's header".to_string(),
+                        torn: false,
                     }),
                 }
                 continue;
             }
             match record_of(line, number) {
                 Ok(stored) => refs.records.push(stored),
-                Err(why) => refs.problems.push(Problem { line: number, why }),
+                Err(why) => refs.problems.push(Problem {
+                    line: number,
+                    why,
+                    torn: false,
+                }),
+            }
+        }
+        let rest = &bytes[whole.len()..];
+        let last = whole.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+        if !rest.iter().all(u8::is_ascii_whitespace) {
+            // A whole record that only lacks its newline is read as one.
+            match record_of(rest, last) {
+                Ok(stored) if last > 1 => refs.records.push(stored),
+                _ => refs.problems.push(Problem {
+                    line: last,
+                    why: "the last line is cut short, as by an interrupted write".to_string(),
+                    torn: true,
+                }),
             }
         }
         refs.problems.sort_by_key(|p| p.line);
@@ -277,14 +265,21 @@ impl Refs {
         }
     }
 
-    /// The number of the next record's id: one more than the largest.
-    pub fn next_number(&self) -> u64 {
+    /// The number of the next record's id: one more than the largest;
+    /// `None` when the largest is the largest number there is.
+    pub fn next_number(&self) -> Option<u64> {
         self.records
             .iter()
             .filter_map(|r| r.id.strip_prefix(ID_PREFIX)?.parse::<u64>().ok())
             .max()
             .unwrap_or(0)
-            + 1
+            .checked_add(1)
+    }
+
+    /// Where the newest record was written: how far the app's file had
+    /// been read (0 when there is none).
+    pub fn last_at(&self) -> u64 {
+        self.records.iter().map(|r| r.at).max().unwrap_or(0)
     }
 }
 
@@ -415,6 +410,6 @@ mod tests {
         assert_eq!((refs.records[1].at, refs.records[1].line), (950, 4));
         let lines: Vec<u64> = refs.problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [3, 5]);
-        assert_eq!(refs.next_number(), 3);
+        assert_eq!(refs.next_number(), Some(3));
     }
 }

@@ -56,6 +56,9 @@ pub enum WriteError {
     Format(crate::format::Format),
     /// A pi version-1 file, whose entries pi renumbers when it opens it.
     Unnumbered,
+    /// The app wrote to its session (or replaced it) while ysess planned
+    /// records to keep beside it: they would stand before what it wrote.
+    AppWrote,
     /// The session's app owns its file, and there is no folder to keep
     /// ysess's refs in (no `$YSESS_REFS`, `$XDG_DATA_HOME` or `$HOME`).
     NoStore,
@@ -102,6 +105,10 @@ impl std::fmt::Display for WriteError {
                 f,
                 "a pi version-1 session: its entries have no ids yet, and pi gives them new ones \
                  (and drops the parents of anything appended) when it next opens the file"
+            ),
+            WriteError::AppWrote => write!(
+                f,
+                "the app that owns the session wrote to it while ysess planned its refs"
             ),
             WriteError::NoStore => write!(
                 f,
@@ -195,9 +202,19 @@ pub struct Locked {
     /// This process made the file (`append --create`).
     created: bool,
     /// The file is the refs file kept beside an app's session
-    /// ([`crate::refs::store`]), not the session's own; the header it
-    /// starts with when it is new.
-    beside: Option<String>,
+    /// ([`crate::refs::store`]), not the session's own.
+    beside: Option<Beside>,
+}
+
+/// What a write into a refs file keeps of the app's session it is for.
+struct Beside {
+    /// The line the refs file starts with when it is new (else empty).
+    header: String,
+    /// The app's file, as read, and where.
+    app: File,
+    app_path: PathBuf,
+    /// How many of its bytes were read.
+    app_len: u64,
 }
 
 impl Locked {
@@ -304,8 +321,11 @@ impl Locked {
     /// Opens a session for ysess's records: the session file itself, as
     /// [`Locked::open`] does, when ysess writes into its format; else (its
     /// app owns the file) the refs file kept for it in `store`, made when
-    /// there is none, under that file's lock, with the app's file read
-    /// (never opened for writing) and its refs joined.
+    /// there is none. The refs file's lock is taken first, then the app's
+    /// file read (never opened for writing), so that records are placed
+    /// after what the app had written when they are planned; the app's
+    /// file is looked at again right before the write
+    /// ([`Locked::as_planned`]).
     pub fn open_for_records(
         path: &Path,
         store: Option<&crate::refs::store::Store>,
@@ -314,35 +334,31 @@ impl Locked {
         if !std::fs::metadata(path)?.is_file() {
             return Err(WriteError::NotAFile);
         }
-        let head = {
-            let file = crate::input::open_session(path)?;
-            let len = file.metadata()?.len().min(64 << 10);
-            read_at(&file, 0, len)?
-        };
+        let app = crate::input::open_session(path)?;
+        let size = app.metadata()?.len();
+        let head = read_at(&app, 0, size.min(1 << 20))?;
         let format = crate::format::Format::detect(head.split(|&b| b == b'\n'));
         if format.writable() {
+            drop(app);
             return Locked::open(path, Create::No);
         }
-        let app = crate::input::open_session(path)?;
-        if !app.metadata()?.is_file() {
-            return Err(WriteError::NotAFile);
-        }
-        let repo = match crate::repo::Repo::load_locked(&app) {
-            Ok(repo) => repo,
-            Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
-            Err(e) => return Err(WriteError::Invalid(e)),
+        let first = || {
+            head.split(|&b| b == b'\n')
+                .next()
+                .unwrap_or_default()
+                .to_vec()
         };
-        if repo.tree.is_empty() {
-            return Err(WriteError::Empty);
-        }
-        let mut repo = repo.with_store(path, None)?;
-        let (Some(session), Some(store)) = (repo.session_id().map(str::to_string), store) else {
-            return Err(match store {
-                None => WriteError::NoStore,
-                Some(_) => WriteError::Format(repo.format),
-            });
+        let last = || {
+            let len = size.min(64 << 10);
+            read_at(&app, size - len, len).unwrap_or_default()
         };
-        let refs_path = store.file(repo.format, &session);
+        let Some(store) = store else {
+            return Err(WriteError::NoStore);
+        };
+        let Some(session) = format.session_id(path, first, last) else {
+            return Err(WriteError::Format(format));
+        };
+        let refs_path = store.file(format, &session);
         if let Some(dir) = refs_path.parent() {
             std::fs::create_dir_all(dir)?;
         }
@@ -366,10 +382,25 @@ impl Locked {
             let meta = file.metadata()?;
             let (mut len, id) = (meta.len(), file_id(&meta));
             let mut bytes = read_at(&file, 0, len)?;
+            let refs = crate::refs::store::Refs::parse(&bytes);
+            if let Some(header) = &refs.header
+                && (header.session != session || header.format != format.name())
+            {
+                return Err(WriteError::Io(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{} holds the refs of {} session {}, not of {session}",
+                        refs_path.display(),
+                        header.format,
+                        header.session
+                    ),
+                )));
+            }
             // A write of ysess's that a crash cut short: only ysess writes
-            // the file, under this lock, so the torn bytes are its own
-            // (kept beside it) and the next line starts clean.
-            if bytes.last().is_some_and(|&b| b != b'\n') {
+            // the file, under this lock, so a last line without its
+            // newline that is no record is its own (kept beside the file,
+            // cut) and the next line starts clean.
+            if refs.problems.iter().any(|p| p.torn) {
                 let whole = memchr::memrchr(b'\n', &bytes).map_or(0, |i| i + 1);
                 repair::cut_own_torn(&file, &refs_path, whole as u64).map_err(|e| match e {
                     RepairError::Io(e) => WriteError::Io(e),
@@ -379,18 +410,17 @@ impl Locked {
                 len = whole as u64;
             }
             let refs = crate::refs::store::Refs::parse(&bytes);
-            if let Some(header) = &refs.header
-                && header.session != session
-            {
-                return Err(WriteError::Io(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{} holds the refs of session {}, not of {session}",
-                        refs_path.display(),
-                        header.session
-                    ),
-                )));
+            // The app's file, read under the refs file's lock.
+            let repo = match crate::repo::Repo::load_locked(&app) {
+                Ok(repo) => repo,
+                Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
+                Err(e) => return Err(WriteError::Invalid(e)),
+            };
+            if repo.tree.is_empty() {
+                return Err(WriteError::Empty);
             }
+            let mut repo = repo.with_store(path, None)?;
+            let app_len = repo.read_len();
             repo.join(refs)?;
             repo.set_refs_file(refs_path.clone());
             let tail_len = len.min(TAIL);
@@ -398,7 +428,7 @@ impl Locked {
             let header = match len {
                 0 => {
                     let path = std::path::absolute(path)?;
-                    crate::refs::store::Header::new(repo.format, &session, &path).line()
+                    crate::refs::store::Header::new(format, &session, &path).line()
                 }
                 _ => String::new(),
             };
@@ -410,7 +440,12 @@ impl Locked {
                 tail,
                 id,
                 created,
-                beside: Some(header),
+                beside: Some(Beside {
+                    header,
+                    app,
+                    app_path: path.to_path_buf(),
+                    app_len,
+                }),
             });
         }
         Err(WriteError::Changed)
@@ -422,6 +457,14 @@ impl Locked {
     fn as_planned(&self) -> Result<(), WriteError> {
         if !still_there(&self.path, &self.file)? {
             return Err(WriteError::Changed);
+        }
+        // Records beside an app's file are placed after what the app had
+        // written: it must not have written more since (or been replaced).
+        if let Some(beside) = &self.beside
+            && (!still_there(&beside.app_path, &beside.app)?
+                || beside.app.metadata()?.len() != beside.app_len)
+        {
+            return Err(WriteError::AppWrote);
         }
         let meta = self.file.metadata()?;
         if file_id(&meta) != self.id {
@@ -453,12 +496,12 @@ impl Locked {
         match &self.beside {
             // Only ysess writes a refs file, under its lock, each line
             // ended: a newline is needed only after a write cut short.
-            Some(header) => {
+            Some(beside) => {
                 if self.tail.last().is_some_and(|&b| b != b'\n') {
                     buf.push(b'\n');
                 }
-                if !header.is_empty() {
-                    buf.extend_from_slice(header.as_bytes());
+                if !beside.header.is_empty() {
+                    buf.extend_from_slice(beside.header.as_bytes());
                     buf.push(b'\n');
                 }
             }
@@ -818,6 +861,51 @@ mod tests {
         std::fs::write(&path, session(5)).expect("the app saves");
         assert!(!locked.take_back(start, &buf));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), session(5));
+    }
+
+    #[test]
+    fn a_checkout_beside_an_app_that_wrote_meanwhile_reported_a_head_it_did_not_make() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let name = "dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl";
+        let path = dir.path().join(name);
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/agents/claude/fork/projects/-tmp--tmpkrZJ8A-work")
+            .join(name);
+        let full = std::fs::read(&fixture).expect("the fixture");
+        let cut = full.len() - 2000;
+        let cut = full[..cut]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .expect("a line")
+            + 1;
+        std::fs::write(&path, &full[..cut]).expect("written");
+        let store = crate::refs::store::Store {
+            root: dir.path().join("refs"),
+        };
+        let locked = Locked::open_for_records(&path, Some(&store)).expect("opens");
+        let head = locked.repo.tree.head().expect("a head");
+        let record = crate::format::yoagent::records::Record {
+            kind: crate::format::yoagent::records::Kind::Checkout {
+                target: locked.repo.tree.id(head).to_string(),
+            },
+            parent: locked.repo.tree.id(head).to_string(),
+        };
+        let ids = crate::write::plan::new_ids(&locked.repo, 1).expect("an id");
+        let lines = crate::write::plan::lines(&locked.repo, std::slice::from_ref(&record), &ids, 1)
+            .expect("lines");
+        // Claude Code goes on in its file between the plan and the write.
+        std::fs::write(&path, &full).expect("the app appends");
+        let e = locked.append(&lines).unwrap_err();
+        assert!(matches!(e, WriteError::AppWrote), "{e}");
+        let refs = std::fs::read_to_string(store.file(
+            crate::format::Format::Claude,
+            "dd1d0d79-0c2f-4881-8188-0d790c2f1881",
+        ))
+        .unwrap_or_default();
+        assert!(
+            !refs.contains("ysess.checkout"),
+            "nothing was written: {refs}"
+        );
     }
 
     #[cfg(unix)]

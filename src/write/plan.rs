@@ -29,9 +29,11 @@ pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
         // The app owns the file: ysess's records go beside it, numbered
         // in its refs file ([`crate::refs::store`]).
         Format::Claude | Format::Codex => {
-            let first = repo
-                .stored_refs()
-                .map_or(1, crate::refs::store::Refs::next_number);
+            let first = match repo.stored_refs() {
+                Some(refs) => refs.next_number()?,
+                None => 1,
+            };
+            first.checked_add(count.saturating_sub(1) as u64)?;
             Some(
                 (0..count as u64)
                     .map(|k| format!("{}{}", crate::refs::store::ID_PREFIX, first + k))
@@ -47,7 +49,12 @@ pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Op
     let tree = &repo.tree;
     Some(match repo.format {
         Format::Claude | Format::Codex => {
-            let at = repo.app_end()?;
+            // Never before a record already written (a shorter copy of
+            // the session may have been read).
+            let at = repo.app_end()?.max(
+                repo.stored_refs()
+                    .map_or(0, crate::refs::store::Refs::last_at),
+            );
             records
                 .iter()
                 .zip(ids)

@@ -285,3 +285,75 @@ fn a_refs_file_cut_short_by_a_crash_is_mended_by_the_next_write() {
     let run = dir.run(&["fsck", "--strict", refs.to_str().expect("UTF-8")]);
     run.status(0);
 }
+
+#[test]
+fn two_claude_code_files_of_one_name_shared_refs_and_one_deleted_the_others_labels() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("a")).expect("a");
+    std::fs::create_dir_all(dir.join("b")).expect("b");
+    // Two sessions, each saved as `session.jsonl`: their lines name them.
+    std::fs::copy(
+        crate::support::fixture("claude/session.jsonl"),
+        dir.join("a/session.jsonl"),
+    )
+    .expect("copied");
+    std::fs::copy(
+        crate::support::fixture("claude/today.jsonl"),
+        dir.join("b/session.jsonl"),
+    )
+    .expect("copied");
+    let (a, b) = (dir.join("a/session.jsonl"), dir.join("b/session.jsonl"));
+    on(&dir, &a, &["tag", "mine", "HEAD~1"]).status(0);
+    let on_a = on(&dir, &a, &["log", "-1", "mine", "--format", "{short_id}"]);
+    let on_a = on_a.status(0).stdout.clone();
+    // The same name on the other session is its own label.
+    on(&dir, &b, &["tag", "mine", "HEAD"]).status(0);
+    on(&dir, &a, &["log", "-1", "mine", "--format", "{short_id}"])
+        .status(0)
+        .stdout(&on_a);
+    for file in [&a, &b] {
+        on(&dir, file, &["fsck"]).status(0);
+    }
+    let files = crate::agents::files_under(&dir.join(".ysess-refs/claude"));
+    assert_eq!(files.len(), 2, "one refs file a session: {files:?}");
+}
+
+#[test]
+fn a_record_id_at_the_largest_number_panicked_or_made_ids_clash() {
+    let dir = Dir::new();
+    let file = claude_session(&dir);
+    on(&dir, &file, &["tag", "v1", "HEAD~1"]).status(0);
+    let refs = dir.join(".ysess-refs/claude/dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl");
+    let text = std::fs::read_to_string(&refs).expect("reads");
+    std::fs::write(
+        &refs,
+        text.replace("\"ysess:1\"", "\"ysess:18446744073709551615\""),
+    )
+    .expect("written");
+    let run = on(&dir, &file, &["tag", "v2", "HEAD~2"]);
+    run.status(128);
+    assert!(run.stderr.starts_with("error: no id is left"), "{run}");
+    on(&dir, &file, &["log", "-1", "v1", "--format", "{short_id}"])
+        .status(0)
+        .stdout("cfd13c38\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_refs_file_naming_a_fifo_as_its_session_hung_fsck() {
+    let dir = Dir::new();
+    let file = claude_session(&dir);
+    on(&dir, &file, &["tag", "v1", "HEAD~1"]).status(0);
+    let refs = dir.join(".ysess-refs/claude/dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl");
+    std::fs::remove_file(&file).expect("removed");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&file)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let run = dir.run(&["fsck", refs.to_str().expect("UTF-8")]);
+    run.status(0);
+    assert!(run.stderr.contains("refsWithoutSession"), "{run}");
+    assert!(started.elapsed().as_secs() < 4, "{:?}", started.elapsed());
+}

@@ -33,11 +33,15 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         _ => Vec::new(),
     };
     let leaf = last_prompt_leaf(at.tail);
+    // (HEAD with ysess's refs is not where Claude Code resumes: its own
+    // lines say.)
     let on_its_branch = match leaf {
         Some(leaf) => (at.through_rev)(&leaf),
-        None => at.rev_is_head || (at.through_rev)(at.app_head.unwrap_or_default()),
+        None => at.app_head.is_some_and(|head| (at.through_rev)(head)),
     };
-    if on_its_branch && home.is_some() {
+    // Claude Code finds a session by its file's name.
+    let named_by_id = at.path.file_stem().is_some_and(|s| s == at.session);
+    if on_its_branch && home.is_some() && named_by_id {
         let args = [
             "--resume",
             at.session,
@@ -75,11 +79,15 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
     })?;
     let mut bytes = Vec::new();
     for line in at.path_lines {
-        let line = match string_field(line, "sessionId") {
-            Some(_) => with_field(line, "sessionId", Value::from(session.clone()))
-                .unwrap_or_else(|| line.clone()),
-            None => line.clone(),
-        };
+        // The new session's own lines: a subagent's (a sidechain's) become
+        // the main thread's, or Claude Code does not find the session.
+        let mut line = line.clone();
+        if string_field(&line, "sessionId").is_some() {
+            line = with_field(&line, "sessionId", Value::from(session.clone())).unwrap_or(line);
+        }
+        if memchr::memmem::find(&line, b"\"isSidechain\":true").is_some() {
+            line = with_field(&line, "isSidechain", Value::Bool(false)).unwrap_or(line);
+        }
         bytes.extend_from_slice(&line);
         bytes.push(b'\n');
     }

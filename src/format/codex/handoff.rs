@@ -40,6 +40,9 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
     let session = uuid_v7(at.now_ms);
     let now = crate::format::pi::iso(at.now_ms);
     let (sessions, default_sessions) = sessions_folder(at.path, at.var);
+    // A history that points into the original only where Codex finds it:
+    // under the `sessions` folder it is given.
+    let findable = sessions.is_some();
     let sessions = sessions
         .or_else(|| default_sessions.clone())
         .ok_or_else(|| unreadable("neither CODEX_HOME nor HOME is set"))?;
@@ -49,16 +52,33 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         }
         _ => Vec::new(),
     };
-    let paginated = meta.contains_key("ordinal");
+    let paginated = meta.contains_key("ordinal") && findable;
     // REV's turn ends where the history goes on: its events (usage, the
     // turn's end) stay with it; the next item, context or turn does not.
-    let event = |line: &[u8]| {
-        let kind = serde_json::from_slice::<Map<String, Value>>(line)
-            .ok()
-            .and_then(|f| f.get("type")?.as_str().map(str::to_string));
-        matches!(kind.as_deref(), Some("event_msg" | "token_usage_record"))
+    // (`kind`, the event's own type.)
+    let kinds = |line: &[u8]| {
+        let fields = serde_json::from_slice::<Map<String, Value>>(line).ok();
+        let kind = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+        let of = fields.as_ref();
+        (
+            kind(of.and_then(|f| f.get("type"))),
+            kind(of.and_then(|f| f.get("payload")?.get("type"))),
+        )
     };
-    let next = at.after.iter().find(|(_, line)| !event(line));
+    let event = |line: &[u8]| {
+        matches!(
+            kinds(line).0.as_deref(),
+            Some("event_msg" | "token_usage_record")
+        )
+    };
+    // The turn's end is its last event: what follows is the next turn's.
+    let ended = |line: &[u8]| kinds(line).1.as_deref() == Some("task_complete");
+    let mut through_end = false;
+    let next = at.after.iter().find(|(_, line)| {
+        let stop = through_end || !event(line);
+        through_end |= ended(line);
+        stop
+    });
     let (cut, cut_line) = match next {
         Some((offset, line)) => (*offset, Some(line.as_slice())),
         None => (at.end, None),
@@ -136,7 +156,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         }
         bytes
     };
-    let (date, time) = local_stamp(at.now_ms);
+    let (date, time) = local_stamp(at.now_ms, at.zone);
     let path = sessions
         .join(date.replace('-', "/"))
         .join(format!("rollout-{date}T{time}-{session}.jsonl"));
@@ -188,10 +208,10 @@ fn sessions_folder(
 
 /// The date and time Codex names a rollout by, in local time:
 /// `2026-12-06` and `05-31-14`.
-fn local_stamp(now_ms: u64) -> (String, String) {
+fn local_stamp(now_ms: u64, zone: &jiff::tz::TimeZone) -> (String, String) {
     let t = jiff::Timestamp::from_millisecond(i64::try_from(now_ms).unwrap_or(i64::MAX))
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-    let local = t.to_zoned_datetime(jiff::tz::TimeZone::system());
+    let local = t.to_zoned_datetime(zone.clone());
     (
         local.strftime("%Y-%m-%d").to_string(),
         local.strftime("%H-%M-%S").to_string(),

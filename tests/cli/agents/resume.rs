@@ -157,7 +157,7 @@ fn claude_code_resumed_at_a_tag_sends_exactly_the_path_to_it_and_goes_on_from_it
     assert_eq!(
         printed.status(0).stdout,
         format!(
-            "cd {} && claude --resume {session} --resume-session-at {tag} --fork-session\n",
+            "cd -- {} && claude --resume {session} --resume-session-at {tag} --fork-session\n",
             cwd_of(&file)
         ),
         "{printed}"
