@@ -82,6 +82,46 @@ fn new_files(dir: &Path, except: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `ysess resume [REV] -- ARGS… PROBE` on `file` as the person at `home`
+/// runs it: it exits 0, the agent sends the mock exactly `export TAG` (the
+/// request's `key`, read with `read`), and the file is as the agent wrote
+/// it. The run, for what else a test asks of it.
+#[allow(clippy::too_many_arguments)]
+fn resumes_exactly_the_path(
+    home: &Home,
+    mock: &Mock,
+    agent: Agent,
+    file: &Path,
+    rev: Option<&str>,
+    tag: &str,
+    agent_args: &[&str],
+    (key, read): Request,
+) -> Run {
+    let before = std::fs::read(file).expect("reads");
+    let mut args = vec!["-f", file.to_str().expect("UTF-8"), "resume"];
+    args.extend(rev);
+    args.push("--");
+    args.extend_from_slice(agent_args);
+    args.push(PROBE);
+    let run = ysess(home, mock, agent, &args);
+    run.status(0);
+    let sent = super::probed(mock, key, read);
+    let path = exported(home, mock, agent, file, tag, read);
+    assert_eq!(text::difference(&sent, &path), None, "{run}");
+    assert_eq!(
+        std::fs::read(file).expect("reads"),
+        before,
+        "the original keeps its history"
+    );
+    run
+}
+
+/// Where a request holds the conversation, and how it is read as turns.
+type Request = (&'static str, fn(&[Value]) -> Vec<text::Turn>);
+
+const ANTHROPIC: Request = ("messages", text::anthropic);
+const RESPONSES: Request = ("input", text::responses);
+
 /// A copy of a Claude Code scenario's main session in `home`, where Claude
 /// Code keeps it; its path.
 fn claude_copy(home: &Home, scenario: &str, id: &str) -> PathBuf {
@@ -164,20 +204,15 @@ fn claude_code_resumed_at_a_tag_sends_exactly_the_path_to_it_and_goes_on_from_it
     );
 
     // Resumed by ysess at HEAD (the tag), the request is the path to it.
-    let run = ysess(
+    resumes_exactly_the_path(
         &home,
         &mock,
         claude,
-        &["-f", f, "resume", "--", "-p", PROBE],
-    );
-    run.status(0);
-    let sent = super::probed(&mock, "messages", text::anthropic);
-    let path = exported(&home, &mock, claude, &file, "first-draft", text::anthropic);
-    assert_eq!(text::difference(&sent, &path), None, "{run}");
-    assert_eq!(
-        std::fs::read(&file).expect("reads"),
-        before,
-        "the original keeps its history"
+        &file,
+        None,
+        "first-draft",
+        &["-p"],
+        ANTHROPIC,
     );
 
     // Claude Code wrote a new session: the tagged entry, then the new turn.
@@ -220,7 +255,6 @@ fn claude_code_resumed_on_a_branch_it_would_not_resume_gets_a_copy_of_the_path()
     let session = "dd1d0d79-0c2f-4881-8188-0d790c2f1881";
     let file = claude_copy(&home, "fork", session);
     let f = file.to_str().expect("UTF-8");
-    let before = std::fs::read(&file).expect("reads");
     let claude = Agent::Claude;
     // "Make it a library instead.": the branch Claude Code left.
     ysess(
@@ -231,18 +265,17 @@ fn claude_code_resumed_on_a_branch_it_would_not_resume_gets_a_copy_of_the_path()
     )
     .status(0);
     let existing = new_files(&home.home().join(".claude/projects"), &[]);
-    let run = ysess(
+    let run = resumes_exactly_the_path(
         &home,
         &mock,
         claude,
-        &["-f", f, "resume", "library", "--", "-p", PROBE],
+        &file,
+        Some("library"),
+        "library",
+        &["-p"],
+        ANTHROPIC,
     );
-    run.status(0);
     assert!(run.stderr.contains("Wrote session "), "{run}");
-    let sent = super::probed(&mock, "messages", text::anthropic);
-    let path = exported(&home, &mock, claude, &file, "library", text::anthropic);
-    assert_eq!(text::difference(&sent, &path), None, "{run}");
-    assert_eq!(std::fs::read(&file).expect("reads"), before);
     let copies = new_files(&home.home().join(".claude/projects"), &existing);
     assert_eq!(
         copies.len(),
@@ -271,7 +304,6 @@ fn codex_resumed_at_a_tag_sends_exactly_the_path_to_it_in_a_new_rollout() {
         .next()
         .expect("the rollout");
     let f = file.to_str().expect("UTF-8");
-    let before = std::fs::read(&file).expect("reads");
     let codex = Agent::Codex;
     ysess(
         &home,
@@ -292,29 +324,15 @@ fn codex_resumed_at_a_tag_sends_exactly_the_path_to_it_in_a_new_rollout() {
     );
     // --print wrote the rollout it names; the resume writes its own.
     let existing = new_files(&home.home().join(".codex/sessions"), &[]);
-    let run = ysess(
+    resumes_exactly_the_path(
         &home,
         &mock,
         codex,
-        &[
-            "-f",
-            f,
-            "resume",
-            "first-draft",
-            "--",
-            "exec",
-            "--skip-git-repo-check",
-            PROBE,
-        ],
-    );
-    run.status(0);
-    let sent = super::probed(&mock, "input", text::responses);
-    let path = exported(&home, &mock, codex, &file, "first-draft", text::responses);
-    assert_eq!(text::difference(&sent, &path), None, "{run}");
-    assert_eq!(
-        std::fs::read(&file).expect("reads"),
-        before,
-        "the original rollout is as Codex wrote it"
+        &file,
+        Some("first-draft"),
+        "first-draft",
+        &["exec", "--skip-git-repo-check"],
+        RESPONSES,
     );
 
     // The new rollout: its history is the path to the tag, then the turn
@@ -337,6 +355,7 @@ fn codex_resumed_at_a_tag_sends_exactly_the_path_to_it_in_a_new_rollout() {
             went_on.pop();
         }
     }
+    let path = exported(&home, &mock, codex, &file, "first-draft", text::responses);
     assert_eq!(text::difference(&went_on, &path), None);
     let log = ysess(
         &home,
@@ -377,7 +396,6 @@ fn codex_resumes_an_older_rollout_at_a_tag_from_a_copy_of_its_path() {
     )
     .expect("copied");
     let f = file.to_str().expect("UTF-8");
-    let before = std::fs::read(&file).expect("reads");
     let codex = Agent::Codex;
     // The first turn's answer, before the second prompt.
     ysess(
@@ -387,24 +405,14 @@ fn codex_resumes_an_older_rollout_at_a_tag_from_a_copy_of_its_path() {
         &["-f", f, "tag", "first-answer", "line18"],
     )
     .status(0);
-    let run = ysess(
+    resumes_exactly_the_path(
         &home,
         &mock,
         codex,
-        &[
-            "-f",
-            f,
-            "resume",
-            "first-answer",
-            "--",
-            "exec",
-            "--skip-git-repo-check",
-            PROBE,
-        ],
+        &file,
+        Some("first-answer"),
+        "first-answer",
+        &["exec", "--skip-git-repo-check"],
+        RESPONSES,
     );
-    run.status(0);
-    let sent = super::probed(&mock, "input", text::responses);
-    let path = exported(&home, &mock, codex, &file, "first-answer", text::responses);
-    assert_eq!(text::difference(&sent, &path), None, "{run}");
-    assert_eq!(std::fs::read(&file).expect("reads"), before);
 }
