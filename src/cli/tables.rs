@@ -40,13 +40,61 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
     } else {
         sessions::find(&sessions::roots(&named))
     };
-    let since = match &args.since_manifest {
+    let given = match &args.since_manifest {
         Some(old) => Some(manifest::read(old).map_err(|e| {
             Failure::refuse(format!("--since-manifest {e}"))
                 .with_hint("--since-manifest takes a file that `ysess fsck --manifest` or `ysess export --manifest` wrote")
         })?),
         None => None,
     };
+    // Whole paths, as the folder's ledger keeps them.
+    let given: Option<std::collections::BTreeMap<PathBuf, crate::check::digest::Digest>> = given
+        .map(|files| {
+            files
+                .into_iter()
+                .map(|(file, digest)| (std::path::absolute(&file).unwrap_or(file), digest))
+                .collect()
+        });
+    // The folder's own ledger says what it holds; the run takes its lock
+    // from here to its commit (a second export into it waits).
+    let out_name = escape(&out.display().to_string()).into_owned();
+    let mut folder = crate::table::ledger::Locked::open(out)
+        .map_err(|e| Failure::refuse(format!("{out_name}: {e}; nothing was written")))?;
+    if !folder.had_ledger {
+        let parts = folder.parts()?;
+        match &given {
+            // A folder exported into before ledgers were kept: the
+            // manifest of its last run says what it holds.
+            Some(files) => {
+                folder.ledger.runs = parts.into_iter().map(|(_, run)| run).collect();
+                folder.ledger.files = files.clone();
+            }
+            None if !parts.is_empty() => {
+                return Err(Failure::refuse(format!(
+                    "{out_name} holds part files of exports that kept no ledger of what they hold: \
+                     this run would add their rows again; nothing was written"
+                ))
+                .with_hint(
+                    "give --since-manifest with the manifest of the last run into it, or export into a new folder",
+                ));
+            }
+            None => {}
+        }
+    }
+    let removed = folder.clean()?;
+    if !removed.is_empty() {
+        ctx.streams.diag(
+            Level::Hint,
+            &format!(
+                "removed {} files an export into {out_name} left when it did not finish",
+                removed.len()
+            ),
+        )?;
+    }
+    // What the folder holds, and what the manifest given says on top.
+    let mut since = given.unwrap_or_default();
+    since.extend(folder.ledger.files.clone());
+    let since = Some(since);
     let inputs: Vec<&Path> = args.since_manifest.as_deref().into_iter().collect();
     let mut manifest_out = match &args.manifest {
         Some(path) => Some(
@@ -86,11 +134,12 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
     let options = crate::table::Options {
         out: out.to_path_buf(),
         since,
-        digests: manifest_out.is_some(),
+        digests: true,
         escape: &escape,
         run,
     };
     let mut said: io::Result<()> = Ok(());
+    let mut exported: Vec<(PathBuf, crate::check::digest::Digest)> = Vec::new();
     let streams = &mut ctx.streams;
     let summary = crate::table::export(
         &paths,
@@ -114,9 +163,12 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
                 said = r;
             }
         },
-        |path, digest| match manifest_out.as_mut() {
-            Some(m) => m.add(&path.display().to_string(), digest),
-            None => Ok(()),
+        |path, digest| {
+            exported.push((std::path::absolute(path)?, digest));
+            match manifest_out.as_mut() {
+                Some(m) => m.add(&path.display().to_string(), digest),
+                None => Ok(()),
+            }
         },
         || {},
     );
@@ -129,6 +181,13 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
         Failure::refuse(format!(
             "{}: {e}; the part files of this run were removed",
             escape(&out.display().to_string())
+        ))
+    })?;
+    // The one step that commits the run: its rows count from here on.
+    let run_name = options.run.clone();
+    folder.commit(&run_name, exported).map_err(|e| {
+        Failure::refuse(format!(
+            "{out_name}: the run could not be committed: {e}; the next run removes its part files"
         ))
     })?;
     if let Some(m) = manifest_out

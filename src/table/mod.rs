@@ -19,6 +19,7 @@
 //! the session grew. Every file is written under a hidden temporary name
 //! and put in place only when whole; a part file is never written over.
 
+pub mod ledger;
 pub mod part;
 pub mod rows;
 
@@ -141,7 +142,14 @@ fn read_session(
             error,
         }))
     };
-    let old = |p: &Path| options.since.as_ref().and_then(|m| m.get(p)).copied();
+    // By the path as found, or as a whole path (the folder's ledger keeps
+    // whole paths, whatever folder the run starts in).
+    let old = |p: &Path| {
+        let m = options.since.as_ref()?;
+        m.get(p)
+            .or_else(|| m.get(&std::path::absolute(p).ok()?))
+            .copied()
+    };
     // Each line's usage and text length are taken in the check's own
     // pass, where its format's scanner reads them.
     let once = |p: &Path| Once {

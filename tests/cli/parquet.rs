@@ -535,3 +535,90 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     all
 }
+
+#[test]
+fn an_export_run_twice_into_one_folder_doubled_its_rows() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let Some((dir, _files, _pi)) = home() else {
+        return;
+    };
+    export(&dir, &["out", "sessions"]).status(0);
+    let once = tables(&dir.join("out"));
+    assert!(once[0].len() > 100, "{} entry rows", once[0].len());
+    // Again, and twice at once: the folder's ledger says what it holds.
+    let again = export(&dir, &["out", "sessions"]);
+    again.status(0);
+    assert!(again.stderr.contains("0 entry rows"), "{}", again.stderr);
+    let both: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_ysess"))
+                .args(["export", "--parquet", "out", "sessions"])
+                .current_dir(dir.path())
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("ysess runs")
+        })
+        .collect();
+    for out in &both {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(tables(&dir.join("out")), once);
+}
+
+#[test]
+fn a_run_that_did_not_reach_its_commit_left_parts_the_next_run_counted_again() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let Some((dir, _files, _pi)) = home() else {
+        return;
+    };
+    export(&dir, &["out", "sessions"]).status(0);
+    let once = tables(&dir.join("out"));
+    // What a run killed between its part files and its commit leaves: a
+    // part file of its own (a copy of one, under its run's name) and a
+    // temporary file.
+    let part = walk(&dir.join("out/entries"))
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .expect("a part file");
+    let stray = part.with_file_name("part-20261206T000000000Z-99999-0.parquet");
+    std::fs::copy(&part, &stray).expect("copied");
+    let temporary = dir.join("out/tree/.part-x.parquet.99999.tmp");
+    std::fs::create_dir_all(temporary.parent().expect("a folder")).expect("a folder");
+    std::fs::write(&temporary, b"half").expect("written");
+    assert_ne!(
+        tables(&dir.join("out")),
+        once,
+        "the stray part counts until removed"
+    );
+    let next = export(&dir, &["out", "sessions"]);
+    next.status(0);
+    assert!(next.stderr.contains("removed 2 files"), "{}", next.stderr);
+    assert!(!stray.exists() && !temporary.exists());
+    assert_eq!(tables(&dir.join("out")), once);
+}
+
+#[test]
+fn a_folder_exported_into_before_ledgers_is_refused_unless_its_manifest_is_given() {
+    let Some((dir, _files, _pi)) = home() else {
+        return;
+    };
+    export(&dir, &["out", "sessions", "--manifest", "m"]).status(0);
+    // A folder as an older ysess left it: part files, no ledger.
+    std::fs::remove_dir_all(dir.join("out/.ysess")).expect("removed");
+    let run = export(&dir, &["out", "sessions"]);
+    run.status(128);
+    assert!(run.stderr.contains("would add their rows again"), "{run}");
+    let adopted = export(&dir, &["out", "sessions", "--since-manifest", "m"]);
+    adopted.status(0);
+    assert!(adopted.stderr.contains("0 entry rows"), "{adopted}");
+    export(&dir, &["out", "sessions"]).status(0);
+}
