@@ -78,6 +78,28 @@ enum To {
     Temp(tempfile::NamedTempFile, Option<Box<Metadata>>),
 }
 
+/// Removes the temporaries named `PREFIX….tmp` in `dir` that no living
+/// writer holds locked: those a killed run left.
+fn remove_stale(dir: &Path, prefix: &str) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(prefix) && name.ends_with(".tmp")) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = OpenOptions::new().read(true).write(true).open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
 impl Output {
     /// Opens `path` for writing whole. `inputs` are the files the command
     /// reads (a target that is one of them is refused); a new file is
@@ -142,7 +164,13 @@ impl Output {
         }
         #[cfg(not(unix))]
         let _ = like;
+        // What a run killed before its rename left: a temporary of this
+        // output no process holds any more (each writer holds a lock on
+        // its own while it lives) is removed.
+        remove_stale(dir, &prefix);
         let temp = builder.tempfile_in(dir).map_err(io)?;
+        // Held until the file is put in place or dropped.
+        temp.as_file().lock().map_err(io)?;
         Ok(Output {
             path: path.to_path_buf(),
             to: To::Temp(temp, existing.map(Box::new)),

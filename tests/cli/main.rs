@@ -6,6 +6,7 @@ mod ccusage;
 mod claude;
 mod codex;
 mod corpus;
+mod crash;
 mod diff;
 mod errors;
 mod export;

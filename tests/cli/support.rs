@@ -345,6 +345,11 @@ pub const CCUSAGE: Group = Group {
     enable: "npm install --prefix tests/ccusage",
 };
 
+pub const STRACE: Group = Group {
+    name: "strace",
+    enable: "apt-get install strace",
+};
+
 pub const BROWSER: Group = Group {
     name: "browser",
     enable: "apt-get install chromium (or set YSESS_CHROMIUM to a Chromium)",
