@@ -60,7 +60,7 @@ pub fn run(args: &ExportArgs, out: &Path, ctx: &mut Context<'_>) -> Result<Exit,
     let out_name = escape(&out.display().to_string()).into_owned();
     let mut folder = crate::table::ledger::Locked::open(out)
         .map_err(|e| Failure::refuse(format!("{out_name}: {e}; nothing was written")))?;
-    if !folder.had_ledger {
+    if !folder.had_ledger && !folder.kept_ledgers {
         let parts = folder.parts()?;
         match &given {
             // A folder exported into before ledgers were kept: the

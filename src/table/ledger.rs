@@ -50,9 +50,13 @@ pub struct Locked {
     _lock: File,
     /// What the folder held when the run began.
     pub ledger: Ledger,
-    /// Whether the folder held a ledger (a folder exported into before
-    /// ledgers were kept has none).
+    /// Whether the folder held a ledger.
     pub had_ledger: bool,
+    /// Whether a run with a ledger ever began in the folder: a folder
+    /// exported into before ledgers were kept has part files and no
+    /// [`FOLDER`]; one whose first run was killed before its commit has
+    /// [`FOLDER`] and no ledger yet (its part files count for nothing).
+    pub kept_ledgers: bool,
 }
 
 fn ledger_path(out: &Path) -> PathBuf {
@@ -71,6 +75,7 @@ impl Locked {
     /// waiting for a run under way, and reads its ledger.
     pub fn open(out: &Path) -> io::Result<Locked> {
         let folder = out.join(FOLDER);
+        let kept_ledgers = folder.is_dir();
         std::fs::create_dir_all(&folder)?;
         let lock = File::options()
             .read(true)
@@ -90,6 +95,7 @@ impl Locked {
             _lock: lock,
             ledger,
             had_ledger,
+            kept_ledgers,
         })
     }
 

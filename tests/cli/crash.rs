@@ -208,6 +208,27 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "export --parquet",
+            setup: demo,
+            args: &["export", "--parquet", "out", "session.jsonl"],
+            sound: |dir, rerun| {
+                loads(dir)?;
+                if !rerun {
+                    return Ok(());
+                }
+                // The rows one uninterrupted run writes, each once.
+                let fresh = run_ysess(dir, &["export", "--parquet", "fresh", "session.jsonl"]);
+                if !fresh.status.success() {
+                    return Err(String::from_utf8_lossy(&fresh.stderr).into_owned());
+                }
+                let (got, want) = (entry_rows(&dir.join("out")), entry_rows(&dir.join("fresh")));
+                if got != want {
+                    return Err(format!("{got} entry rows, where one run writes {want}"));
+                }
+                Ok(())
+            },
+        },
+        Case {
             name: "fsck --manifest",
             setup: demo,
             args: &["fsck", "--manifest", "m.manifest", "."],
@@ -243,6 +264,20 @@ fn cases() -> Vec<Case> {
             },
         },
     ]
+}
+
+/// The rows of every part file of an export's entries table.
+fn entry_rows(out: &std::path::Path) -> i64 {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    crate::agents::files_under(&out.join("entries"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .map(|p| {
+            let file = std::fs::File::open(&p).expect("a part file");
+            let reader = SerializedFileReader::new(file).expect("a whole Parquet file");
+            reader.metadata().file_metadata().num_rows()
+        })
+        .sum()
 }
 
 /// How many times the command makes each system call of [`CALLS`].
