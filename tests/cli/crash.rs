@@ -129,6 +129,19 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            name: "branch",
+            setup: demo,
+            args: &["branch", "crash-probe", "e6"],
+            sound: |dir, rerun| {
+                loads(dir)?;
+                let n = count_lines_with(dir, "\"ysess.branch\"");
+                match (rerun, n) {
+                    (false, 0) | (_, 1) => Ok(()),
+                    _ => Err(format!("{n} branch records")),
+                }
+            },
+        },
+        Case {
             name: "checkout -b",
             setup: demo,
             args: &["checkout", "-b", "crash-probe", "e6"],
