@@ -99,6 +99,16 @@ fn count_lines_with(dir: &Dir, text: &str) -> usize {
         .count()
 }
 
+/// The session loads, and `needle` is on no line before the rerun (the
+/// kill came first) or one line, and on one line after it.
+fn once(dir: &Dir, rerun: bool, needle: &str) -> Result<(), String> {
+    loads(dir)?;
+    match (rerun, count_lines_with(dir, needle)) {
+        (false, 0) | (_, 1) => Ok(()),
+        (_, n) => Err(format!("{n} lines hold {needle}")),
+    }
+}
+
 fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -119,27 +129,13 @@ fn cases() -> Vec<Case> {
             name: "tag",
             setup: demo,
             args: &["tag", "crash-probe", "e6"],
-            sound: |dir, rerun| {
-                loads(dir)?;
-                let n = count_lines_with(dir, "\"crash-probe\"");
-                match (rerun, n) {
-                    (false, 0) | (_, 1) => Ok(()),
-                    _ => Err(format!("{n} records carry the label")),
-                }
-            },
+            sound: |dir, rerun| once(dir, rerun, "\"crash-probe\""),
         },
         Case {
             name: "branch",
             setup: demo,
             args: &["branch", "crash-probe", "e6"],
-            sound: |dir, rerun| {
-                loads(dir)?;
-                let n = count_lines_with(dir, "\"ysess.branch\"");
-                match (rerun, n) {
-                    (false, 0) | (_, 1) => Ok(()),
-                    _ => Err(format!("{n} branch records")),
-                }
-            },
+            sound: |dir, rerun| once(dir, rerun, "\"ysess.branch\""),
         },
         Case {
             name: "checkout -b",

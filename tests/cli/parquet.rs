@@ -536,30 +536,45 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     all
 }
 
-#[test]
-fn an_export_run_twice_into_one_folder_doubled_its_rows() {
+/// The sessions of [`home`] exported into `out`, and its tables; `None`
+/// when DuckDB (which reads them) is missing.
+fn exported_once() -> Option<(Dir, Vec<Vec<Value>>)> {
     if let Some(why) = duckdb_missing() {
-        return missing(&DUCKDB, &why);
+        missing(&DUCKDB, &why);
+        return None;
     }
-    let Some((dir, _files, _pi)) = home() else {
-        return;
-    };
+    let (dir, _files, _pi) = home()?;
     export(&dir, &["out", "sessions"]).status(0);
     let once = tables(&dir.join("out"));
+    Some((dir, once))
+}
+
+#[test]
+fn an_export_run_twice_into_one_folder_doubled_its_rows() {
+    let Some((dir, once)) = exported_once() else {
+        return;
+    };
     assert!(once[0].len() > 100, "{} entry rows", once[0].len());
     // Again, and twice at once: the folder's ledger says what it holds.
     let again = export(&dir, &["out", "sessions"]);
     again.status(0);
     assert!(again.stderr.contains("0 entry rows"), "{}", again.stderr);
+    // Both started before either ends.
     let both: Vec<_> = (0..2)
         .map(|_| {
             Command::new(env!("CARGO_BIN_EXE_ysess"))
                 .args(["export", "--parquet", "out", "sessions"])
                 .current_dir(dir.path())
                 .stdin(std::process::Stdio::null())
-                .output()
-                .expect("ysess runs")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("ysess starts")
         })
+        .collect();
+    let both: Vec<_> = both
+        .into_iter()
+        .map(|child| child.wait_with_output().expect("ysess ends"))
         .collect();
     for out in &both {
         assert_eq!(
@@ -574,14 +589,9 @@ fn an_export_run_twice_into_one_folder_doubled_its_rows() {
 
 #[test]
 fn a_run_that_did_not_reach_its_commit_left_parts_the_next_run_counted_again() {
-    if let Some(why) = duckdb_missing() {
-        return missing(&DUCKDB, &why);
-    }
-    let Some((dir, _files, _pi)) = home() else {
+    let Some((dir, once)) = exported_once() else {
         return;
     };
-    export(&dir, &["out", "sessions"]).status(0);
-    let once = tables(&dir.join("out"));
     // What a run killed between its part files and its commit leaves: a
     // part file of its own (a copy of one, under its run's name) and a
     // temporary file.
