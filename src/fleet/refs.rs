@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 
 use crate::check::{Code, Finding, Report};
-use crate::format::yoagent::records::Kind;
+use crate::format::records::Kind;
 use crate::refs::store::{Refs, Store, is_refs_file};
 use crate::repo::Repo;
 

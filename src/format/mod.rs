@@ -15,6 +15,7 @@ pub mod markup;
 pub mod message;
 pub mod pi;
 pub mod read;
+pub mod records;
 pub mod scan;
 pub mod yoagent;
 
@@ -319,7 +320,7 @@ impl Format {
     /// ysess's own records, and a format's own label changes.
     pub fn is_record(self, facts: &LineFacts<'_>) -> bool {
         match self {
-            Format::Yoagent => yoagent::records::is_record_entry(facts),
+            Format::Yoagent => records::is_record_entry(facts),
             Format::Pi => pi::is_record(facts),
             Format::Claude => claude::is_record(facts),
             Format::Codex => codex::is_record(facts),
@@ -336,7 +337,7 @@ impl Format {
         facts: &LineFacts<'_>,
     ) -> Result<Option<String>, String> {
         match self {
-            Format::Yoagent => yoagent::records::check_line(line, facts),
+            Format::Yoagent => records::check_line(line, facts),
             Format::Pi => pi::check_record(line, facts),
             Format::Claude | Format::Codex => Ok(None),
         }

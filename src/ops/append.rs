@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{Error, Refused, now_ms, open};
-use crate::format::yoagent::records::check_name;
+use crate::format::records::check_name;
 use crate::format::{Checked, Format, yoagent::check_line};
 use crate::write::Create;
 
@@ -134,7 +134,7 @@ fn entry_line(
     if let Some(kind) = message
         .get("kind")
         .and_then(Value::as_str)
-        .filter(|k| !llm && crate::format::yoagent::records::is_ysess_kind(k))
+        .filter(|k| !llm && crate::format::records::is_ysess_kind(k))
     {
         return Err(Refused::Own(AppendError::Reserved {
             n,

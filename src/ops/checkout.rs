@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::{Error, Refused, Store, append_records, open_for_records, row};
-use crate::format::yoagent::records::{Kind, Record, check_name};
+use crate::format::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
 use crate::view::Row;

@@ -17,7 +17,7 @@ pub mod tag;
 
 use std::fmt;
 
-use crate::format::yoagent::records::Record;
+use crate::format::records::Record;
 use crate::refs::Names;
 pub use crate::refs::revision::RevError;
 pub use crate::refs::store::Store;

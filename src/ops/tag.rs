@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::{Error, Refused, Store, append_records, open_for_records, row};
-use crate::format::yoagent::records::check_name;
+use crate::format::records::check_name;
 use crate::view::Row;
 
 /// What [`set`] did.

@@ -20,7 +20,7 @@ use std::io;
 
 use crate::format::message::Entry;
 use crate::format::message::Message;
-use crate::format::yoagent::records::Kind;
+use crate::format::records::Kind;
 use crate::tree::{Ix, Tree};
 
 /// A live branch: its name, the record that started it, and its tip.

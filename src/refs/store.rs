@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::format::Format;
-use crate::format::yoagent::records::{Kind, Record, is_record};
+use crate::format::records::{Kind, Record, is_record};
 
 /// The version of the refs file's layout this build writes and reads.
 pub const VERSION: u64 = 1;

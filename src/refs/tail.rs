@@ -164,7 +164,7 @@ impl Walk {
         if !self.ids.insert(facts.id.to_string()) {
             return Step::Unsure;
         }
-        let is_record = crate::format::yoagent::records::is_record_entry(&facts);
+        let is_record = crate::format::records::is_record_entry(&facts);
         // Read from the end, the first carrier of a name is the newest: it
         // names the entry the one rule says, which comes at or before it.
         if let Some(label) = facts.label.as_deref()

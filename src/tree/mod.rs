@@ -38,7 +38,7 @@ pub struct Node {
     /// The parent in the user's tree: the nearest ancestor that is not one
     /// of ysess's records.
     parent: Option<Ix>,
-    /// One of ysess's own records ([`crate::format::yoagent::records::is_record`]): folded
+    /// One of ysess's own records ([`crate::format::records::is_record`]): folded
     /// out of the user's tree.
     pub record: bool,
     /// The label the line carries.

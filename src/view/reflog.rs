@@ -3,7 +3,7 @@
 //! reached by name.
 
 use crate::format::message::Message;
-use crate::format::yoagent::records::Kind;
+use crate::format::records::Kind;
 use crate::refs::reflog::moves;
 use crate::repo::Repo;
 use crate::tree::Ix;

@@ -5,8 +5,8 @@ use std::io;
 
 use serde_json::Value;
 
+use crate::format::records::{Kind, Record};
 use crate::format::yoagent::counter_number;
-use crate::format::yoagent::records::{Kind, Record};
 use crate::repo::Repo;
 use crate::tree::Ix;
 

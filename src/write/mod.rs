@@ -325,7 +325,7 @@ impl Locked {
     /// file read (never opened for writing), so that records are placed
     /// after what the app had written when they are planned; the app's
     /// file is looked at again right before the write
-    /// ([`Locked::as_planned`]).
+    /// (as planned, as every write is).
     pub fn open_for_records(
         path: &Path,
         store: Option<&crate::refs::store::Store>,
@@ -884,8 +884,8 @@ mod tests {
         };
         let locked = Locked::open_for_records(&path, Some(&store)).expect("opens");
         let head = locked.repo.tree.head().expect("a head");
-        let record = crate::format::yoagent::records::Record {
-            kind: crate::format::yoagent::records::Kind::Checkout {
+        let record = crate::format::records::Record {
+            kind: crate::format::records::Kind::Checkout {
                 target: locked.repo.tree.id(head).to_string(),
             },
             parent: locked.repo.tree.id(head).to_string(),

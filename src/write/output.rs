@@ -168,9 +168,17 @@ impl Output {
         // output no process holds any more (each writer holds a lock on
         // its own while it lives) is removed.
         remove_stale(dir, &prefix);
-        let temp = builder.tempfile_in(dir).map_err(io)?;
-        // Held until the file is put in place or dropped.
-        temp.as_file().lock().map_err(io)?;
+        // Held until the file is put in place or dropped. Another run
+        // cleaning up may take a temporary for a stale one in the instant
+        // between its making and its lock: then it is made again.
+        let mut temp = builder.tempfile_in(dir).map_err(io)?;
+        for _ in 0..8 {
+            temp.as_file().lock().map_err(io)?;
+            if crate::write::still_there(temp.path(), temp.as_file()).map_err(io)? {
+                break;
+            }
+            temp = builder.tempfile_in(dir).map_err(io)?;
+        }
         Ok(Output {
             path: path.to_path_buf(),
             to: To::Temp(temp, existing.map(Box::new)),

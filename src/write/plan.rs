@@ -2,7 +2,7 @@
 //! and the records that keep HEAD where it was.
 
 use crate::format::Format;
-use crate::format::yoagent::records::{Kind, Record};
+use crate::format::records::{Kind, Record};
 use crate::refs::{Refs, newest_below};
 use crate::repo::Repo;
 use crate::tree::{Ix, Tree};

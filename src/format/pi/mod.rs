@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::yoagent::records::{self, Kind, Record};
+use crate::format::records::{self, Kind, Record};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
 
 /// The entry types pi 0.73 writes.

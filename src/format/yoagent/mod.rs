@@ -5,7 +5,6 @@
 pub mod canonical;
 pub mod entry;
 pub mod exact;
-pub mod records;
 pub mod scan;
 pub mod schema;
 
