@@ -58,24 +58,30 @@ fn torn(dir: &Dir) {
     dir.write("session.jsonl", bytes);
 }
 
-fn run_ysess(dir: &Dir, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ysess"))
+/// `ysess ARGS` in `dir` under `strace` with `options` (as [`Dir::run`]
+/// runs it: its own refs store, no session file from the environment).
+fn under_strace(dir: &Dir, options: &[String], args: &[&str]) -> std::process::ExitStatus {
+    Command::new("strace")
+        .args(options)
+        .arg(env!("CARGO_BIN_EXE_ysess"))
         .args(args)
         .current_dir(dir.path())
         .env_remove("YSESS_FILE")
         .env("YSESS_REFS", dir.join(".ysess-refs"))
         .stdin(Stdio::null())
-        .output()
-        .expect("ysess runs")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("strace runs")
 }
 
 /// The session loads in yoagent, and fsck finds no error.
 fn loads(dir: &Dir) -> Result<(), String> {
     let text = std::fs::read_to_string(dir.join("session.jsonl")).map_err(|e| e.to_string())?;
     yoagent::Session::from_jsonl(&text).map_err(|e| format!("yoagent refuses it: {e:?}"))?;
-    let fsck = run_ysess(dir, &["fsck"]);
-    if fsck.status.code() != Some(0) {
-        return Err(format!("fsck: {}", String::from_utf8_lossy(&fsck.stderr)));
+    let fsck = dir.run(&["fsck"]);
+    if fsck.status != Some(0) {
+        return Err(format!("fsck: {}", fsck.stderr));
     }
     Ok(())
 }
@@ -144,8 +150,8 @@ fn cases() -> Vec<Case> {
             sound: |dir, rerun| {
                 loads(dir)?;
                 if rerun {
-                    let out = run_ysess(dir, &["log", "-1", "--format", "{id} {decorations}"]);
-                    let said = String::from_utf8_lossy(&out.stdout);
+                    let out = dir.run(&["log", "-1", "--format", "{id} {decorations}"]);
+                    let said = &out.stdout;
                     if !said.contains("crash-probe") {
                         return Err(format!("HEAD is not on the branch: {said}"));
                     }
@@ -176,26 +182,20 @@ fn cases() -> Vec<Case> {
                 }
                 let refs = dir.join(".ysess-refs");
                 if refs.exists() && rerun {
-                    let fsck = run_ysess(dir, &["fsck", "--strict", ".ysess-refs"]);
-                    if fsck.status.code() != Some(0) {
-                        return Err(format!(
-                            "fsck of the refs: {}",
-                            String::from_utf8_lossy(&fsck.stderr)
-                        ));
+                    let fsck = dir.run(&["fsck", "--strict", ".ysess-refs"]);
+                    if fsck.status != Some(0) {
+                        return Err(format!("fsck of the refs: {}", fsck.stderr));
                     }
-                    let out = run_ysess(
-                        dir,
-                        &[
-                            "-f",
-                            "dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl",
-                            "log",
-                            "-1",
-                            "crash-probe",
-                            "--format",
-                            "{short_id}",
-                        ],
-                    );
-                    if String::from_utf8_lossy(&out.stdout) != "cfd13c38\n" {
+                    let out = dir.run(&[
+                        "-f",
+                        "dd1d0d79-0c2f-4881-8188-0d790c2f1881.jsonl",
+                        "log",
+                        "-1",
+                        "crash-probe",
+                        "--format",
+                        "{short_id}",
+                    ]);
+                    if out.stdout != "cfd13c38\n" {
                         return Err("the label is not on its entry".to_string());
                     }
                 }
@@ -226,9 +226,9 @@ fn cases() -> Vec<Case> {
                     return Ok(());
                 }
                 // The rows one uninterrupted run writes, each once.
-                let fresh = run_ysess(dir, &["export", "--parquet", "fresh", "session.jsonl"]);
-                if !fresh.status.success() {
-                    return Err(String::from_utf8_lossy(&fresh.stderr).into_owned());
+                let fresh = dir.run(&["export", "--parquet", "fresh", "session.jsonl"]);
+                if fresh.status != Some(0) {
+                    return Err(fresh.stderr.clone());
                 }
                 let (got, want) = (entry_rows(&dir.join("out")), entry_rows(&dir.join("fresh")));
                 if got != want {
@@ -294,21 +294,15 @@ fn calls_made(case: &Case) -> BTreeMap<String, usize> {
     let dir = Dir::new();
     (case.setup)(&dir);
     let log = dir.join("strace.log");
-    let status = Command::new("strace")
-        .args(["-f", "-qq", "-o"])
-        .arg(&log)
-        .arg("-e")
-        .arg(format!("trace={}", CALLS.join(",")))
-        .arg(env!("CARGO_BIN_EXE_ysess"))
-        .args(case.args)
-        .current_dir(dir.path())
-        .env_remove("YSESS_FILE")
-        .env("YSESS_REFS", dir.join(".ysess-refs"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("strace runs");
+    let options = [
+        "-f".to_string(),
+        "-qq".into(),
+        "-o".into(),
+        log.to_string_lossy().into_owned(),
+        "-e".into(),
+        format!("trace={}", CALLS.join(",")),
+    ];
+    let status = under_strace(&dir, &options, case.args);
     assert!(status.success(), "{}: the uninterrupted run", case.name);
     let mut made = BTreeMap::new();
     for line in std::fs::read_to_string(&log).expect("the trace").lines() {
@@ -350,36 +344,28 @@ fn every_write_killed_at_every_step_leaves_sound_files_and_a_rerun_converges() {
                     points += 1;
                     let dir = Dir::new();
                     (case.setup)(&dir);
-                    let _ = Command::new("strace")
-                        .args(["-f", "-qq", "-o", "/dev/null", "-e"])
-                        .arg(format!("trace={call}"))
-                        .arg("-e")
-                        .arg(format!("inject={call}:signal={signal}:when={n}"))
-                        .arg(env!("CARGO_BIN_EXE_ysess"))
-                        .args(case.args)
-                        .current_dir(dir.path())
-                        .env_remove("YSESS_FILE")
-                        .env("YSESS_REFS", dir.join(".ysess-refs"))
-                        .stdin(Stdio::null())
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status()
-                        .expect("strace runs");
+                    let options = [
+                        "-f".to_string(),
+                        "-qq".into(),
+                        "-o".into(),
+                        "/dev/null".into(),
+                        "-e".into(),
+                        format!("trace={call}"),
+                        "-e".into(),
+                        format!("inject={call}:signal={signal}:when={n}"),
+                    ];
+                    under_strace(&dir, &options, case.args);
                     let at = format!("{}: {signal} at {call} #{n}", case.name);
                     if let Err(why) = (case.sound)(&dir, false) {
                         broken.push(format!("{at}: after the kill: {why}"));
                         continue;
                     }
-                    let rerun = run_ysess(&dir, case.args);
+                    let rerun = dir.run(case.args);
                     // A rerun of what was done says so, as git does
                     // (`tag` of a label that names its entry already).
-                    let done = rerun.status.code() == Some(128)
-                        && String::from_utf8_lossy(&rerun.stderr).contains("already");
-                    if !rerun.status.success() && !done {
-                        broken.push(format!(
-                            "{at}: the rerun failed: {}",
-                            String::from_utf8_lossy(&rerun.stderr)
-                        ));
+                    let done = rerun.status == Some(128) && rerun.stderr.contains("already");
+                    if rerun.status != Some(0) && !done {
+                        broken.push(format!("{at}: the rerun failed: {}", rerun.stderr));
                         continue;
                     }
                     if let Err(why) = (case.sound)(&dir, true) {
