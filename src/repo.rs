@@ -65,9 +65,9 @@ pub struct Repo {
     lean: bool,
     /// Each entry's tally, when the load asked for them ([`Once::tallies`]).
     tallies: Vec<Option<crate::format::Tally>>,
-    /// A Codex rollout's usage by model call, worked out once when first
-    /// asked for ([`Repo::codex_usage`]).
-    codex_usage: std::sync::OnceLock<crate::format::codex::usage::Attributed>,
+    /// What the format works out once per session when first asked for
+    /// (a Codex rollout's usage by model call): [`Repo::format_memo`].
+    format_memo: std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>,
     /// How many bytes of the file were read.
     read_len: u64,
     /// For a session whose app owns the file: its refs file, and the
@@ -354,7 +354,7 @@ impl Repo {
             store,
             lean: false,
             tallies: report.tallies,
-            codex_usage: std::sync::OnceLock::new(),
+            format_memo: std::sync::OnceLock::new(),
             read_len: report.summary.bytes,
             side: Side::default(),
         };
@@ -617,77 +617,10 @@ impl Repo {
         }
     }
 
-    /// The usage of a Codex rollout's model calls, each on its first
-    /// output, from the `token_count` events wherever they stand
-    /// ([`crate::format::codex::usage`]); read once, on first use.
-    pub fn codex_usage(&self) -> io::Result<&crate::format::codex::usage::Attributed> {
-        use crate::format::codex::{token_count, usage};
-        if let Some(done) = self.codex_usage.get() {
-            return Ok(done);
-        }
-        let tree = &self.tree;
-        let all = 0..tree.len() as Ix;
-        // The token counts, and the service tier where the rollout records
-        // one (Codex 0.169's `thread_settings_applied` events), in one read.
-        let events: Vec<Ix> = all
-            .clone()
-            .filter(|&ix| {
-                tree.is_record(ix)
-                    && matches!(tree.tag(ix), "token_count" | "thread_settings_applied")
-            })
-            .collect();
-        let mut counts = Vec::with_capacity(events.len());
-        let mut tiers = Vec::new();
-        self.each_line(&events, |ix, line| {
-            if tree.tag(ix) == "token_count" {
-                counts.push(token_count(line).flatten());
-            } else if let Some(fast) = usage::fast_tier(line) {
-                tiers.push((ix, fast));
-            }
-            Ok(())
-        })?;
-        let mut counts = counts.into_iter();
-        let lines = all.filter_map(|ix| {
-            let seen = if tree.is_record(ix) {
-                if tree.tag(ix) != "token_count" {
-                    return None;
-                }
-                usage::Seen::Count(counts.next().flatten())
-            } else {
-                match tree.node(ix).kind {
-                    crate::MessageKind::Assistant => usage::Seen::Output,
-                    crate::MessageKind::User => usage::Seen::Prompt,
-                    crate::MessageKind::ToolResult | crate::MessageKind::Custom => {
-                        usage::Seen::Break
-                    }
-                }
-            };
-            Some((ix, seen))
-        });
-        let mut attributed = usage::attribute(lines);
-        attributed.tiers = tiers;
-        Ok(self.codex_usage.get_or_init(|| attributed))
-    }
-
-    /// A Codex model output's model and usage, which the rollout keeps on
-    /// lines of their own: the model the tree names it by (the last
-    /// `turn_context`'s), and its call's usage when it is the call's first
-    /// output ([`Repo::codex_usage`]).
-    fn codex_turn(&self, ix: Ix, message: &mut crate::format::message::Message) -> io::Result<()> {
-        let crate::format::message::Message::Assistant {
-            model, usage, fast, ..
-        } = message
-        else {
-            return Ok(());
-        };
-        model.clear();
-        model.push_str(self.tree.tag(ix));
-        let attributed = self.codex_usage()?;
-        if let Some(used) = attributed.of(ix) {
-            *usage = used;
-        }
-        *fast = attributed.fast(ix);
-        Ok(())
+    /// What the session's format works out once per session and keeps
+    /// ([`crate::format::Spec::fill_turn`]: Codex's usage of each call).
+    pub fn format_memo(&self) -> &std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>> {
+        &self.format_memo
     }
 
     /// An entry read in full.
@@ -701,7 +634,7 @@ impl Repo {
         let text = std::str::from_utf8(line).map(str::trim).unwrap_or_default();
         // ysess's records beside an app's file are written as yoagent's.
         let format = match self.side_line(ix) {
-            Some(_) => Format::Yoagent,
+            Some(_) => Format::RECORDS,
             None => self.format,
         };
         let entry = format.entry(text.as_bytes());
@@ -714,10 +647,7 @@ impl Repo {
                 ),
             )
         })?;
-        match format {
-            Format::Codex => self.codex_turn(ix, &mut entry.message)?,
-            Format::Yoagent | Format::Pi | Format::Claude => {}
-        }
+        format.spec().fill_turn(self, ix, &mut entry.message)?;
         // A tool result whose line names no tool takes its call's name,
         // as the tree has it (Claude Code's results name only the call).
         if let crate::format::message::Message::ToolResult { tool_name, .. } = &mut entry.message

@@ -1,8 +1,8 @@
 //! One line's verdict taken into the check: its findings, and its entry
 //! put in the tree ([`State::line`]).
 
-use super::claude;
 use super::{Code, Finding, State};
+use crate::format::claude::join as claude;
 use crate::format::fault::{FaultKind, LineFault};
 use crate::format::read::{Facts, Line, Verdict, Verdicts};
 use crate::tree::{Link, NewEntry};
@@ -169,7 +169,7 @@ impl State {
                 _ => facts.target.map(|t| t.of(text)),
             },
         };
-        if self.format.names_results_by_call() {
+        if self.format.joins() == crate::format::Joins::AsClaude {
             return self.claude_entry(line, entry, &facts, numbered.as_ref(), indent, block);
         }
         if facts.unknown_type {
@@ -302,7 +302,7 @@ impl State {
 }
 
 /// Why an entry could not join the tree, as a finding.
-pub(super) fn link_finding(
+pub(crate) fn link_finding(
     line: u64,
     offset: u64,
     indent: usize,

@@ -8,11 +8,11 @@
 //! file order as the verdicts come back: one pass gives the report and, for
 //! the commands that show the session, the tree ([`check_tree`]).
 
-mod claude;
 pub mod digest;
 mod line;
+pub(crate) use line::link_finding;
 pub mod since;
-mod warnings;
+pub(crate) mod warnings;
 
 use std::fmt;
 use std::io::{self, Read};
@@ -21,7 +21,7 @@ use crate::format::Format;
 use crate::format::read::{Verdicts, read_blocks};
 use crate::tree::{Tree, TreeBuilder};
 use digest::{Digest, Hasher};
-use line::{Place, link_finding};
+use line::Place;
 use warnings::{ToolFacts, warn};
 
 /// How bad a finding is.
@@ -331,7 +331,7 @@ struct State {
     /// The format the lines are read as (known from the first block on).
     format: Format,
     /// How Claude Code's entries join the tree.
-    claude: claude::Claude,
+    claude: crate::format::claude::join::Join,
     /// Lines of types the format does not know: (type, first line, its
     /// offset, how many), in order of first sight.
     unknown_types: Vec<(Box<str>, u64, u64, u64)>,
@@ -411,7 +411,7 @@ impl State {
         report.title = title.or_else(summary).map(|t| t.text.into());
         // pi starts a file afresh, every entry dropped, when its first line
         // is not a header.
-        if format == Format::Pi && header_first == Some(false) {
+        if format.spec().header_first() && header_first == Some(false) {
             report.findings.push(Finding {
                 code: Code::MissingHeader,
                 line: Some(1),

@@ -11,7 +11,7 @@ use super::{Code, Finding};
 /// What the tool-call checks need: call ids by their hash (the text is kept
 /// for messages), in file order.
 #[derive(Default)]
-pub(super) struct ToolFacts {
+pub(crate) struct ToolFacts {
     text: String,
     /// (assistant entry, call id hash, call id) for every tool call.
     calls: Vec<(Ix, u64, Span)>,
@@ -21,7 +21,7 @@ pub(super) struct ToolFacts {
 }
 
 impl ToolFacts {
-    pub(super) fn remember(&mut self, ix: Ix, facts: &Facts, v: &Verdicts) {
+    pub(crate) fn remember(&mut self, ix: Ix, facts: &Facts, v: &Verdicts) {
         for call in &v.calls[facts.calls.start as usize..facts.calls.end as usize] {
             let id = call.of(&v.text);
             let span = Span::keep(&mut self.text, id);
@@ -36,7 +36,7 @@ impl ToolFacts {
 
     /// [`ToolFacts::remember`] for an entry whose line is no longer at hand
     /// (one joined after the lines that followed it).
-    pub(super) fn remember_owned(&mut self, ix: Ix, calls: &[String], answer: Option<&str>) {
+    pub(crate) fn remember_owned(&mut self, ix: Ix, calls: &[String], answer: Option<&str>) {
         for id in calls {
             let span = Span::keep(&mut self.text, id);
             self.calls
@@ -136,7 +136,7 @@ fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
     // Ids yoagent would not have made: one finding, with the count.
     let mut odd = all
         .clone()
-        .filter(|_| format == Format::Yoagent)
+        .filter(|_| format.spec().counter_ids())
         .filter(|&ix| !crate::format::yoagent::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
         let more = odd.count();

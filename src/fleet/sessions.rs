@@ -9,6 +9,11 @@
 //! - pi: `$PI_CODING_AGENT_SESSION_DIR`, else `sessions/` in
 //!   `$PI_CODING_AGENT_DIR`, else `~/.pi/agent/sessions`;
 //! - Codex: `sessions/` in `$CODEX_HOME`, else `~/.codex/sessions`;
+//! - Qwen Code: `projects/` in `$QWEN_RUNTIME_DIR`, else in `$QWEN_HOME`,
+//!   else `~/.qwen/projects`;
+//!
+//! (each format's [`crate::format::Spec::session_dirs`], in the registry's
+//! order)
 //! - and the folders of `$YSESS_PATH` (separated as `$PATH` is), where
 //!   yoagent apps, or copies of any agent's sessions, are kept.
 
@@ -49,39 +54,11 @@ pub struct Root {
 pub fn search_path(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Root> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty());
     let home = set("HOME").map(PathBuf::from);
-    // `~/…` as the agents expand it in their own variables.
-    let expand = |v: OsString| -> PathBuf {
-        match (v.to_str(), &home) {
-            (Some("~"), Some(h)) => h.clone(),
-            (Some(s), Some(h)) if s.starts_with("~/") => h.join(&s[2..]),
-            _ => PathBuf::from(v),
-        }
-    };
-    let under_home = |rel: &str| home.as_ref().map(|h| h.join(rel));
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    match set("CLAUDE_CONFIG_DIR") {
-        Some(list) => dirs.extend(
-            list.to_string_lossy()
-                .split(',')
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(|d| expand(d.into()).join("projects")),
-        ),
-        None => dirs.extend(
-            [".claude/projects", ".config/claude/projects"]
-                .into_iter()
-                .filter_map(under_home),
-        ),
-    }
-    let pi = set("PI_CODING_AGENT_SESSION_DIR")
-        .map(expand)
-        .or_else(|| set("PI_CODING_AGENT_DIR").map(|d| expand(d).join("sessions")))
-        .or_else(|| under_home(".pi/agent/sessions"));
-    dirs.extend(pi);
-    let codex = set("CODEX_HOME")
-        .map(|d| expand(d).join("sessions"))
-        .or_else(|| under_home(".codex/sessions"));
-    dirs.extend(codex);
+    // Each agent's folders, as the agent finds them.
+    let dirs: Vec<PathBuf> = Format::ALL
+        .into_iter()
+        .flat_map(|f| f.spec().session_dirs(&set, home.as_deref()))
+        .collect();
     let mut roots: Vec<Root> = dirs
         .into_iter()
         .map(|dir| Root { dir, named: false })
@@ -169,11 +146,10 @@ pub fn find(roots: &[Root]) -> Vec<Found> {
     found
 }
 
-/// A Claude Code subagent's own file, beside its session's.
+/// A subagent's own file, which its session's reads with it: a format
+/// knows it by where it lies ([`crate::format::Spec::is_subagent_file`]).
 fn is_subagent_file(path: &Path) -> bool {
-    path.parent()
-        .and_then(Path::file_name)
-        .is_some_and(|n| n == "subagents")
+    Format::ALL.iter().any(|f| f.spec().is_subagent_file(path))
 }
 
 /// What a session's row says of its total: its first and last times, its
@@ -273,9 +249,9 @@ impl Session {
         let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
             .rows
             .len();
-        let named = tree
-            .entries()
-            .filter(|&ix| repo.format == Format::Pi && tree.tag(ix) == "session_info")
+        // The last title the session was given, bookkeeping or not.
+        let named = (0..tree.len() as Ix)
+            .filter(|&ix| repo.format.spec().title_tag() == Some(tree.tag(ix)))
             .map(|ix| tree.subject(ix))
             .filter(|s| !s.trim().is_empty())
             .last();
@@ -319,31 +295,16 @@ impl Session {
 fn head_facts(head: &[u8]) -> (Option<String>, Option<String>) {
     let format = Format::detect(head.split(|&b| b == b'\n'));
     // yoagent records neither: its lines are not read.
-    if format == Format::Yoagent {
+    if format.yoagent_lines() {
         return (None, None);
     }
-    let string = |v: &serde_json::Value, key: &str| {
-        v.get(key)
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_string)
-    };
     // The last line of the head may be cut: only whole lines are read.
     for line in head.split(|&b| b == b'\n') {
         let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
             continue;
         };
-        match format {
-            Format::Pi if v.get("type").and_then(|t| t.as_str()) == Some("session") => {
-                return (string(&v, "id"), string(&v, "cwd"));
-            }
-            Format::Codex if v.get("type").and_then(|t| t.as_str()) == Some("session_meta") => {
-                let payload = v.get("payload").unwrap_or(&serde_json::Value::Null);
-                return (string(payload, "id"), string(payload, "cwd"));
-            }
-            // Claude Code names the file by its session's id; the lines of a
-            // resumed session begin with the id of the one it resumes.
-            Format::Claude if v.get("cwd").is_some() => return (None, string(&v, "cwd")),
-            _ => {}
+        if let Some(facts) = format.spec().head_facts(&v) {
+            return facts;
         }
     }
     (None, None)
@@ -722,10 +683,11 @@ mod tests {
         assert_eq!(
             dirs(&roots),
             [
+                ("/h/.pi/agent/sessions".into(), false),
                 ("/h/.claude/projects".into(), false),
                 ("/h/.config/claude/projects".into(), false),
-                ("/h/.pi/agent/sessions".into(), false),
                 ("/h/.codex/sessions".into(), false),
+                ("/h/.qwen/projects".into(), false),
                 ("/a".into(), true),
                 ("/b".into(), true),
             ]
@@ -739,16 +701,24 @@ mod tests {
             ("CLAUDE_CONFIG_DIR", "/c1, ~/c2"),
             ("PI_CODING_AGENT_DIR", "~/pi"),
             ("CODEX_HOME", "/x"),
+            ("QWEN_HOME", "~/q"),
         ]));
         assert_eq!(
             dirs(&roots),
             [
+                ("/h/pi/sessions".into(), false),
                 ("/c1/projects".into(), false),
                 ("/h/c2/projects".into(), false),
-                ("/h/pi/sessions".into(), false),
                 ("/x/sessions".into(), false),
+                ("/h/q/projects".into(), false),
             ]
         );
+        let roots = search_path(&env(&[
+            ("HOME", "/h"),
+            ("QWEN_HOME", "/ignored"),
+            ("QWEN_RUNTIME_DIR", "/r"),
+        ]));
+        assert!(dirs(&roots).contains(&("/r/projects".into(), false)));
         let roots = search_path(&env(&[
             ("HOME", "/h"),
             ("PI_CODING_AGENT_SESSION_DIR", "/s"),
@@ -764,5 +734,11 @@ mod tests {
             "/p/abc/subagents/agent-1.jsonl"
         )));
         assert!(!is_subagent_file(Path::new("/p/abc.jsonl")));
+        assert!(is_subagent_file(Path::new(
+            "/q/projects/-w/subagents/abc/agent-Explore-call_1.jsonl"
+        )));
+        assert!(!is_subagent_file(Path::new(
+            "/q/projects/-w/chats/abc.jsonl"
+        )));
     }
 }

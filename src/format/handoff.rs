@@ -118,87 +118,38 @@ pub fn is_uuid(text: &str) -> bool {
 
 impl Format {
     /// The id of the session in a file its app owns, as the app knows it:
-    /// what ysess keeps its refs by ([`crate::refs::store`]).
-    ///
-    /// - Claude Code names a session's file by its id: a file stem that is
-    ///   a UUID is the id; a file renamed or copied under another name is
-    ///   known by the `sessionId` its last lines carry (`last_lines`).
-    /// - Codex names a rollout `rollout-<time>-<id>.jsonl`; under another
-    ///   name, its `session_meta` (`first_line`) says.
-    ///
-    /// `None` for a format ysess writes into, and when the file names none.
-    /// The readers are called only when the name does not say.
+    /// what ysess keeps its refs by ([`crate::refs::store`]). `None` for a
+    /// format ysess writes into, and when the file names none. The readers
+    /// are called only when the name does not say ([`super::Spec::session_id`]).
     pub fn session_id(
         self,
         path: &Path,
         first_line: impl FnOnce() -> Vec<u8>,
         last_lines: impl FnOnce() -> Vec<u8>,
     ) -> Option<String> {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
-        match self {
-            Format::Claude if is_uuid(stem) => Some(stem.to_string()),
-            Format::Claude => {
-                let tail = last_lines();
-                tail.split(|&b| b == b'\n').rev().find_map(|line| {
-                    memchr::memmem::find(line, b"\"sessionId\"")?;
-                    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
-                    let id = v.get("sessionId")?.as_str()?;
-                    is_uuid(id).then(|| id.to_string())
-                })
-            }
-            Format::Codex => {
-                let tail = stem.len().checked_sub(36).map(|at| &stem[at..]);
-                if let Some(id) = tail.filter(|t| stem.starts_with("rollout-") && is_uuid(t)) {
-                    return Some(id.to_string());
-                }
-                let first = first_line();
-                let v: serde_json::Value = serde_json::from_slice(&first).ok()?;
-                (v.get("type")?.as_str()? == "session_meta")
-                    .then(|| v.get("payload")?.get("id")?.as_str().map(str::to_string))
-                    .flatten()
-                    .filter(|id| !id.is_empty())
-            }
-            Format::Yoagent | Format::Pi => None,
-        }
+        let mut first_line = Some(first_line);
+        let mut last_lines = Some(last_lines);
+        self.spec().session_id(
+            path,
+            &mut || first_line.take().map(|f| f()).unwrap_or_default(),
+            &mut || last_lines.take().map(|f| f()).unwrap_or_default(),
+        )
     }
 
     /// The command that resumes the session `at` describes at REV.
     pub fn handoff(self, at: &At<'_>) -> Result<Handoff, Refusal> {
-        match self {
-            Format::Claude => super::claude::handoff::handoff(at),
-            Format::Codex => super::codex::handoff::handoff(at),
-            Format::Pi => Ok(Handoff {
-                program: "pi".to_string(),
-                // pi runs in the session's folder: the file by its whole path.
-                args: [
-                    "--session".to_string(),
-                    std::path::absolute(at.path)
-                        .unwrap_or_else(|_| at.path.to_path_buf())
-                        .display()
-                        .to_string(),
-                ]
-                .into_iter()
-                .chain(at.args.iter().cloned())
-                .collect(),
-                // pi's header names the session's working directory.
-                cwd: serde_json::from_slice::<serde_json::Value>(at.first_line)
-                    .ok()
-                    .and_then(|h| h.get("cwd")?.as_str().map(PathBuf::from)),
-                env: Vec::new(),
-                new_file: None,
-                checkout_first: (!at.rev_is_head).then(|| at.rev.to_string()),
-                install: "npm install -g @mariozechner/pi-coding-agent",
-            }),
-            Format::Yoagent => Err(Refusal::NoApp(
-                "a yoagent session is resumed by the program built on yoagent, which ysess cannot \
-                 run: `ysess checkout REV` moves HEAD there, and yoagent's `Session::load` resumes \
-                 at HEAD",
-            )),
-        }
+        self.spec().handoff(at)
     }
+}
+
+/// The name of the `projects/` folder Claude Code and Qwen Code keep a
+/// working directory's sessions in: every character that is not a letter or a
+/// digit made `-`.
+pub fn project_name(cwd: &Path) -> String {
+    cwd.to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
 }
 
 /// 128 random bits (std's randomly keyed hasher, fed a counter), for the

@@ -4,28 +4,34 @@
 //! index and the checks need, never the message body, which stays in the
 //! file by range) or says why the line is not an entry ([`Checked`]), and
 //! reads an entry whole as a [`message::Entry`] when a command prints it.
-//! [`yoagent`] is the format ysess reads today.
+//! Each format is a folder here that implements [`spec::Spec`], every
+//! question that depends on the format; [`Format`] is the registry.
 
 pub mod claude;
 pub mod codex;
 pub mod fault;
+pub mod genai;
 pub mod handoff;
 pub mod json;
 pub mod markup;
 pub mod message;
 pub mod pi;
+pub mod qwen;
 pub mod read;
 pub mod records;
 pub mod scan;
+pub mod spec;
 pub mod yoagent;
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 use self::fault::LineFault;
+pub use self::spec::{Joins, Spec, UsageAt};
 
-/// A session format ysess reads: how its files spell the one tree model.
-/// A new format is a variant here and a module beside [`yoagent`]; commands
-/// never branch on it, only the readers and writers do.
+/// A session format ysess reads: the registry. A new format is a folder
+/// beside [`yoagent`] that implements [`Spec`], a variant here, and its line
+/// in [`Format::spec`]; nothing outside `src/format/` names a variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
     /// yoagent 0.26.6's `Session::to_jsonl`.
@@ -38,40 +44,59 @@ pub enum Format {
     Claude,
     /// Codex's rollout files, read only.
     Codex,
+    /// Qwen Code's session files, read only.
+    Qwen,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 4] = [Format::Yoagent, Format::Pi, Format::Claude, Format::Codex];
+    pub const ALL: [Format; 5] = [
+        Format::Yoagent,
+        Format::Pi,
+        Format::Claude,
+        Format::Codex,
+        Format::Qwen,
+    ];
+
+    /// The formats in the order [`Format::detect`] asks them; yoagent's,
+    /// which takes any file, last.
+    /// (Qwen Code's lines have Claude Code's keys too: it is asked first.)
+    const DETECTED: [Format; 5] = [
+        Format::Pi,
+        Format::Codex,
+        Format::Qwen,
+        Format::Claude,
+        Format::Yoagent,
+    ];
+
+    /// The format ysess's own records are written in, in a file of its own
+    /// or beside an app's file.
+    pub const RECORDS: Format = Format::Yoagent;
+
+    /// The format's answers: the registry's one line per format.
+    pub fn spec(self) -> &'static dyn Spec {
+        match self {
+            Format::Yoagent => &yoagent::Yoagent,
+            Format::Pi => &pi::Pi,
+            Format::Claude => &claude::Claude,
+            Format::Codex => &codex::Codex,
+            Format::Qwen => &qwen::Qwen,
+        }
+    }
 
     /// The name ysess shows and takes for the format.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Yoagent => "yoagent",
-            Format::Pi => "pi",
-            Format::Claude => "claude",
-            Format::Codex => "codex",
-        }
+        self.spec().name()
     }
 
     /// The app that owns the format's files, as people call it.
     pub fn app(self) -> &'static str {
-        match self {
-            Format::Yoagent => "yoagent",
-            Format::Pi => "pi",
-            Format::Claude => "Claude Code",
-            Format::Codex => "Codex",
-        }
+        self.spec().app()
     }
 
     /// One line saying what the format is, for `--format-of`'s help.
     pub fn about(self) -> &'static str {
-        match self {
-            Format::Yoagent => "yoagent's session files",
-            Format::Pi => "pi's session files (`@mariozechner/pi-coding-agent`)",
-            Format::Claude => "Claude Code's session files (read only)",
-            Format::Codex => "Codex's rollout files (read only)",
-        }
+        self.spec().about()
     }
 
     /// The format `--format-of` names `name`.
@@ -79,139 +104,84 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// Whether ysess appends to files of the format (Claude Code's are its
-    /// own to write).
+    /// Whether ysess appends to files of the format ([`Spec::writable`]).
     pub fn writable(self) -> bool {
-        match self {
-            Format::Yoagent | Format::Pi => true,
-            Format::Claude | Format::Codex => false,
-        }
+        self.spec().writable()
+    }
+
+    /// Whether the file's lines are yoagent's ([`Spec::yoagent_lines`]).
+    pub fn yoagent_lines(self) -> bool {
+        self.spec().yoagent_lines()
     }
 
     /// Whether the entries of a file of this format (at `version`, as its
     /// header declares) have no ids of their own, so that ysess names them
-    /// by their line (`line<N>`) as the format's app numbers them on open:
-    /// pi's version-1 files.
+    /// by their line (`line<N>`) as the format's app numbers them on open.
     pub fn numbered_by_line(self, version: Option<u64>) -> bool {
-        match self {
-            Format::Pi => version == Some(1),
-            Format::Codex => true,
-            Format::Yoagent | Format::Claude => false,
-        }
+        self.spec().numbered_by_line(version)
     }
 
-    /// The model of a model output when the file names none for it: Codex
-    /// 0.34's rollouts name no model ([`codex::ASSUMED_MODEL`]).
+    /// The model of a model output when the file names none for it.
     pub fn assumed_model(self) -> Option<&'static str> {
-        match self {
-            Format::Codex => Some(codex::ASSUMED_MODEL),
-            Format::Yoagent | Format::Pi | Format::Claude => None,
-        }
+        self.spec().assumed_model()
     }
 
-    /// Whether the format's tool results name only the call they answer,
-    /// so that the reader pairs them with their calls for the tool's name
-    /// (and joins entries the way the app reads them: see `check`).
+    /// Whether the format's tool results name only the call they answer
+    /// ([`Spec::names_results_by_call`]).
     pub fn names_results_by_call(self) -> bool {
-        match self {
-            Format::Claude | Format::Codex => true,
-            Format::Yoagent | Format::Pi => false,
-        }
+        self.spec().names_results_by_call()
+    }
+
+    /// How the file's entries join the tree ([`Spec::joins`]).
+    pub fn joins(self) -> Joins {
+        self.spec().joins()
     }
 
     /// What the format's app sends its model when it resumes at REV, for
-    /// `path` (the lines of the entries root→REV): the whole path, except
-    /// that Claude Code resumes a compacted conversation from its summary
-    /// (see [`claude::resume`]) and Codex from the history its compaction
-    /// put in place (see [`codex::resume::resumed`]).
+    /// `path` (the lines of the entries root→REV).
     pub fn resumed(self, path: &[&[u8]]) -> Vec<Sent> {
-        match self {
-            Format::Claude => claude::resume::resumed(path)
-                .into_iter()
-                .map(Sent::Entry)
-                .collect(),
-            Format::Codex => codex::resume::resumed(path),
-            Format::Yoagent | Format::Pi => (0..path.len()).map(Sent::Entry).collect(),
-        }
+        self.spec().resumed(path)
     }
 
     /// The messages the format's app sends its model for a resumed path's
-    /// messages: Claude Code gathers a reply written over several lines
-    /// into one message (see [`claude::resume::as_sent`]); the others send
-    /// them as they are.
+    /// messages.
     pub fn as_sent(self, messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
-        match self {
-            Format::Claude => claude::resume::as_sent(messages),
-            Format::Yoagent | Format::Pi | Format::Codex => messages,
-        }
+        self.spec().as_sent(messages)
     }
 
     /// The message the format's app sends for an entry ysess reads as a
-    /// record of its own kind (`Message::Custom`): Claude Code sends a slash
-    /// command's `local_command` system line as the user's (its `content`);
-    /// any other custom entry is not sent.
+    /// record of its own kind (`Message::Custom`).
     pub fn custom_sent(self, entry: &message::Entry) -> Option<serde_json::Value> {
-        match (self, &entry.message) {
-            (Format::Claude, message::Message::Custom { kind, data, .. })
-                if kind == "local_command" =>
-            {
-                let content = data.get("content")?.as_str()?;
-                Some(serde_json::json!({"role": "user", "content": content}))
-            }
-            _ => None,
-        }
+        self.spec().custom_sent(entry)
     }
 
     /// The file whose conversation `file` continues, as the format's app
-    /// reads it, and how many of that file's lines come first: a forked
-    /// Codex rollout names its parent (see [`codex::resume`]). `None` for a
-    /// file that starts its own conversation.
-    pub fn continues(self, file: &std::path::Path) -> Option<(std::path::PathBuf, u64)> {
-        match self {
-            Format::Codex => codex::resume::continues(file),
-            Format::Yoagent | Format::Pi | Format::Claude => None,
-        }
+    /// reads it, and how many of that file's lines come first.
+    pub fn continues(self, file: &Path) -> Option<(PathBuf, u64)> {
+        self.spec().continues(file)
     }
 
     /// Whether the entry `id` is among the first `lines` lines of its file,
     /// for [`Format::continues`].
     pub fn within_lines(self, id: &str, lines: u64) -> bool {
-        codex::resume::within(id, lines)
+        self.spec().within_lines(id, lines)
     }
 
     /// Whether the format's app writes an entry's time after its parent's,
-    /// so that `fsck` reports one that is not (`olderThanParent`). Claude
-    /// Code does not: 2.1.328 writes a compaction's summary a millisecond
-    /// before its boundary, and the caveat of the command after it earlier
-    /// still (seen in the sessions it writes in the agent tests).
+    /// so that `fsck` reports one that is not (`olderThanParent`).
     pub fn orders_times(self) -> bool {
-        match self {
-            Format::Yoagent | Format::Pi | Format::Codex => true,
-            Format::Claude => false,
-        }
+        self.spec().orders_times()
     }
 
     /// Whether the format's own app refuses a file with a line it cannot
-    /// read (yoagent's loader and pi's refuse, so ysess does too); Claude
-    /// Code and Codex skip such a line and read the rest, so ysess reads
-    /// what they read, and `fsck` still reports the damage.
+    /// read (so ysess does too).
     pub fn refuses_damaged_files(self) -> bool {
-        match self {
-            Format::Yoagent | Format::Pi => true,
-            Format::Claude | Format::Codex => false,
-        }
+        self.spec().refuses_damaged_files()
     }
 
     /// What fsck's summary calls the entries the user's tree folds out.
     pub fn folded_noun(self) -> (&'static str, &'static str) {
-        match self {
-            Format::Yoagent => ("ysess record", "ysess records"),
-            Format::Pi => (
-                "label change or ysess record",
-                "label changes and ysess records",
-            ),
-            Format::Claude | Format::Codex => ("bookkeeping line", "bookkeeping lines"),
-        }
+        self.spec().folded_noun()
     }
 
     /// How many non-blank lines at the start of a file [`Format::detect`]
@@ -219,28 +189,19 @@ impl Format {
     /// (`permission-mode`, `last-prompt`, …) before any entry.
     pub const DETECT_LINES: usize = 16;
 
-    /// The format a file is in, from its first non-blank lines: pi's files
-    /// open with a `{"type":"session",…}` header; a Claude Code file has a
-    /// line of Claude Code's own shape among its first (an entry with a
-    /// `uuid` and a `sessionId`, or one of its housekeeping lines); anything
-    /// else is read as yoagent's (whose first line is an entry).
+    /// The format a file is in, from its first non-blank lines: the first
+    /// format in the registry's order that claims them; yoagent's (whose
+    /// first line is an entry) for anything else.
     pub fn detect<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> Format {
-        let mut lines = lines
+        let lines: Vec<&[u8]> = lines
             .into_iter()
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
             .take(Format::DETECT_LINES)
-            .peekable();
-        if lines.peek().is_some_and(|first| pi::is_header(first)) {
-            return Format::Pi;
-        }
-        let lines: Vec<&[u8]> = lines.collect();
-        if lines.iter().any(|l| codex::is_codex_line(l)) {
-            return Format::Codex;
-        }
-        if lines.iter().any(|l| claude::is_claude_line(l)) {
-            return Format::Claude;
-        }
-        Format::Yoagent
+            .collect();
+        Format::DETECTED
+            .into_iter()
+            .find(|f| f.spec().detect(&lines))
+            .unwrap_or(Format::Yoagent)
     }
 
     /// Whether a file whose first lines show no format (which
@@ -268,7 +229,7 @@ impl Format {
             let Ok((text, _)) = text_of(line) else {
                 return false;
             };
-            if pi::is_header(line) || codex::is_codex_line(line) || claude::is_claude_line(line) {
+            if Format::ALL.iter().any(|f| f.spec().owns_line(line)) {
                 return false;
             }
             let shaped = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text);
@@ -301,30 +262,19 @@ impl Format {
     /// Decides one line (without its `\n`) as the format's own loader does;
     /// `subject` also makes the entry's subject line.
     pub fn check_line(self, bytes: &[u8], subject: bool) -> Checked<'_> {
-        self.check_line_tallied(bytes, subject, false)
+        self.spec().check_line(bytes, subject, false)
     }
 
     /// [`Format::check_line`], an entry's [`Tally`] taken too when `tally`
-    /// asks for it and the format's scanner reads the line (yoagent's and
-    /// pi's messages; other lines and formats go without).
+    /// asks for it and the format's scanner reads the line.
     pub fn check_line_tallied(self, bytes: &[u8], subject: bool, tally: bool) -> Checked<'_> {
-        match self {
-            Format::Yoagent => yoagent::read_line(bytes, subject, tally),
-            Format::Pi => pi::read_line(bytes, subject, tally),
-            Format::Claude => claude::check_line(bytes, subject),
-            Format::Codex => codex::check_line(bytes, subject),
-        }
+        self.spec().check_line(bytes, subject, tally)
     }
 
     /// Whether an entry is bookkeeping that the user's tree folds out:
-    /// ysess's own records, and a format's own label changes.
+    /// ysess's own records, and a format's own lines.
     pub fn is_record(self, facts: &LineFacts<'_>) -> bool {
-        match self {
-            Format::Yoagent => records::is_record_entry(facts),
-            Format::Pi => pi::is_record(facts),
-            Format::Claude => claude::is_record(facts),
-            Format::Codex => codex::is_record(facts),
-        }
+        self.spec().is_record(facts)
     }
 
     /// Checks a folded-out entry as the format's own records are checked:
@@ -336,39 +286,21 @@ impl Format {
         line: &[u8],
         facts: &LineFacts<'_>,
     ) -> Result<Option<String>, String> {
-        match self {
-            Format::Yoagent => records::check_line(line, facts),
-            Format::Pi => pi::check_record(line, facts),
-            Format::Claude | Format::Codex => Ok(None),
-        }
+        self.spec().check_record(line, facts)
     }
 
     /// Whether an entry's type is one the format's own app does not write
     /// (read, and warned about: a newer version of the app may write it).
     pub fn unknown_type(self, facts: &LineFacts<'_>) -> bool {
-        match self {
-            Format::Pi => facts
-                .custom_role
-                .as_deref()
-                .is_some_and(|t| !pi::TYPES.contains(&t)),
-            Format::Claude => facts.custom_type_outside(&claude::TYPES),
-            Format::Codex => facts.custom_type_outside(&codex::TYPES),
-            Format::Yoagent => false,
-        }
+        self.spec().unknown_type(facts)
     }
 
     /// An entry read whole from its (trimmed) line, for the commands that
     /// print it.
     pub fn entry(self, line: &[u8]) -> Result<message::Entry, message::NotAnEntry> {
-        match self {
-            Format::Yoagent => message::Entry::parse(line),
-            Format::Pi => pi::entry(line),
-            Format::Claude => claude::entry(line),
-            Format::Codex => codex::entry(line),
-        }
+        self.spec().entry(line)
     }
 }
-
 /// One message an app sends its model when it resumes ([`Format::resumed`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sent {

@@ -64,7 +64,7 @@ pub fn append(path: &Path, what: Append<'_>) -> Result<Vec<String>, Refused<Appe
     };
     let locked = open(path, create)?;
     let repo = &locked.repo;
-    if repo.format != Format::Yoagent {
+    if !repo.format.yoagent_lines() {
         return Err(Refused::Own(AppendError::NotYoagent(repo.format)));
     }
     let tree = &repo.tree;

@@ -361,18 +361,23 @@ mod tests {
         assert_eq!(at(&[("HOME", "")]), None);
     }
 
+    fn claude() -> Format {
+        Format::from_name("claude").expect("a format")
+    }
+
+    fn codex() -> Format {
+        Format::from_name("codex").expect("a format")
+    }
+
     #[test]
     fn two_session_ids_never_share_a_refs_file() {
         let store = Store { root: "/r".into() };
         let uuid = "7f0c2c1e-1b0a-4c51-9d7e-3f1f2a6b8c90";
         assert_eq!(
-            store.file(Format::Claude, uuid),
+            store.file(claude(), uuid),
             PathBuf::from(format!("/r/claude/{uuid}.jsonl"))
         );
-        assert_ne!(
-            store.file(Format::Claude, uuid),
-            store.file(Format::Codex, uuid)
-        );
+        assert_ne!(store.file(claude(), uuid), store.file(codex(), uuid));
         let names: Vec<String> = ["a/b", "a%2Fb", "..", ".x", "a b"]
             .iter()
             .map(|id| file_name(id))
@@ -388,7 +393,7 @@ mod tests {
 
     #[test]
     fn a_refs_file_reads_back_what_was_written_and_names_what_is_not_a_record() {
-        let header = Header::new(Format::Codex, "s1", Path::new("/x/rollout.jsonl"));
+        let header = Header::new(codex(), "s1", Path::new("/x/rollout.jsonl"));
         let tag = Record {
             kind: Kind::Tag {
                 name: "first-draft".into(),

@@ -69,7 +69,7 @@ pub fn head_path(
         return Ok(None);
     };
     // The walk reads yoagent's lines; other formats are read whole.
-    if crate::format::Format::detect_file(&file)? != crate::format::Format::Yoagent {
+    if !crate::format::Format::detect_file(&file)?.yoagent_lines() {
         return Ok(None);
     }
     // Branch names decorate the entries their work grew to, which only the

@@ -338,7 +338,7 @@ impl Reading<'_> {
     /// headers, records, custom records) and for an entry that does not
     /// match.
     fn search(&self, bytes: &[u8], line: u64) -> Option<Result<Found, Skipped>> {
-        if self.format == Format::Yoagent
+        if self.format.yoagent_lines()
             && self.decode == Decode::Blocks
             && let Some(found) = self.search_blocks(bytes, line)
         {

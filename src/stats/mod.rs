@@ -93,7 +93,7 @@ impl Facts {
                 facts.cost = cost(&entry.message_value, format, model, usage, *fast);
                 facts.unpriced = facts.cost.is_none() && priced_by_table(format);
                 facts.calls = calls(content).map(|(_, name)| name.to_string()).collect();
-                if format == Format::Claude {
+                if format.spec().splits_replies() {
                     facts.response = entry
                         .message_value
                         .get("id")
@@ -183,7 +183,7 @@ pub fn shows_usage(repo: &Repo, ix: Ix, entry: &Entry) -> io::Result<bool> {
     if !matches!(entry.message, Message::Assistant { .. }) {
         return Ok(false);
     }
-    let response = (repo.format == Format::Claude)
+    let response = (repo.format.spec().splits_replies())
         .then(|| entry.message_value.get("id").and_then(Value::as_str))
         .flatten();
     match response {

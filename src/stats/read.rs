@@ -2,6 +2,7 @@
 //! format allows it, on every core.
 
 use super::*;
+use crate::format::UsageAt;
 
 /// The cost of a message: what it records (pi's `usage.cost.total`), or,
 /// for a format that records usage but no cost (Claude Code, Codex), its
@@ -14,25 +15,20 @@ pub fn cost(
     usage: &Usage,
     fast: bool,
 ) -> Option<f64> {
-    match format {
-        Format::Pi => message
-            .get("usage")?
-            .get("cost")?
-            .get("total")?
-            .as_f64()
-            .filter(|c| c.is_finite()),
-        Format::Claude | Format::Codex => prices::cost_at(model, usage, fast),
-        Format::Yoagent => None,
+    let spec = format.spec();
+    if spec.records_cost() {
+        spec.recorded_cost(message)
+    } else if spec.priced_by_table() {
+        prices::cost_at(model, usage, fast)
+    } else {
+        None
     }
 }
 
 /// Whether `format` records usage but no cost, so that its usage is priced
 /// by the table.
 pub fn priced_by_table(format: Format) -> bool {
-    match format {
-        Format::Claude | Format::Codex => true,
-        Format::Pi | Format::Yoagent => false,
-    }
+    format.spec().priced_by_table()
 }
 
 /// The facts of every entry, by index; `None` for bookkeeping folded out
@@ -254,9 +250,9 @@ fn known(repo: &Repo, ix: Ix) -> Option<One> {
 /// [`read_one`] of an entry [`known`] does not know, from its line.
 fn read_one_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
     let node = repo.tree.node(ix);
-    let leaned = match repo.format {
-        Format::Yoagent | Format::Pi => lean(line, node.kind, node.timestamp, repo.format),
-        Format::Claude => {
+    let leaned = match repo.format.spec().usage_at() {
+        UsageAt::Message { .. } => lean(line, node.kind, node.timestamp, repo.format),
+        UsageAt::Api => {
             lean_claude(line, node.kind, node.timestamp).map(|(mut facts, calls, answer)| {
                 if let Some((tool, _)) = &mut facts.result {
                     tool.push_str(repo.tree.tag(ix));
@@ -264,8 +260,8 @@ fn read_one_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
                 (facts, calls, answer)
             })
         }
-        // Its model and usage stand on lines of their own.
-        Format::Codex => None,
+        // Its model and usage stand elsewhere (Codex: on lines of their own).
+        UsageAt::Elsewhere => None,
     };
     match leaned {
         Some(mut one) => {
@@ -492,7 +488,7 @@ fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Optio
     match kind {
         MessageKind::Assistant => {
             // yoagent also takes snake_case usage; pi reads camelCase only.
-            let yoagent = format == Format::Yoagent;
+            let yoagent = format.spec().usage_at() == UsageAt::Message { snake: true };
             let either = |camel: Option<u64>, snake: Option<u64>| {
                 camel.or(snake.filter(|_| yoagent)).unwrap_or(0)
             };
@@ -509,7 +505,7 @@ fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Optio
                     .cost
                     .as_ref()
                     .and_then(|c| c.total)
-                    .filter(|c| c.is_finite() && format == Format::Pi);
+                    .filter(|c| c.is_finite() && format.spec().records_cost());
             }
             facts.model = Some(m.model.unwrap_or_default().into_owned());
             let calls: Vec<(String, String)> = m

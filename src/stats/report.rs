@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 
 use super::{Account, Facts, accounts_of_paths, group, read};
-use crate::format::{Format, MessageKind};
+use crate::format::MessageKind;
 use crate::refs::listing::Listing;
 use crate::repo::Repo;
 use crate::tree::Ix;
@@ -234,8 +234,8 @@ fn add_the_rest(
 ) -> Vec<(String, std::ops::Range<Ix>)> {
     mark_folded_turns(repo, all);
     let mut subagents = Vec::new();
-    if let (Format::Claude, Some(path)) = (repo.format, session) {
-        for (id, file) in crate::format::claude::subagent_files(path) {
+    if let Some(path) = session {
+        for (id, file) in repo.format.spec().subagent_files(path) {
             let Some(sub) = super::subagents::facts_of(&file) else {
                 continue; // `ysess fsck` on the file says why
             };

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use hashbrown::HashMap;
 
 use super::{Account, read};
-use crate::format::{Format, MessageKind};
+use crate::format::MessageKind;
 use crate::repo::Repo;
 use crate::tree::Ix;
 
@@ -32,10 +32,7 @@ pub struct Subagent {
 /// The subagents of the session `repo` read from `path`, sorted by id: none
 /// for a format other than Claude Code's, or a subagent's own file.
 pub fn of_session(repo: &Repo, path: &Path) -> io::Result<Vec<Subagent>> {
-    if repo.format != Format::Claude {
-        return Ok(Vec::new());
-    }
-    let files = crate::format::claude::subagent_files(path);
+    let files = repo.format.spec().subagent_files(path);
     if files.is_empty() {
         return Ok(Vec::new());
     }
@@ -56,7 +53,7 @@ pub fn of_session(repo: &Repo, path: &Path) -> io::Result<Vec<Subagent>> {
 /// carries it); only that subagent's file is read.
 pub fn answered_by(repo: &Repo, path: &Path, ix: Ix) -> io::Result<Option<Subagent>> {
     let tree = &repo.tree;
-    if repo.format != Format::Claude
+    if !repo.format.spec().folds_subagent_turns()
         || tree.is_record(ix)
         || tree.node(ix).kind != MessageKind::ToolResult
     {
@@ -65,7 +62,10 @@ pub fn answered_by(repo: &Repo, path: &Path, ix: Ix) -> io::Result<Option<Subage
     let Some(id) = agent_of(&repo.line_bytes(ix)?) else {
         return Ok(None);
     };
-    let Some((id, file)) = crate::format::claude::subagent_files(path)
+    let Some((id, file)) = repo
+        .format
+        .spec()
+        .subagent_files(path)
         .into_iter()
         .find(|(named, _)| *named == id)
     else {

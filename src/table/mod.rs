@@ -164,8 +164,8 @@ fn read_session(
     let mut read = vec![(path.to_path_buf(), from, until)];
     // A Claude Code session's subagents, in files of their own.
     let mut subs = Vec::new();
-    if repo.format == crate::Format::Claude {
-        for (id, file) in crate::format::claude::subagent_files(path) {
+    {
+        for (id, file) in repo.format.spec().subagent_files(path) {
             let (sub, _) =
                 Repo::load_once_with(&file, ONCE, &once(&file)).map_err(|e| refuse(&file, e))?;
             let from = old(&file).map_or(0, |d| d.bytes);
@@ -221,7 +221,7 @@ fn read_session(
     // which needs none of them, is made and written. A Claude Code
     // session's total counts its subagents' files too: it is taken with
     // them; any other session's is taken beside its rows, below.
-    let claude = repo.format == crate::Format::Claude;
+    let claude = repo.format.spec().folds_subagent_turns() || !subs.is_empty();
     let (read, tree) = std::thread::scope(|scope| {
         let read = scope.spawn(|| -> io::Result<_> {
             if claude {
@@ -346,10 +346,7 @@ fn read_session(
 /// export takes of a file never changes later.
 fn settled(repo: &Repo) -> io::Result<u64> {
     let end = repo.whole_lines_end()?;
-    if repo.format != crate::Format::Codex {
-        return Ok(end);
-    }
-    Ok(match repo.codex_usage()?.waiting {
+    Ok(match repo.format.spec().waiting(repo)? {
         Some(ix) => repo.tree.node(ix).offset.min(end),
         None => end,
     })

@@ -191,10 +191,11 @@ fn lean_text_len(line: &[u8], format: Format) -> Option<usize> {
     fn chars(raw: &RawValue) -> Option<usize> {
         json_string_chars(raw.get())
     }
-    let claude = format == Format::Claude;
-    if !matches!(format, Format::Yoagent | Format::Pi | Format::Claude) {
-        return None;
-    }
+    let claude = match format.spec().usage_at() {
+        crate::format::UsageAt::Message { .. } => false,
+        crate::format::UsageAt::Api => true,
+        crate::format::UsageAt::Elsewhere => return None,
+    };
     let line: Line<'_> = serde_json::from_slice(line).ok()?;
     let Some(content) = line.message.content else {
         return Some(0);
@@ -347,7 +348,8 @@ pub fn file_rows(
                     // Each entry's text length and (for a turn folded into the
                     // file) subagent: the load's tally has the length; the
                     // other lines are read for them.
-                    let folded = |ix: Ix| tree.is_record(ix) && repo.format == Format::Claude;
+                    let folded =
+                        |ix: Ix| tree.is_record(ix) && repo.format.spec().folds_subagent_turns();
                     let mut read: Vec<(usize, Option<String>)> = vec![(0, None); part.len()];
                     let unread: Vec<usize> = (0..part.len())
                         .filter(|&at| repo.tally(part[at]).is_none() || folded(part[at]))

@@ -98,7 +98,7 @@ pub fn resumed_messages(
 /// Why `export --session` cannot write the session: `None` when it can
 /// (a yoagent session); else what it is.
 pub fn session_refusal(repo: &Repo) -> Option<String> {
-    (repo.format != crate::format::Format::Yoagent).then(|| {
+    (!repo.format.yoagent_lines()).then(|| {
         format!(
             "export --session writes a yoagent session; this is a {} session",
             repo.format.name()

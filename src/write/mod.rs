@@ -898,7 +898,7 @@ mod tests {
         let e = locked.append(&lines).unwrap_err();
         assert!(matches!(e, WriteError::AppWrote), "{e}");
         let refs = std::fs::read_to_string(store.file(
-            crate::format::Format::Claude,
+            crate::format::Format::from_name("claude").expect("a format"),
             "dd1d0d79-0c2f-4881-8188-0d790c2f1881",
         ))
         .unwrap_or_default();

@@ -1,7 +1,6 @@
 //! What to append for a change: the ids new entries get, where they hang,
 //! and the records that keep HEAD where it was.
 
-use crate::format::Format;
 use crate::format::records::{Kind, Record};
 use crate::refs::{Refs, newest_below};
 use crate::repo::Repo;
@@ -12,74 +11,13 @@ use crate::tree::{Ix, Tree};
 /// `None` when a yoagent session already has an id `e<N>` with the largest
 /// N there is, and for a format ysess does not write.
 pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
-    match repo.format {
-        Format::Pi => Some(crate::format::pi::new_ids(
-            |id| repo.tree.find(id).is_some(),
-            count,
-        )),
-        Format::Yoagent => {
-            let first = repo.next_number()?;
-            first.checked_add(count.saturating_sub(1) as u64)?;
-            Some(
-                (0..count as u64)
-                    .map(|k| format!("e{}", first + k))
-                    .collect(),
-            )
-        }
-        // The app owns the file: ysess's records go beside it, numbered
-        // in its refs file ([`crate::refs::store`]).
-        Format::Claude | Format::Codex => {
-            let first = match repo.stored_refs() {
-                Some(refs) => refs.next_number()?,
-                None => 1,
-            };
-            first.checked_add(count.saturating_sub(1) as u64)?;
-            Some(
-                (0..count as u64)
-                    .map(|k| format!("{}{}", crate::refs::store::ID_PREFIX, first + k))
-                    .collect(),
-            )
-        }
-    }
+    repo.format.spec().new_ids(repo, count)
 }
 
 /// The lines that write `records` (with `ids`) into the session, in its
 /// format, timed `now_ms`; `None` for a format ysess does not write.
 pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Option<Vec<String>> {
-    let tree = &repo.tree;
-    Some(match repo.format {
-        Format::Claude | Format::Codex => {
-            // Never before a record already written (a shorter copy of
-            // the session may have been read).
-            let at = repo.app_end()?.max(
-                repo.stored_refs()
-                    .map_or(0, crate::refs::store::Refs::last_at),
-            );
-            records
-                .iter()
-                .zip(ids)
-                .map(|(r, id)| crate::refs::store::record_line(r, id, now_ms, at))
-                .collect()
-        }
-        Format::Yoagent => records
-            .iter()
-            .zip(ids)
-            .map(|(r, id)| r.line(id, now_ms))
-            .collect(),
-        Format::Pi => {
-            // pi appends each entry after the one before: its leaf.
-            let mut leaf = tree.last().map(|ix| tree.id(ix).to_string());
-            records
-                .iter()
-                .zip(ids)
-                .map(|(r, id)| {
-                    let line = crate::format::pi::record_line(r, id, leaf.as_deref(), now_ms);
-                    leaf = Some(id.clone());
-                    line
-                })
-                .collect()
-        }
-    })
+    repo.format.spec().record_lines(repo, records, ids, now_ms)
 }
 
 /// The records that label `target` as `name` while HEAD stays where it is.
@@ -98,12 +36,10 @@ pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
         },
         parent: target_id,
     };
-    match repo.format {
-        Format::Pi => vec![tag],
-        Format::Yoagent | Format::Claude | Format::Codex if tree.last() == Some(target) => {
-            vec![tag]
-        }
-        Format::Yoagent | Format::Claude | Format::Codex => vec![tag, stay(tree, head)],
+    if repo.format.spec().labels_in_place() || tree.last() == Some(target) {
+        vec![tag]
+    } else {
+        vec![tag, stay(tree, head)]
     }
 }
 
@@ -111,7 +47,7 @@ pub fn tag(repo: &Repo, name: &str, target: Ix, head: Ix) -> Vec<Record> {
 /// format allows it (pi: a label change with an empty label); `None` for
 /// yoagent, whose labels live on the entries that carry them.
 pub fn untag(repo: &Repo, name: &str) -> Option<Vec<Record>> {
-    if repo.format != Format::Pi {
+    if !repo.format.spec().labels_in_place() {
         return None;
     }
     let tree = &repo.tree;

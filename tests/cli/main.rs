@@ -26,6 +26,7 @@ mod pager;
 mod parquet;
 mod pi;
 mod pipe;
+mod qwen;
 mod race;
 mod ranges;
 mod readme;
@@ -34,6 +35,7 @@ mod refs;
 mod resume;
 #[path = "gen.rs"]
 mod sessgen;
+mod shape;
 mod show;
 mod stats;
 mod status;

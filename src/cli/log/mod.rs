@@ -269,7 +269,7 @@ fn from_the_end(
         );
     let needs_whole = template.is_some_and(Template::needs_whole_file);
     // The read from the end knows yoagent's lines only.
-    let yoagent = ctx.global.format_of.is_none_or(|f| f == Format::Yoagent);
+    let yoagent = ctx.global.format_of.is_none_or(Format::yoagent_lines);
     let n = args.max_count.filter(|_| {
         yoagent
             && head_only

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::format::handoff::{At, Handoff, NewFile, Refusal, uuid_v4, with_field};
+use crate::format::handoff::{At, Handoff, NewFile, Refusal, project_name, uuid_v4, with_field};
 
 const INSTALL: &str = "npm install -g @anthropic-ai/claude-code";
 
@@ -144,16 +144,6 @@ fn default_home(var: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<Path
             .map(PathBuf::from),
         None => set("HOME").map(|h| PathBuf::from(h).join(".claude")),
     }
-}
-
-/// The name of the `projects/` folder Claude Code keeps a working
-/// directory's sessions in: every character that is not a letter or a
-/// digit made `-`.
-pub fn project_name(cwd: &Path) -> String {
-    cwd.to_string_lossy()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
 }
 
 /// The leaf the last `last-prompt` line in `tail` names: where Claude

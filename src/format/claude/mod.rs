@@ -25,9 +25,12 @@
 //!   order.
 
 pub mod handoff;
+pub mod join;
 pub mod resume;
 pub mod scan;
+pub mod spec;
 
+pub use spec::Claude;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};

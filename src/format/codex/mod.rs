@@ -29,8 +29,10 @@
 
 pub mod handoff;
 pub mod resume;
+pub mod spec;
 pub mod usage;
 
+pub use spec::Codex;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};

@@ -198,6 +198,82 @@ pub fn fast_tier(line: &[u8]) -> Option<bool> {
     Some(matches!(tier, Some("fast" | "priority")))
 }
 
+/// The usage of a rollout's model calls, each on its first output, from
+/// the `token_count` events wherever they stand; worked out once per
+/// session ([`crate::repo::Repo::format_memo`]).
+pub fn of_repo(repo: &crate::repo::Repo) -> std::io::Result<&Attributed> {
+    let memo = repo.format_memo();
+    if let Some(done) = memo.get().and_then(|m| m.downcast_ref::<Attributed>()) {
+        return Ok(done);
+    }
+    let tree = &repo.tree;
+    let all = 0..tree.len() as Ix;
+    // The token counts, and the service tier where the rollout records
+    // one (Codex 0.169's `thread_settings_applied` events), in one read.
+    let events: Vec<Ix> = all
+        .clone()
+        .filter(|&ix| {
+            tree.is_record(ix) && matches!(tree.tag(ix), "token_count" | "thread_settings_applied")
+        })
+        .collect();
+    let mut counts = Vec::with_capacity(events.len());
+    let mut tiers = Vec::new();
+    repo.each_line(&events, |ix, line| {
+        if tree.tag(ix) == "token_count" {
+            counts.push(super::token_count(line).flatten());
+        } else if let Some(fast) = fast_tier(line) {
+            tiers.push((ix, fast));
+        }
+        Ok(())
+    })?;
+    let mut counts = counts.into_iter();
+    let lines = all.filter_map(|ix| {
+        let seen = if tree.is_record(ix) {
+            if tree.tag(ix) != "token_count" {
+                return None;
+            }
+            Seen::Count(counts.next().flatten())
+        } else {
+            match tree.node(ix).kind {
+                crate::MessageKind::Assistant => Seen::Output,
+                crate::MessageKind::User => Seen::Prompt,
+                crate::MessageKind::ToolResult | crate::MessageKind::Custom => Seen::Break,
+            }
+        };
+        Some((ix, seen))
+    });
+    let mut attributed = attribute(lines);
+    attributed.tiers = tiers;
+    let kept = memo.get_or_init(|| Box::new(attributed));
+    Ok(kept
+        .downcast_ref::<Attributed>()
+        .expect("the memo of a Codex rollout holds its usage"))
+}
+
+/// A model output's model and usage, which the rollout keeps on lines of
+/// their own: the model the tree names it by (the last `turn_context`'s),
+/// and its call's usage when it is the call's first output ([`of_repo`]).
+pub fn fill_turn(
+    repo: &crate::repo::Repo,
+    ix: Ix,
+    message: &mut crate::format::message::Message,
+) -> std::io::Result<()> {
+    let crate::format::message::Message::Assistant {
+        model, usage, fast, ..
+    } = message
+    else {
+        return Ok(());
+    };
+    model.clear();
+    model.push_str(repo.tree.tag(ix));
+    let attributed = of_repo(repo)?;
+    if let Some(used) = attributed.of(ix) {
+        *usage = used;
+    }
+    *fast = attributed.fast(ix);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

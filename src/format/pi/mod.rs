@@ -18,7 +18,9 @@
 //! would silently get wrong.
 
 pub mod scan;
+pub mod spec;
 
+pub use spec::Pi;
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};

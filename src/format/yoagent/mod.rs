@@ -7,9 +7,11 @@ pub mod entry;
 pub mod exact;
 pub mod scan;
 pub mod schema;
+pub mod spec;
 
 use crate::format::Checked;
 use exact::check_exact;
+pub use spec::Yoagent;
 
 /// Checks one line (without its `\n`) the way yoagent's `Session::from_jsonl`
 /// does: UTF-8, trimmed of Unicode white space, blank lines skipped, then one

@@ -31,8 +31,8 @@ use std::collections::BinaryHeap;
 
 use hashbrown::{HashMap, HashSet};
 
-use super::warnings::ToolFacts;
-use super::{Code, Finding, link_finding};
+use crate::check::warnings::ToolFacts;
+use crate::check::{Code, Finding, link_finding};
 use crate::format::MessageKind;
 use crate::tree::{Ix, Link, NewEntry, TreeBuilder};
 
@@ -40,25 +40,25 @@ use crate::tree::{Ix, Link, NewEntry, TreeBuilder};
 const NONE: u32 = u32::MAX;
 
 /// What the tree needs of a Claude Code line beyond a [`NewEntry`].
-pub(super) struct Extras<'a> {
-    pub(super) sidechain: bool,
-    pub(super) logical_parent: bool,
-    pub(super) calls: Vec<&'a str>,
-    pub(super) names: Vec<&'a str>,
-    pub(super) answer: Option<&'a str>,
+pub(crate) struct Extras<'a> {
+    pub(crate) sidechain: bool,
+    pub(crate) logical_parent: bool,
+    pub(crate) calls: Vec<&'a str>,
+    pub(crate) names: Vec<&'a str>,
+    pub(crate) answer: Option<&'a str>,
     /// The model a bookkeeping line sets for the outputs after it.
-    pub(super) model: Option<&'a str>,
+    pub(crate) model: Option<&'a str>,
     /// The model of outputs no line has named one for
     /// ([`crate::Format::assumed_model`]).
-    pub(super) assumed_model: Option<&'static str>,
+    pub(crate) assumed_model: Option<&'static str>,
 }
 
 /// Where a line is, for its findings.
 #[derive(Clone, Copy)]
-pub(super) struct At {
-    pub(super) line: u64,
-    pub(super) offset: u64,
-    pub(super) indent: usize,
+pub(crate) struct At {
+    pub(crate) line: u64,
+    pub(crate) offset: u64,
+    pub(crate) indent: usize,
 }
 
 impl At {
@@ -92,7 +92,7 @@ struct Waiting {
 }
 
 #[derive(Default)]
-pub(super) struct Claude {
+pub(crate) struct Join {
     /// Whether the file is a subagent's own, from its first entry.
     subagent: Option<bool>,
     /// Entries waiting for a parent not joined yet, by that parent's id.
@@ -110,9 +110,9 @@ pub(super) struct Claude {
     model: Option<String>,
 }
 
-impl Claude {
+impl Join {
     /// Joins one line's entry, or keeps it until its parent has joined.
-    pub(super) fn join(
+    pub(crate) fn join(
         &mut self,
         builder: &mut TreeBuilder,
         tools: &mut ToolFacts,
@@ -364,7 +364,7 @@ impl Claude {
     /// Joins what still waits once the whole file is read: entries whose
     /// parent no line defines start roots (a warning), and entries in a
     /// cycle of parents join as roots too, each an error.
-    pub(super) fn finish(
+    pub(crate) fn finish(
         &mut self,
         builder: &mut TreeBuilder,
         tools: &mut ToolFacts,
