@@ -43,6 +43,17 @@ impl State {
                 None,
                 "a second session header: pi reads the first one and skips this line".to_string(),
             )),
+            Line::Moves(moves) => {
+                let what = format!("{moves:?}");
+                if !self.order.moved(moves) {
+                    findings.push(line.finding(
+                        Code::UnknownTarget,
+                        0,
+                        None,
+                        format!("{what}: the conversation holds no such message; the app leaves it as it is"),
+                    ));
+                }
+            }
             Line::NotUtf8 { at, cut } => self.not_utf8(line, at, cut),
             Line::Fault { fault, indent } => self.fault(line, (v.bom, v.nul), fault, indent),
             Line::Entry { facts, indent } => self.entry(line, v.len, facts, indent, block),
@@ -192,13 +203,16 @@ impl State {
             ));
         }
         let target = entry.target;
-        let pushed = self.builder.push(entry);
+        let pushed = match self.format.joins() {
+            crate::format::Joins::InFileOrder => self.order.push(&mut self.builder, entry),
+            _ => self.builder.push(entry).map(|ix| (ix, false)),
+        };
         if let Some((id, _)) = &numbered {
             self.chain = Some(id.clone());
             self.numbered.push(Some(id.clone()));
         }
         match pushed {
-            Ok(ix) => {
+            Ok((ix, restated)) => {
                 if let Some(tally) = tally {
                     let tallies = &mut self.report.tallies;
                     if tallies.len() <= ix as usize {
@@ -206,7 +220,11 @@ impl State {
                     }
                     tallies[ix as usize] = Some(tally);
                 }
-                self.tools.remember(ix, &facts, block);
+                if restated {
+                    self.tools.restate(ix, &facts, block);
+                } else {
+                    self.tools.remember(ix, &facts, block);
+                }
                 if let Some(target) = target
                     && self.builder.line_of(target).is_none()
                 {

@@ -332,6 +332,8 @@ struct State {
     format: Format,
     /// How Claude Code's entries join the tree.
     claude: crate::format::claude::join::Join,
+    /// How a file whose lines name no parent joins ([`crate::format::Joins::InFileOrder`]).
+    order: crate::format::gemini::join::Join,
     /// Lines of types the format does not know: (type, first line, its
     /// offset, how many), in order of first sight.
     unknown_types: Vec<(Box<str>, u64, u64, u64)>,

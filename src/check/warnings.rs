@@ -34,6 +34,31 @@ impl ToolFacts {
         }
     }
 
+    /// [`ToolFacts::remember`] for an entry restated by a later line: what
+    /// its earlier line said is forgotten, and the lists stay in entry order.
+    pub(crate) fn restate(&mut self, ix: Ix, facts: &Facts, v: &Verdicts) {
+        let mut later = ToolFacts {
+            hasher: self.hasher.clone(),
+            ..ToolFacts::default()
+        };
+        later.remember(ix, facts, v);
+        for (ours, theirs) in [
+            (&mut self.calls, later.calls),
+            (&mut self.answers, later.answers),
+        ] {
+            ours.retain(|c| c.0 != ix);
+            let at = ours.partition_point(|c| c.0 < ix);
+            let moved: Vec<(Ix, u64, Span)> = theirs
+                .into_iter()
+                .map(|(ix, hash, span)| {
+                    let id = span.of(&later.text).to_string();
+                    (ix, hash, Span::keep(&mut self.text, &id))
+                })
+                .collect();
+            ours.splice(at..at, moved);
+        }
+    }
+
     /// [`ToolFacts::remember`] for an entry whose line is no longer at hand
     /// (one joined after the lines that followed it).
     pub(crate) fn remember_owned(&mut self, ix: Ix, calls: &[String], answer: Option<&str>) {

@@ -103,6 +103,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     .is_some_and(|project| project.contains(p))
             })
     });
+    one_row_per_session(&mut listed);
     newest_first(&mut listed);
     if args.json {
         for s in &listed {
@@ -201,6 +202,19 @@ pub(crate) fn read_found(
         },
         done,
     );
+}
+
+/// A session whose app left files of it that hold no entry (Gemini CLI
+/// starts a new file, then goes on in the old one, when it resumes) is one
+/// row: a file with no entry is left out when another file of the same
+/// agent holds entries of the same session.
+pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
+    let held: std::collections::HashSet<(crate::Format, String)> = listed
+        .iter()
+        .filter(|s| s.entries > 0)
+        .map(|s| (s.format, s.id.clone()))
+        .collect();
+    listed.retain(|s| s.entries > 0 || !held.contains(&(s.format, s.id.clone())));
 }
 
 /// Newest activity first; sessions without a time last.

@@ -219,7 +219,7 @@ impl Session {
     /// The id [`Session::of_repo`] gives the session of `repo` at `path`,
     /// without its account.
     pub fn id_of(path: &Path, repo: &Repo) -> String {
-        head_facts(&repo.start(HEAD).unwrap_or_default())
+        head_facts(path, &repo.start(HEAD).unwrap_or_default())
             .0
             .unwrap_or_else(|| stem(path))
     }
@@ -269,7 +269,7 @@ impl Session {
                     })
                     .find_map(|ix| repo.entry(ix).ok()?.message.own_words())
             });
-        let (id, project) = head_facts(&repo.start(HEAD).unwrap_or_default());
+        let (id, project) = head_facts(path, &repo.start(HEAD).unwrap_or_default());
         let id = id.unwrap_or_else(|| stem(path));
         Session {
             path: path.to_path_buf(),
@@ -292,8 +292,18 @@ impl Session {
 /// (`id`, `cwd`), Codex's `session_meta` (`payload.id`, `payload.cwd`),
 /// Claude Code's first line with a `cwd` (its id is the file's name). Read from
 /// the file's first [`HEAD`] bytes only, whose lines also tell the format.
-fn head_facts(head: &[u8]) -> (Option<String>, Option<String>) {
+fn head_facts(path: &Path, head: &[u8]) -> (Option<String>, Option<String>) {
     let format = Format::detect(head.split(|&b| b == b'\n'));
+    let (id, project) = lines_facts(format, head);
+    let project = project.or_else(|| {
+        let root = format.spec().project(path)?;
+        Some(root.display().to_string())
+    });
+    (id, project)
+}
+
+/// [`head_facts`] from the lines of the head alone.
+fn lines_facts(format: Format, head: &[u8]) -> (Option<String>, Option<String>) {
     // yoagent records neither: its lines are not read.
     if format.yoagent_lines() {
         return (None, None);
@@ -485,9 +495,9 @@ fn account_of(
     let mut keyed = Keyed::new();
     let whole = |key: String| Keyed::from([(key, total.clone())]);
     match by {
-        By::Session => keyed = whole(head_facts(&head()).0.unwrap_or_else(|| stem(path))),
+        By::Session => keyed = whole(head_facts(path, &head()).0.unwrap_or_else(|| stem(path))),
         By::Project => {
-            let project = head_facts(&head()).1.unwrap_or_else(|| {
+            let project = head_facts(path, &head()).1.unwrap_or_else(|| {
                 path.parent()
                     .map(|p| p.display().to_string())
                     .unwrap_or_default()
@@ -587,7 +597,9 @@ pub fn newest_first(files: &[Found]) -> Vec<&Path> {
 /// The id of the session in the file at `path`, as `ls` shows it: the id
 /// the file records near its start, else the file's stem.
 pub fn id_of(path: &Path) -> String {
-    head_facts(&file_head(path)).0.unwrap_or_else(|| stem(path))
+    head_facts(path, &file_head(path))
+        .0
+        .unwrap_or_else(|| stem(path))
 }
 
 /// The first [`HEAD`] bytes of the file at `path`; none when it cannot be
@@ -625,7 +637,7 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     // read the id they record, unless none matches so (files renamed, or
     // copied under other names), when every file's head is read.
     let id_starts = |path: &Path| {
-        head_facts(&file_head(path))
+        head_facts(path, &file_head(path))
             .0
             .is_some_and(|id| id.starts_with(spec))
     };

@@ -10,6 +10,7 @@
 pub mod claude;
 pub mod codex;
 pub mod fault;
+pub mod gemini;
 pub mod genai;
 pub mod handoff;
 pub mod json;
@@ -32,7 +33,7 @@ pub use self::spec::{Joins, Spec, UsageAt};
 /// A session format ysess reads: the registry. A new format is a folder
 /// beside [`yoagent`] that implements [`Spec`], a variant here, and its line
 /// in [`Format::spec`]; nothing outside `src/format/` names a variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Format {
     /// yoagent 0.26.6's `Session::to_jsonl`.
     #[default]
@@ -46,24 +47,29 @@ pub enum Format {
     Codex,
     /// Qwen Code's session files, read only.
     Qwen,
+    /// Gemini CLI's session files, read only.
+    Gemini,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Yoagent,
         Format::Pi,
         Format::Claude,
         Format::Codex,
         Format::Qwen,
+        Format::Gemini,
     ];
 
     /// The formats in the order [`Format::detect`] asks them; yoagent's,
     /// which takes any file, last.
-    /// (Qwen Code's lines have Claude Code's keys too: it is asked first.)
-    const DETECTED: [Format; 5] = [
+    /// (Gemini CLI's header and Qwen Code's lines have a `sessionId`, as
+    /// Claude Code's do: they are asked first.)
+    const DETECTED: [Format; 6] = [
         Format::Pi,
         Format::Codex,
+        Format::Gemini,
         Format::Qwen,
         Format::Claude,
         Format::Yoagent,
@@ -81,6 +87,7 @@ impl Format {
             Format::Claude => &claude::Claude,
             Format::Codex => &codex::Codex,
             Format::Qwen => &qwen::Qwen,
+            Format::Gemini => &gemini::Gemini,
         }
     }
 
@@ -532,6 +539,17 @@ pub struct Title {
     pub leaf: Option<Box<str>>,
 }
 
+/// Where a [`Checked::Moves`] line moves the conversation's end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Moves {
+    /// The conversation from this entry on is dropped: it goes on from the
+    /// entry before it.
+    RewindTo(Box<str>),
+    /// The conversation is now these messages, in order (ids the file may
+    /// hold no line of are kept, and skipped when the end is looked for).
+    History(Vec<Box<str>>),
+}
+
 /// The verdict on one raw line. (Verdicts are moved once per line, never
 /// stored: boxing the facts would cost an allocation per line.)
 #[allow(clippy::large_enum_variant)]
@@ -556,6 +574,10 @@ pub enum Checked<'a> {
         /// `custom-title` and `summary` lines).
         title: Option<Title>,
     },
+    /// A line of the app's own that moves where the conversation goes on
+    /// (Gemini CLI's `$rewindTo` and `$set` of the whole history): the next
+    /// new entry hangs from the new end ([`Joins::InFileOrder`]).
+    Moves(Moves),
     /// A loadable entry. `indent` is where the trimmed text starts.
     Entry {
         /// What the line says.
@@ -587,6 +609,7 @@ impl Checked<'_> {
             Checked::Blank => Checked::Blank,
             Checked::Header { version } => Checked::Header { version },
             Checked::Aside { unknown, title } => Checked::Aside { unknown, title },
+            Checked::Moves(moves) => Checked::Moves(moves),
             Checked::Entry { facts, indent } => Checked::Entry {
                 facts: facts.into_owned(),
                 indent,

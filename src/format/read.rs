@@ -156,6 +156,7 @@ pub(crate) enum Line {
         unknown: Option<Box<str>>,
         title: Option<crate::format::Title>,
     },
+    Moves(crate::format::Moves),
     Entry {
         facts: Facts,
         indent: usize,
@@ -213,6 +214,7 @@ fn verdicts(block: Block, format: Format, want: Want) -> Verdicts {
             Checked::Blank => Line::Blank,
             Checked::Header { version } => Line::Header { version },
             Checked::Aside { unknown, title } => Line::Aside { unknown, title },
+            Checked::Moves(moves) => Line::Moves(moves),
             Checked::NotUtf8 { at, cut } => Line::NotUtf8 { at, cut },
             Checked::Fault { fault, indent } => Line::Fault { fault, indent },
             Checked::Entry { mut facts, indent } => {

@@ -44,6 +44,11 @@ pub enum Joins {
     /// id followed from the leaf, so a parent may come later; a reply's
     /// tool results are one turn; subagent lines fold out.
     AsClaude,
+    /// As Gemini CLI reads its files: no parent links; each new entry
+    /// continues the conversation as the file has laid it out so far, an id
+    /// seen again restates its entry in place (the last line wins), and
+    /// [`super::Checked::Moves`] lines rewind it or set it whole.
+    InFileOrder,
 }
 
 /// The session id and working directory a file records near its start.
@@ -216,6 +221,12 @@ pub trait Spec: Sync {
     /// The session id and working directory the line `v` near the file's
     /// start records, if it records them.
     fn head_facts(&self, _v: &serde_json::Value) -> Option<HeadFacts> {
+        None
+    }
+
+    /// The working directory of the session in `path` when its lines do
+    /// not say it ([`Spec::head_facts`]) but the app keeps it beside them.
+    fn project(&self, _path: &Path) -> Option<PathBuf> {
         None
     }
 

@@ -156,6 +156,7 @@ impl Walk {
             Checked::Entry { facts, .. } => facts,
             Checked::Header { .. }
             | Checked::Aside { .. }
+            | Checked::Moves(_)
             | Checked::Fault { .. }
             | Checked::NotUtf8 { .. } => {
                 return Step::Unsure;

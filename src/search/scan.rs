@@ -363,7 +363,9 @@ impl Reading<'_> {
             }
             Checked::Fault { fault, .. } => return skipped(fault.message),
             Checked::NotUtf8 { at, .. } => return skipped(format!("not UTF-8 at byte {at}")),
-            Checked::Blank | Checked::Header { .. } | Checked::Aside { .. } => return None,
+            Checked::Blank | Checked::Header { .. } | Checked::Aside { .. } | Checked::Moves(_) => {
+                return None;
+            }
         };
         let entry = self.format.entry(text);
         match entry {

@@ -149,6 +149,31 @@ impl TreeBuilder {
         }
     }
 
+    /// Entry `ix` restated by a later line of the same id (Gemini CLI
+    /// rewrites a message as it goes on: its tool calls, its tokens): the
+    /// entry stays where it is in the tree and reads from `e`'s line.
+    pub fn restate(&mut self, ix: Ix, e: NewEntry<'_>) {
+        let text_at = self.text.len();
+        let tag = e.tag.unwrap_or_default();
+        let subject = e.subject.unwrap_or_default();
+        self.text.push_str(tag);
+        self.text.push_str(subject);
+        let node = &mut self.nodes[ix as usize];
+        node.timestamp = e.timestamp;
+        node.kind = e.kind;
+        node.line = e.line;
+        node.offset = e.offset;
+        node.len = e.len;
+        node.text_at = text_at;
+        node.tag_len = tag.len() as u32;
+        node.subject_len = subject.len() as u32;
+    }
+
+    /// The entry `id` names, once joined.
+    pub fn find(&self, id: &str) -> Option<Ix> {
+        self.ids.get(&self.nodes, id)
+    }
+
     /// The id of an entry's parent in the user's tree (ysess's records
     /// folded out), once it has joined.
     pub fn entry_parent(&self, ix: Ix) -> Option<&str> {

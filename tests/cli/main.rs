@@ -14,6 +14,7 @@ mod fleet;
 mod folded;
 mod formats;
 mod fsck;
+mod gemini;
 mod generated;
 mod grep;
 mod html;

@@ -127,6 +127,7 @@ fn read(dirs: &[PathBuf]) -> (Vec<Session>, Vec<String>) {
         }
         true
     });
+    crate::cli::ls::one_row_per_session(&mut listed);
     crate::cli::ls::newest_first(&mut listed);
     (listed, unreadable)
 }
