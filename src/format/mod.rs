@@ -9,6 +9,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod fault;
 pub mod gemini;
 pub mod genai;
@@ -49,26 +50,30 @@ pub enum Format {
     Qwen,
     /// Gemini CLI's session files, read only.
     Gemini,
+    /// GitHub Copilot CLI's session files, read only.
+    Copilot,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Yoagent,
         Format::Pi,
         Format::Claude,
         Format::Codex,
         Format::Qwen,
         Format::Gemini,
+        Format::Copilot,
     ];
 
     /// The formats in the order [`Format::detect`] asks them; yoagent's,
     /// which takes any file, last.
     /// (Gemini CLI's header and Qwen Code's lines have a `sessionId`, as
     /// Claude Code's do: they are asked first.)
-    const DETECTED: [Format; 6] = [
+    const DETECTED: [Format; 7] = [
         Format::Pi,
         Format::Codex,
+        Format::Copilot,
         Format::Gemini,
         Format::Qwen,
         Format::Claude,
@@ -88,6 +93,7 @@ impl Format {
             Format::Codex => &codex::Codex,
             Format::Qwen => &qwen::Qwen,
             Format::Gemini => &gemini::Gemini,
+            Format::Copilot => &copilot::Copilot,
         }
     }
 

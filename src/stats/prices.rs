@@ -249,10 +249,20 @@ fn find(table: &BTreeMap<String, Price>, name: &str) -> Option<Price> {
 /// a model neither names.
 pub fn price_of(model: &str) -> Option<Price> {
     let name = model.rsplit('/').next().unwrap_or(model);
-    INSTALLED
-        .get()
-        .and_then(|p| find(&p.table, name))
-        .or_else(|| find(embedded(), name))
+    let of = |name: &str| {
+        INSTALLED
+            .get()
+            .and_then(|p| find(&p.table, name))
+            .or_else(|| find(embedded(), name))
+    };
+    // Copilot CLI names Anthropic's models with a dot in the version
+    // (`claude-sonnet-4.6`), which the table spells `claude-sonnet-4-6`.
+    of(name).or_else(|| {
+        let dashed = name.replace('.', "-");
+        (name.starts_with("claude-") && dashed != name)
+            .then(|| of(&dashed))
+            .flatten()
+    })
 }
 
 /// What `usage` cost on `model`, in dollars; `None` when the model has no

@@ -5,6 +5,7 @@ mod branch;
 mod ccusage;
 mod claude;
 mod codex;
+mod copilot;
 mod corpus;
 mod crash;
 mod diff;
