@@ -9,7 +9,9 @@ use crate::support::{Dir, Run, fixture};
 
 /// A home with a session of each agent where the agent keeps it: Claude
 /// Code (with a subagent in a file of its own), Codex, pi (written by pi
-/// itself) and yoagent (under `$YSESS_PATH`).
+/// itself), Qwen Code (with a subagent's file), Gemini CLI (resumed: with
+/// the empty files a resume leaves), Copilot CLI, and yoagent (under
+/// `$YSESS_PATH`).
 struct Home {
     dir: Dir,
     /// With a subagent in a file of its own.
@@ -21,6 +23,9 @@ struct Home {
     /// pi's header of its session.
     pi_header: serde_json::Value,
     yoagent: PathBuf,
+    qwen: PathBuf,
+    gemini: PathBuf,
+    copilot: PathBuf,
 }
 
 impl Home {
@@ -57,6 +62,13 @@ impl Home {
             "home/.pi/agent/sessions/--home-dana-src-ystats--/2026-12-01_pi.jsonl",
         );
         let yoagent = put(&fixture("demo.jsonl"), "apps/demo.jsonl");
+        let qwen = dir.join(
+            "home/.qwen/projects/-tmp-agents41-proj-q/chats/a46bb707-d851-4654-9bb8-793ec4251519.jsonl",
+        );
+        let gemini =
+            dir.join("home/.gemini/tmp/proj-g/chats/session-2026-12-06T07-25-4746f332.jsonl");
+        let copilot = dir
+            .join("home/.copilot/session-state/0d07abb5-0bd8-427e-a0f7-6da3a5a5d3b8/events.jsonl");
         Some(Home {
             dir,
             claude,
@@ -65,7 +77,21 @@ impl Home {
             pi,
             pi_header: inspect.header,
             yoagent,
+            qwen,
+            gemini,
+            copilot,
         })
+    }
+
+    /// The same home with the sessions of Qwen Code, Gemini CLI and Copilot
+    /// CLI too (the other tests count the first five).
+    fn with_every_agent() -> Option<Home> {
+        let home = Home::new()?;
+        let dir = &home.dir;
+        crate::agents::copy_tree(&fixture("qwen/subagent"), &dir.join("home/.qwen"));
+        crate::agents::copy_tree(&fixture("gemini/rewind"), &dir.join("home/.gemini"));
+        crate::agents::copy_tree(&fixture("copilot/tools"), &dir.join("home/.copilot"));
+        Some(home)
     }
 
     fn run(&self, args: &[&str]) -> Run {
@@ -81,6 +107,10 @@ impl Home {
                 ("CODEX_HOME", ""),
                 ("PI_CODING_AGENT_DIR", ""),
                 ("PI_CODING_AGENT_SESSION_DIR", ""),
+                ("QWEN_HOME", ""),
+                ("QWEN_RUNTIME_DIR", ""),
+                ("GEMINI_CLI_HOME", ""),
+                ("COPILOT_HOME", ""),
             ],
         )
     }
@@ -104,13 +134,15 @@ fn set_modified(path: &Path, secs: u64) {
 
 #[test]
 fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
-    let Some(home) = Home::new() else { return };
+    let Some(home) = Home::with_every_agent() else {
+        return;
+    };
     let run = home.run(&["ls", "--json"]);
     run.status(0);
     let lines = run.json_lines();
     let (sessions, total) = lines.split_at(lines.len() - 1);
     assert_eq!(total[0]["type"], "total", "{run}");
-    assert_eq!(total[0]["sessions"], 5, "{run}");
+    assert_eq!(total[0]["sessions"], 8, "{run}");
     assert_eq!(total[0]["unreadable"], 0, "{run}");
     // Newest activity first.
     let lasts: Vec<u64> = sessions
@@ -159,7 +191,23 @@ fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
     assert_eq!(yoagent["entries"], loaded.entries().len() as u64);
     // Tokens and cost are `stats`' totals (a Claude Code subagent's file
     // included), and the subagent's file is no session of its own.
+    let qwen = of(&home.qwen);
+    assert_eq!(qwen["agent"], "qwen");
+    assert_eq!(qwen["id"], "a46bb707-d851-4654-9bb8-793ec4251519");
+    assert_eq!(qwen["project"], "/tmp/agents41/proj-q");
+    let gemini = of(&home.gemini);
+    assert_eq!(gemini["agent"], "gemini");
+    assert_eq!(gemini["id"], "4746f332-6801-43b1-88dc-63d50b1dd184");
+    assert_eq!(gemini["project"], "/tmp/agents41/proj-g");
+    assert_eq!(gemini["branches"], 2);
+    let copilot = of(&home.copilot);
+    assert_eq!(copilot["agent"], "copilot");
+    assert_eq!(copilot["id"], "0d07abb5-0bd8-427e-a0f7-6da3a5a5d3b8");
+    assert_eq!(copilot["title"], "USE_TOOL please list txt files");
     for (listed, file) in [
+        (&qwen, &home.qwen),
+        (&gemini, &home.gemini),
+        (&copilot, &home.copilot),
         (&pi, &home.pi),
         (&codex, &home.codex),
         (&claude, &home.claude),
@@ -171,6 +219,7 @@ fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
         assert_eq!(listed["cost"], total["cost"], "{}", file.display());
     }
     assert!(!run.stdout.contains("agent-a3f9c2e1"), "{run}");
+    assert!(!run.stdout.contains("agent-Explore"), "{run}");
 }
 
 #[test]
