@@ -156,7 +156,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -202,7 +202,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -260,7 +260,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -298,7 +298,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -344,7 +344,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -445,7 +445,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -499,7 +499,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -545,7 +545,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -871,7 +871,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -897,7 +897,7 @@ _ysess() {
                     return 0
                     ;;
                 --agent)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 --project)
@@ -921,7 +921,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -955,7 +955,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -989,7 +989,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1023,7 +1023,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1073,7 +1073,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1111,7 +1111,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1161,7 +1161,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1195,7 +1195,7 @@ _ysess() {
                     return 0
                     ;;
                 --format-of)
-                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
                 *)

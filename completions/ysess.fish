@@ -36,7 +36,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -80,7 +81,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l oneline -d 'One line per entry: id, decorations, role and subject'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l reverse -d 'Oldest first'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path (so no REV)'
@@ -105,7 +107,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l project -d 'Only sessions whose project (the folder the agent worked in) contains TEXT' -r
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s C -d 'Run as if started in DIR' -r -F
@@ -118,7 +121,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l json -d 'One JSON object per session, then a total'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -135,7 +139,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'Each entry as stored, one JSON object per line'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -156,7 +161,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'Start the branch again even if the name exists'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
@@ -177,7 +183,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set the label even if it names another entry already'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
@@ -197,7 +204,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -213,7 +221,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -l print -d 'Print the command (one shell-quoted line, after `cd` to the working directory) instead of running it; a new session file it needs is written all the same'
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -233,7 +242,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l create -d 'Start a new session when the file is missing or empty (otherwise an empty file is refused: an app saving it whole empties it first)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -254,7 +264,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
@@ -276,7 +287,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l stat -d 'Per side: turns by role, tokens in and out, tool calls by name'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l summary -d 'One line per turn: `+ e42 assistant: …`'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show changed words inline ([-old-]{+new+}) instead of lines'
@@ -303,7 +315,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l strict -d 'Treat warnings as errors for the exit status'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s v -l verbose -d 'Print a summary line per file: entries, roots, tips, labels, HEAD'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print findings and summaries as JSON Lines on stdout'
@@ -326,7 +339,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l json -d 'One JSON object'
 complete -c ysess -n "__fish_ysess_using_subcommand status" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -343,7 +357,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l json -d 'One JSON object per move'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -365,7 +380,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s F -l fixed-strings -d 'PATTERN is a fixed string, not a regular expression'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s i -l ignore-case -d 'Ignore case'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s w -l word-regexp -d 'Match whole words only'
@@ -400,7 +416,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l all -d 'Every session, not only the session file\'s'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l json -d 'One JSON object per group, then the total'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Print less: no status messages, no hints'
@@ -418,7 +435,8 @@ claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
 qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
-copilot\t'GitHub Copilot CLI\'s session files (read only)'"
+copilot\t'GitHub Copilot CLI\'s session files (read only)'
+opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l all -d 'Start from the list of every session `ysess ls` finds'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l ascii -d 'Draw the graph with ASCII characters only'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s q -l quiet -d 'Print less: no status messages, no hints'

@@ -199,6 +199,30 @@ impl Repo {
         Repo::load_once_with(path, limit, &Once::default()).map(|(repo, _)| repo)
     }
 
+    /// [`Repo::load_once_with`]'s read of a file: whole into memory when it
+    /// is a regular file of at most `limit` bytes.
+    fn read_once(
+        path: &Path,
+        limit: u64,
+        options: &Options,
+    ) -> Result<(crate::check::Report, Tree, Held), LoadError> {
+        let file = crate::input::open_session(path)?;
+        let meta = file.metadata()?;
+        Ok(if !meta.is_file() {
+            spooled(file, options)?
+        } else if meta.len() > limit {
+            let (report, tree) = check_tree(&file, options)?;
+            (report, tree, Held::Open(file))
+        } else {
+            // The file as it was when looked at: what an agent appends
+            // meanwhile is for the next look.
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            (&file).take(meta.len()).read_to_end(&mut bytes)?;
+            let (report, tree) = check_tree(&bytes[..], options)?;
+            (report, tree, Held::Memory(bytes))
+        })
+    }
+
     /// [`Repo::load_once`], with what [`Once`] asks besides; the file's
     /// digest when asked for.
     pub fn load_once_with(
@@ -213,20 +237,13 @@ impl Repo {
             tallies: once.tallies,
             ..Options::default()
         };
-        let file = crate::input::open_session(path)?;
-        let meta = file.metadata()?;
-        let (mut report, tree, store) = if !meta.is_file() {
-            spooled(file, &options)?
-        } else if meta.len() > limit {
-            let (report, tree) = check_tree(&file, &options)?;
-            (report, tree, Held::Open(file))
-        } else {
-            // The file as it was when looked at: what an agent appends
-            // meanwhile is for the next look.
-            let mut bytes = Vec::with_capacity(meta.len() as usize);
-            (&file).take(meta.len()).read_to_end(&mut bytes)?;
+        let (mut report, tree, store) = if let Some(bytes) = Format::read_whole(path) {
+            // A session its app keeps in a database: read whole, once.
+            let bytes = bytes?;
             let (report, tree) = check_tree(&bytes[..], &options)?;
             (report, tree, Held::Memory(bytes))
+        } else {
+            Repo::read_once(path, limit, &options)?
         };
         if let Some(changed) = report
             .findings
@@ -316,6 +333,10 @@ impl Repo {
             ..Options::default()
         };
         let (report, tree, store) = match source {
+            Source::Path(path) if let Some(bytes) = Format::read_whole(path) => {
+                // A session its app keeps in a database: read whole, once.
+                spooled(io::Cursor::new(bytes?), &options)?
+            }
             Source::Path(path) => {
                 // One open file serves the check and every entry read later.
                 // Only a regular file or a pipe (`<(…)`) is a session.
@@ -682,7 +703,8 @@ impl Repo {
     ) -> io::Result<Repo> {
         use crate::refs::store;
         // Only a session file has refs (not a pipe, whose name is a number).
-        if self.format.writable() || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        let file = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+        if self.format.writable() || !(file || Format::keeps_whole(path)) {
             return Ok(self);
         }
         let first = || {

@@ -56,7 +56,9 @@ pub fn check_refs_file(path: &Path) -> io::Result<Report> {
         ),
         remedy: None,
     };
-    if !std::fs::metadata(&header.path).is_ok_and(|m| m.is_file()) {
+    let there = std::fs::metadata(&header.path).is_ok_and(|m| m.is_file())
+        || crate::format::Format::keeps_whole(&header.path);
+    if !there {
         report
             .findings
             .push(missing("which is not a session file there".to_string()));
@@ -99,7 +101,9 @@ pub fn check_session_refs(
     // Most sessions have none: the session is read again only for those
     // that do, and its head only when its name does not say its id.
     // A pipe cannot be read again.
-    let (Some(store), true) = (store, std::fs::metadata(path).is_ok_and(|m| m.is_file())) else {
+    let there = std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        || crate::format::Format::keeps_whole(path);
+    let (Some(store), true) = (store, there) else {
         return Ok(());
     };
     let read = |from_end: bool| {

@@ -116,8 +116,14 @@ pub enum Found {
 /// subagents (`<session>/subagents/agent-*.jsonl`), which belong to their
 /// session. An agent's folder that does not exist is skipped in silence.
 pub fn find(roots: &[Root]) -> Vec<Found> {
-    let globs = super::walk::Globs::new(&[super::walk::DEFAULT_GLOB.to_string()])
-        .expect("the default glob compiles");
+    let mut names = vec![super::walk::DEFAULT_GLOB.to_string()];
+    names.extend(
+        Format::ALL
+            .iter()
+            .flat_map(|f| f.spec().store_names())
+            .map(|n| n.to_string()),
+    );
+    let globs = super::walk::Globs::new(&names).expect("the default glob compiles");
     let mut found = Vec::new();
     for root in roots {
         if !root.named && !root.dir.is_dir() {
@@ -127,6 +133,25 @@ pub fn find(roots: &[Root]) -> Vec<Found> {
         for item in super::walk::walk(&dirs, &globs) {
             match item {
                 super::walk::Found::File { path, size } => {
+                    // A file of many sessions (OpenCode's database): each.
+                    match Format::sessions_in(&path) {
+                        Some(Ok(sessions)) => {
+                            found.extend(sessions.into_iter().map(|(path, ms)| Found::File {
+                                path,
+                                size: 0,
+                                modified: Some(
+                                    std::time::SystemTime::UNIX_EPOCH
+                                        + std::time::Duration::from_millis(ms),
+                                ),
+                            }));
+                            continue;
+                        }
+                        Some(Err(error)) => {
+                            found.push(Found::Unreadable { path, error });
+                            continue;
+                        }
+                        None => {}
+                    }
                     if is_subagent_file(&path) {
                         continue;
                     }

@@ -17,6 +17,7 @@ pub mod handoff;
 pub mod json;
 pub mod markup;
 pub mod message;
+pub mod opencode;
 pub mod pi;
 pub mod qwen;
 pub mod read;
@@ -52,11 +53,13 @@ pub enum Format {
     Gemini,
     /// GitHub Copilot CLI's session files, read only.
     Copilot,
+    /// OpenCode's sessions, in its SQLite database, read only.
+    OpenCode,
 }
 
 impl Format {
     /// Every format, in the order `--format-of` lists them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Yoagent,
         Format::Pi,
         Format::Claude,
@@ -64,13 +67,15 @@ impl Format {
         Format::Qwen,
         Format::Gemini,
         Format::Copilot,
+        Format::OpenCode,
     ];
 
     /// The formats in the order [`Format::detect`] asks them; yoagent's,
     /// which takes any file, last.
     /// (Gemini CLI's header and Qwen Code's lines have a `sessionId`, as
     /// Claude Code's do: they are asked first.)
-    const DETECTED: [Format; 7] = [
+    const DETECTED: [Format; 8] = [
+        Format::OpenCode,
         Format::Pi,
         Format::Codex,
         Format::Copilot,
@@ -94,7 +99,29 @@ impl Format {
             Format::Qwen => &qwen::Qwen,
             Format::Gemini => &gemini::Gemini,
             Format::Copilot => &copilot::Copilot,
+            Format::OpenCode => &opencode::OpenCode,
         }
+    }
+
+    /// The session at `path` read whole, when its app keeps it other than
+    /// as JSON Lines of its own ([`Spec::read_whole`]): OpenCode's database.
+    pub fn read_whole(path: &Path) -> Option<std::io::Result<Vec<u8>>> {
+        Format::ALL
+            .iter()
+            .find(|f| f.spec().keeps_whole(path))
+            .map(|f| f.spec().read_whole(path))
+    }
+
+    /// Whether `path` names a session its app keeps other than as JSON
+    /// Lines of its own ([`Spec::keeps_whole`]).
+    pub fn keeps_whole(path: &Path) -> bool {
+        Format::ALL.iter().any(|f| f.spec().keeps_whole(path))
+    }
+
+    /// The sessions the file at `path` holds, when its app keeps many in
+    /// one file ([`Spec::sessions_in`]).
+    pub fn sessions_in(path: &Path) -> Option<std::io::Result<Vec<(PathBuf, u64)>>> {
+        Format::ALL.iter().find_map(|f| f.spec().sessions_in(path))
     }
 
     /// The name ysess shows and takes for the format.

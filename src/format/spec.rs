@@ -224,6 +224,37 @@ pub trait Spec: Sync {
         None
     }
 
+    /// Whether `path` names a session the app keeps other than as JSON
+    /// Lines of its own (a session in its database): read whole
+    /// ([`Spec::read_whole`]), never opened as a file.
+    fn keeps_whole(&self, _path: &Path) -> bool {
+        false
+    }
+
+    /// A session [`Spec::keeps_whole`] names, read whole as the lines ysess
+    /// reads the format as.
+    fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{}: no session kept whole here", path.display()),
+        ))
+    }
+
+    /// The names of the files beside the session files (`*.jsonl`) that
+    /// hold the app's sessions ([`Spec::sessions_in`]): OpenCode's
+    /// `opencode.db`.
+    fn store_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The sessions a file holds, when the app keeps many in one (its
+    /// database): each one's path (`FILE/<session id>`) and when it was
+    /// last written (ms since the epoch). A subagent's session is not
+    /// among them: it is counted with its session.
+    fn sessions_in(&self, _path: &Path) -> Option<io::Result<Vec<(PathBuf, u64)>>> {
+        None
+    }
+
     /// The working directory of the session in `path` when its lines do
     /// not say it ([`Spec::head_facts`]) but the app keeps it beside them.
     fn project(&self, _path: &Path) -> Option<PathBuf> {

@@ -77,7 +77,11 @@ impl Source {
     /// Opens it for reading (a regular file, or standard input).
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         match self {
-            Source::Path(p) => Ok(Box::new(open_session(p)?)),
+            // A session its app keeps in a database: read whole.
+            Source::Path(p) => match crate::format::Format::read_whole(p) {
+                Some(bytes) => Ok(Box::new(io::Cursor::new(bytes?))),
+                None => Ok(Box::new(open_session(p)?)),
+            },
             Source::Stdin => Ok(Box::new(io::stdin())),
         }
     }

@@ -68,6 +68,10 @@ pub struct TextBlock {
 /// searched through its tree rather than streamed: its tool results name
 /// only the call they answer (Claude Code, Codex), which the tree pairs.
 pub fn through_tree(path: &std::path::Path, forced: Option<crate::format::Format>) -> bool {
+    // A session its app keeps in a database is read whole, through its tree.
+    if crate::format::Format::keeps_whole(path) {
+        return true;
+    }
     forced
         .or_else(|| {
             let file = std::fs::File::open(path).ok()?;

@@ -206,12 +206,21 @@ pub struct Locked {
     beside: Option<Beside>,
 }
 
+/// The app's session, as a write beside it holds it.
+enum App {
+    /// A file of its own, open.
+    File(File),
+    /// A session its app keeps in a database ([`crate::format::Spec::keeps_whole`]):
+    /// read whole again to look at it.
+    Whole,
+}
+
 /// What a write into a refs file keeps of the app's session it is for.
 struct Beside {
     /// The line the refs file starts with when it is new (else empty).
     header: String,
     /// The app's file, as read, and where.
-    app: File,
+    app: App,
     app_path: PathBuf,
     /// How many of its bytes were read.
     app_len: u64,
@@ -330,13 +339,30 @@ impl Locked {
         path: &Path,
         store: Option<&crate::refs::store::Store>,
     ) -> Result<Locked, WriteError> {
+        let whole = crate::format::Format::keeps_whole(path);
         // A pipe's bytes cannot be read again: never look into one.
-        if !std::fs::metadata(path)?.is_file() {
+        if !whole && !std::fs::metadata(path)?.is_file() {
             return Err(WriteError::NotAFile);
         }
-        let app = crate::input::open_session(path)?;
-        let size = app.metadata()?.len();
-        let head = read_at(&app, 0, size.min(1 << 20))?;
+        let (app, bytes) = match crate::format::Format::read_whole(path) {
+            Some(bytes) => (App::Whole, bytes?),
+            None => (App::File(crate::input::open_session(path)?), Vec::new()),
+        };
+        let read = |at: u64, len: u64| -> io::Result<Vec<u8>> {
+            match &app {
+                App::File(file) => read_at(file, at, len),
+                App::Whole => {
+                    let from = (at as usize).min(bytes.len());
+                    let to = (from + len as usize).min(bytes.len());
+                    Ok(bytes[from..to].to_vec())
+                }
+            }
+        };
+        let size = match &app {
+            App::File(file) => file.metadata()?.len(),
+            App::Whole => bytes.len() as u64,
+        };
+        let head = read(0, size.min(1 << 20))?;
         let format = crate::format::Format::detect(head.split(|&b| b == b'\n'));
         if format.writable() {
             drop(app);
@@ -350,7 +376,7 @@ impl Locked {
         };
         let last = || {
             let len = size.min(64 << 10);
-            read_at(&app, size - len, len).unwrap_or_default()
+            read(size - len, len).unwrap_or_default()
         };
         let Some(store) = store else {
             return Err(WriteError::NoStore);
@@ -411,7 +437,13 @@ impl Locked {
             }
             let refs = crate::refs::store::Refs::parse(&bytes);
             // The app's file, read under the refs file's lock.
-            let repo = match crate::repo::Repo::load_locked(&app) {
+            let loaded = match &app {
+                App::File(file) => crate::repo::Repo::load_locked(file),
+                App::Whole => {
+                    crate::repo::Repo::load(&crate::input::Source::Path(path.to_path_buf()))
+                }
+            };
+            let repo = match loaded {
                 Ok(repo) => repo,
                 Err(crate::repo::LoadError::Io(e)) => return Err(e.into()),
                 Err(e) => return Err(WriteError::Invalid(e)),
@@ -460,11 +492,21 @@ impl Locked {
         }
         // Records beside an app's file are placed after what the app had
         // written: it must not have written more since (or been replaced).
-        if let Some(beside) = &self.beside
-            && (!still_there(&beside.app_path, &beside.app)?
-                || beside.app.metadata()?.len() != beside.app_len)
-        {
-            return Err(WriteError::AppWrote);
+        if let Some(beside) = &self.beside {
+            let wrote = match &beside.app {
+                App::File(app) => {
+                    !still_there(&beside.app_path, app)? || app.metadata()?.len() != beside.app_len
+                }
+                App::Whole => {
+                    crate::format::Format::read_whole(&beside.app_path)
+                        .transpose()?
+                        .map_or(0, |b| b.len() as u64)
+                        != beside.app_len
+                }
+            };
+            if wrote {
+                return Err(WriteError::AppWrote);
+            }
         }
         let meta = self.file.metadata()?;
         if file_id(&meta) != self.id {

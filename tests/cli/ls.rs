@@ -10,8 +10,8 @@ use crate::support::{Dir, Run, fixture};
 /// A home with a session of each agent where the agent keeps it: Claude
 /// Code (with a subagent in a file of its own), Codex, pi (written by pi
 /// itself), Qwen Code (with a subagent's file), Gemini CLI (resumed: with
-/// the empty files a resume leaves), Copilot CLI, and yoagent (under
-/// `$YSESS_PATH`).
+/// the empty files a resume leaves), Copilot CLI, OpenCode (five sessions
+/// and a subagent's in its database), and yoagent (under `$YSESS_PATH`).
 struct Home {
     dir: Dir,
     /// With a subagent in a file of its own.
@@ -91,6 +91,10 @@ impl Home {
         crate::agents::copy_tree(&fixture("qwen/subagent"), &dir.join("home/.qwen"));
         crate::agents::copy_tree(&fixture("gemini/rewind"), &dir.join("home/.gemini"));
         crate::agents::copy_tree(&fixture("copilot/tools"), &dir.join("home/.copilot"));
+        crate::agents::copy_tree(
+            &fixture("opencode/openai"),
+            &dir.join("home/.local/share/opencode"),
+        );
         Some(home)
     }
 
@@ -111,6 +115,7 @@ impl Home {
                 ("QWEN_RUNTIME_DIR", ""),
                 ("GEMINI_CLI_HOME", ""),
                 ("COPILOT_HOME", ""),
+                ("XDG_DATA_HOME", ""),
             ],
         )
     }
@@ -142,7 +147,7 @@ fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
     let lines = run.json_lines();
     let (sessions, total) = lines.split_at(lines.len() - 1);
     assert_eq!(total[0]["type"], "total", "{run}");
-    assert_eq!(total[0]["sessions"], 8, "{run}");
+    assert_eq!(total[0]["sessions"], 13, "{run}");
     assert_eq!(total[0]["unreadable"], 0, "{run}");
     // Newest activity first.
     let lasts: Vec<u64> = sessions
@@ -204,6 +209,8 @@ fn ls_lists_every_agents_sessions_in_their_own_folders_newest_first() {
     assert_eq!(copilot["agent"], "copilot");
     assert_eq!(copilot["id"], "0d07abb5-0bd8-427e-a0f7-6da3a5a5d3b8");
     assert_eq!(copilot["title"], "USE_TOOL please list txt files");
+    let opencode = sessions.iter().filter(|s| s["agent"] == "opencode").count();
+    assert_eq!(opencode, 5, "{run}");
     for (listed, file) in [
         (&qwen, &home.qwen),
         (&gemini, &home.gemini),

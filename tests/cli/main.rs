@@ -23,6 +23,7 @@ mod limits;
 mod log;
 mod log_filters;
 mod ls;
+mod opencode;
 #[cfg(unix)]
 mod pager;
 mod parquet;

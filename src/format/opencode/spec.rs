@@ -1,0 +1,143 @@
+//! OpenCode's answers to what depends on the format ([`Spec`]).
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{db, is_opencode_line};
+use crate::format::handoff::{At, Handoff, Refusal};
+use crate::format::message::{Entry, NotAnEntry};
+use crate::format::spec::{HeadFacts, Joins, Spec, expand};
+use crate::format::{Checked, LineFacts};
+
+/// OpenCode's sessions, read only.
+pub struct OpenCode;
+
+impl Spec for OpenCode {
+    fn name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn app(&self) -> &'static str {
+        "OpenCode"
+    }
+
+    fn about(&self) -> &'static str {
+        "OpenCode's sessions, in its SQLite database (read only)"
+    }
+
+    fn detect(&self, lines: &[&[u8]]) -> bool {
+        lines.iter().any(|l| is_opencode_line(l))
+    }
+
+    fn owns_line(&self, line: &[u8]) -> bool {
+        is_opencode_line(line)
+    }
+
+    fn check_line<'a>(&self, bytes: &'a [u8], subject: bool, _tally: bool) -> Checked<'a> {
+        super::check_line(bytes, subject)
+    }
+
+    fn entry(&self, line: &[u8]) -> Result<Entry, NotAnEntry> {
+        super::entry(line)
+    }
+
+    fn is_record(&self, facts: &LineFacts<'_>) -> bool {
+        facts.kind == crate::format::MessageKind::Custom
+    }
+
+    fn joins(&self) -> Joins {
+        Joins::InFileOrder
+    }
+
+    /// OpenCode records each reply's cost (`data.cost`).
+    fn records_cost(&self) -> bool {
+        true
+    }
+
+    fn recorded_cost(&self, message: &Value) -> Option<f64> {
+        message.get("cost")?.as_f64().filter(|c| c.is_finite())
+    }
+
+    fn priced_by_table(&self) -> bool {
+        false
+    }
+
+    fn keeps_whole(&self, path: &Path) -> bool {
+        db::split(path).is_some()
+    }
+
+    fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {
+        let (database, session) = db::split(path).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{}: no OpenCode session", path.display()),
+            )
+        })?;
+        db::lines(database, session)
+    }
+
+    fn store_names(&self) -> &'static [&'static str] {
+        &[db::FILE]
+    }
+
+    fn sessions_in(&self, path: &Path) -> Option<io::Result<Vec<(PathBuf, u64)>>> {
+        if !db::is_db(path) {
+            return None;
+        }
+        Some(db::sessions(path).map(|all| {
+            all.into_iter()
+                .filter(|s| s.parent.is_none())
+                .map(|s| (path.join(&s.id), s.updated))
+                .collect()
+        }))
+    }
+
+    fn subagent_files(&self, path: &Path) -> Vec<(String, PathBuf)> {
+        db::split(path)
+            .and_then(|(database, session)| db::children(database, session).ok())
+            .unwrap_or_default()
+    }
+
+    fn is_subagent_file(&self, path: &Path) -> bool {
+        db::split(path).is_some_and(|(database, session)| db::has_parent(database, session))
+    }
+
+    fn head_facts(&self, v: &Value) -> Option<HeadFacts> {
+        if v.get("opencode")?.as_str()? != "session" {
+            return None;
+        }
+        let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        Some((field("id"), field("directory")))
+    }
+
+    /// `opencode/` in `$XDG_DATA_HOME`, else `~/.local/share/opencode`.
+    fn session_dirs(
+        &self,
+        var: &dyn Fn(&str) -> Option<OsString>,
+        home: Option<&Path>,
+    ) -> Vec<PathBuf> {
+        var("XDG_DATA_HOME")
+            .map(|d| expand(d, home))
+            .or_else(|| home.map(|h| h.join(".local/share")))
+            .map(|d| d.join("opencode"))
+            .into_iter()
+            .collect()
+    }
+
+    /// The path names the session.
+    fn session_id(
+        &self,
+        path: &Path,
+        _first_line: &mut dyn FnMut() -> Vec<u8>,
+        _last_lines: &mut dyn FnMut() -> Vec<u8>,
+    ) -> Option<String> {
+        db::split(path).map(|(_, id)| id.to_string())
+    }
+
+    fn handoff(&self, at: &At<'_>) -> Result<Handoff, Refusal> {
+        super::handoff::handoff(at)
+    }
+}
