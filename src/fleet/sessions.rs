@@ -120,7 +120,7 @@ pub fn find(roots: &[Root]) -> Vec<Found> {
     names.extend(
         Format::ALL
             .iter()
-            .flat_map(|f| f.spec().store_names())
+            .flat_map(|f| f.spec().store_globs())
             .map(|n| n.to_string()),
     );
     let globs = super::walk::Globs::new(&names).expect("the default glob compiles");
@@ -152,7 +152,11 @@ pub fn find(roots: &[Root]) -> Vec<Found> {
                         }
                         None => {}
                     }
-                    if is_subagent_file(&path) {
+                    // A subagent's file belongs to its session; a session an
+                    // app copied into the store it goes on in is read there.
+                    if is_subagent_file(&path)
+                        || Format::ALL.iter().any(|f| f.spec().superseded(&path))
+                    {
                         continue;
                     }
                     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();

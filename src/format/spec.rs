@@ -240,11 +240,20 @@ pub trait Spec: Sync {
         ))
     }
 
-    /// The names of the files beside the session files (`*.jsonl`) that
-    /// hold the app's sessions ([`Spec::sessions_in`]): OpenCode's
-    /// `opencode.db`.
-    fn store_names(&self) -> &'static [&'static str] {
+    /// The files beside the session files (`*.jsonl`) that hold the app's
+    /// sessions, as globs (a name, or a path below the folder searched,
+    /// with `/`): OpenCode's `opencode.db` ([`Spec::sessions_in`]) and its
+    /// older store's session files.
+    fn store_globs(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// Whether the session at `path` is one the app has copied into the
+    /// store it goes on in (Gemini CLI's older `.json` beside its `.jsonl`
+    /// copy; OpenCode's older files beside the database it copied them
+    /// into): `ls` and `stats --all` read the copy only.
+    fn superseded(&self, _path: &Path) -> bool {
+        false
     }
 
     /// The sessions a file holds, when the app keeps many in one (its

@@ -21,11 +21,22 @@ fn home_of(name: &str) -> Dir {
 }
 
 fn session(name: &str, file: &str) -> PathBuf {
-    scenario(name).join("tmp/proj-g/chats").join(file)
+    let project = if matches!(name, "legacy" | "upgraded") {
+        "proj"
+    } else {
+        "proj-g"
+    };
+    scenario(name)
+        .join("tmp")
+        .join(project)
+        .join("chats")
+        .join(file)
 }
 
 const REWIND: &str = "session-2026-12-06T07-25-4746f332.jsonl";
-const SCENARIOS: [&str; 4] = ["file", "projects", "rewind", "subagent"];
+const SCENARIOS: [&str; 6] = [
+    "file", "legacy", "projects", "rewind", "subagent", "upgraded",
+];
 
 fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
     let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
@@ -47,13 +58,13 @@ fn in_home(home: &Dir, args: &[&str]) -> Run {
     )
 }
 
-/// Every `.jsonl` under `dir`.
+/// Every session file under `dir` (`.jsonl`, and the older `.json`).
 fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("a folder").flatten() {
         let p = e.path();
         if p.is_dir() {
             jsonl_under(&p, out);
-        } else if p.extension().is_some_and(|x| x == "jsonl") {
+        } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
             out.push(p);
         }
     }
@@ -66,7 +77,7 @@ fn every_file_gemini_cli_wrote_is_sound_and_read_as_gemini() {
     for name in SCENARIOS {
         jsonl_under(&scenario(name), &mut files);
     }
-    assert!(files.len() >= 9, "{files:?}");
+    assert!(files.len() >= 13, "{files:?}");
     for file in files {
         let run = ysess(&dir, &file, &["fsck", "-v"]);
         run.status(0);
@@ -191,7 +202,8 @@ fn stats_all_tokens_and_cost_equal_ccusage_gemini() {
         crate::support::missing(&crate::support::CCUSAGE, &why);
         return;
     }
-    for name in SCENARIOS {
+    // (`upgraded` is the next test's: ccusage counts its older turns twice.)
+    for name in SCENARIOS.into_iter().filter(|&n| n != "upgraded") {
         let home = home_of(name);
         let ours = in_home(&home, &["stats", "--all", "--json"]);
         let total = ours.status(0).stats_total();
@@ -215,4 +227,68 @@ fn stats_all_tokens_and_cost_equal_ccusage_gemini() {
             t.cost
         );
     }
+}
+
+#[test]
+fn an_older_json_session_reads_as_its_lines_and_its_jsonl_copy_supersedes_it() {
+    let dir = Dir::new();
+    let old = session("legacy", "session-2026-12-06T08-42-cf868f42.json");
+    ysess(&dir, &old, &["log", "--graph"]).status(0).stdout(
+        "\
+@  95d08d22 (HEAD) assistant gemini-3-flash-preview 2026-12-06 08:42: Tool finished; mock reply #7.
+○  7c2a4b69 assistant gemini-3-flash-preview 2026-12-06 08:42: Let me look.
+◆  838f555f user 2026-12-06 08:42: USE_TOOL please list the files
+",
+    );
+    let show = ysess(&dir, &old, &["show", "7c2a4b69"]);
+    assert!(
+        show.status(0).stdout.contains("tool call list_directory"),
+        "{show}"
+    );
+    // Resumed by 0.61.0: the `.json`, its `.jsonl` copy and an empty file
+    // are one session, read from the copy, its tokens counted once.
+    let home = home_of("upgraded");
+    let run = in_home(&home, &["ls", "--json"]);
+    let rows: Vec<serde_json::Value> = run
+        .status(0)
+        .json_lines()
+        .into_iter()
+        .filter(|r| r["type"] == "session")
+        .collect();
+    assert_eq!(rows.len(), 1, "{run}");
+    assert!(
+        rows[0]["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("session-2026-12-06T08-41-c448f8d0.jsonl")),
+        "{run}"
+    );
+    assert_eq!(rows[0]["entries"], 6, "{run}");
+}
+
+#[test]
+fn an_older_json_session_and_its_resumed_copy_count_as_ccusage_counts_each_alone() {
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    // ccusage counts a `.json` and its `.jsonl` copy both (the older turns
+    // twice); alone, the copy is the session's whole account.
+    let home = Dir::new();
+    crate::agents::copy_tree(&scenario("upgraded"), &home.join(".gemini"));
+    let ours = in_home(&home, &["stats", "--all", "--json"]).stats_total();
+    std::fs::remove_file(
+        home.join(".gemini/tmp/proj/chats/session-2026-12-06T08-41-c448f8d0.json"),
+    )
+    .expect("the older file removed");
+    let report = ccusage_json(
+        &["gemini", "session"],
+        &[("HOME", home.path().to_str().expect("UTF-8"))],
+    );
+    let t = crate::ccusage::totals(&report);
+    let n = |k: &str| ours["tokens"][k].as_u64().unwrap_or(0);
+    assert_eq!(
+        (n("input"), n("cache_read"), n("total")),
+        (t.input, t.cache_read, t.total),
+        "ysess {ours}; ccusage {report}"
+    );
 }

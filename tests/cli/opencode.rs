@@ -257,3 +257,59 @@ fn tag_and_branch_keep_their_records_beside_the_database_and_resume_goes_on_at_t
         "{run}"
     );
 }
+
+/// A home whose OpenCode data folder is the scenario's whole folder.
+fn home_with_folder(name: &str) -> Dir {
+    let home = Dir::new();
+    crate::agents::copy_tree(
+        &fixture(&format!("opencode/{name}")),
+        &home.join(".local/share/opencode"),
+    );
+    home
+}
+
+#[test]
+fn the_older_json_store_is_read_and_a_session_in_both_stores_is_listed_once() {
+    if let Some(why) = ccusage_missing() {
+        crate::support::missing(&crate::support::CCUSAGE, &why);
+        return;
+    }
+    let mut totals = Vec::new();
+    for name in ["legacy", "migrated"] {
+        let home = home_with_folder(name);
+        let rows = listed(&home);
+        assert_eq!(rows.len(), 3, "{name}: {rows:?}");
+        let data = home.join(".local/share/opencode");
+        for row in &rows {
+            let path = PathBuf::from(row["path"].as_str().expect("a path"));
+            // The database first, where it holds the session.
+            assert_eq!(
+                path.starts_with(data.join("opencode.db")),
+                name == "migrated",
+                "{name}: {row}"
+            );
+            let run = ysess(&home, &path, &["fsck"]);
+            run.status(0);
+            assert!(!run.stderr.contains("warning"), "{run}");
+        }
+        let total = in_home(&home, &["stats", "--all", "--json"]).stats_total();
+        let n = |k: &str| total["tokens"][k].as_u64().unwrap_or(0);
+        let report = ccusage_json(
+            &["opencode", "session"],
+            &[
+                ("HOME", "/nonexistent"),
+                ("OPENCODE_DATA_DIR", data.to_str().expect("UTF-8")),
+            ],
+        );
+        let t = crate::ccusage::totals(&report);
+        // OpenCode 1.1 counted the reasoning in `output`: ccusage's output
+        // is ysess's (its total counts the reasoning twice).
+        assert_eq!(
+            (n("input"), n("output"), n("cache_read"), n("cache_write")),
+            (t.input, t.output, t.cache_read, t.cache_write),
+            "{name}: ysess {total}; ccusage {report}"
+        );
+        totals.push(total["tokens"].clone());
+    }
+    assert_eq!(totals[0], totals[1], "one session counted once");
+}

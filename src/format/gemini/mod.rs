@@ -19,10 +19,12 @@
 //!   ([`join`] says how it is read).
 //!
 //! A subagent's chat is a file of its own, `chats/<parent session id>/
-//! <id>.jsonl`, whose header says `"kind": "subagent"`.
+//! <id>.jsonl`, whose header says `"kind": "subagent"`. The older files,
+//! one JSON document a session, are read as these lines ([`legacy`]).
 
 pub mod handoff;
 pub mod join;
+pub mod legacy;
 pub mod spec;
 
 use std::borrow::Cow;
@@ -87,9 +89,13 @@ pub fn subagent_files(session: &Path) -> Vec<(String, PathBuf)> {
     let Some(chats) = session.parent() else {
         return Vec::new();
     };
-    let first = std::fs::File::open(session)
-        .and_then(|f| crate::input::read_at(&f, 0, f.metadata()?.len().min(4 << 10)))
-        .unwrap_or_default();
+    let first = if legacy::is_legacy(session) {
+        legacy::lines(session).unwrap_or_default()
+    } else {
+        std::fs::File::open(session)
+            .and_then(|f| crate::input::read_at(&f, 0, f.metadata()?.len().min(4 << 10)))
+            .unwrap_or_default()
+    };
     let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
     let Some(id) = session_of(first).filter(|id| !id.is_empty() && !id.contains('/')) else {
         return Vec::new();
@@ -100,7 +106,8 @@ pub fn subagent_files(session: &Path) -> Vec<(String, PathBuf)> {
     let mut found: Vec<(String, PathBuf)> = read
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
+        .filter(|p| !legacy::superseded(p))
         .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
         .collect();
     found.sort();

@@ -55,6 +55,23 @@ impl Spec for Gemini {
         Joins::InFileOrder
     }
 
+    fn keeps_whole(&self, path: &Path) -> bool {
+        super::legacy::is_legacy(path) && path.is_file()
+    }
+
+    fn read_whole(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        super::legacy::lines(path)
+    }
+
+    /// The older session files, one JSON document each.
+    fn store_globs(&self) -> &'static [&'static str] {
+        &["**/chats/session-*.json"]
+    }
+
+    fn superseded(&self, path: &Path) -> bool {
+        super::legacy::superseded(path)
+    }
+
     fn subagent_files(&self, path: &Path) -> Vec<(String, PathBuf)> {
         super::subagent_files(path)
     }

@@ -8,6 +8,7 @@
 //! log holds what OpenCode wrote last), and each read is one short
 //! transaction: OpenCode goes on writing meanwhile, never locked out.
 
+use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -88,6 +89,17 @@ pub fn children(db: &Path, session: &str) -> io::Result<Vec<(String, PathBuf)>> 
         .collect())
 }
 
+/// Whether the database holds the session.
+pub fn holds(db: &Path, session: &str) -> bool {
+    open(db)
+        .and_then(|conn| {
+            conn.query_row("SELECT 1 FROM session WHERE id = ?1", [session], |_| Ok(()))
+                .optional()
+                .map_err(|e| sql(e, db))
+        })
+        .is_ok_and(|found| found.is_some())
+}
+
 /// Whether the session started as a subagent of another.
 pub fn has_parent(db: &Path, session: &str) -> bool {
     open(db)
@@ -145,8 +157,7 @@ pub fn lines(db: &Path, session: &str) -> io::Result<Vec<u8>> {
                 format!("{}: OpenCode holds no session {session}", db.display()),
             )
         })?;
-    let holds = output_holds_reasoning(header["version"].as_str().unwrap_or_default());
-    let mut parts_of: std::collections::HashMap<String, Vec<Value>> = Default::default();
+    let mut parts_of: HashMap<String, Vec<Value>> = HashMap::new();
     {
         let mut stmt = tx
             .prepare("SELECT id, message_id, data FROM part WHERE session_id = ?1 ORDER BY id")
@@ -162,19 +173,12 @@ pub fn lines(db: &Path, session: &str) -> io::Result<Vec<u8>> {
             .map_err(|e| sql(e, db))?;
         for row in rows {
             let (id, message, data) = row.map_err(|e| sql(e, db))?;
-            let mut part = parse(&data);
-            if let Some(map) = part.as_object_mut() {
-                map.insert("id".to_string(), Value::from(id));
-            }
-            parts_of.entry(message).or_default().push(part);
+            parts_of
+                .entry(message)
+                .or_default()
+                .push(with_id(parse(&data), id));
         }
     }
-    let mut out = Vec::new();
-    let mut push = |v: &Value| {
-        out.extend_from_slice(v.to_string().as_bytes());
-        out.push(b'\n');
-    };
-    push(&header);
     let mut stmt = tx
         .prepare(
             "SELECT id, time_created, data FROM message WHERE session_id = ?1 \
@@ -190,10 +194,39 @@ pub fn lines(db: &Path, session: &str) -> io::Result<Vec<u8>> {
             ))
         })
         .map_err(|e| sql(e, db))?;
+    let mut messages = Vec::new();
     for row in rows {
         let (id, time, data) = row.map_err(|e| sql(e, db))?;
+        messages.push((id, time, parse(&data)));
+    }
+    Ok(assemble(&header, messages, parts_of))
+}
+
+/// A part's data with its id (the database keeps the id in a column).
+fn with_id(mut part: Value, id: String) -> Value {
+    if let Some(map) = part.as_object_mut() {
+        map.insert("id".to_string(), Value::from(id));
+    }
+    part
+}
+
+/// The lines of a session ([`super`]): its `header`, then each of its
+/// `messages` (id, time, data; in order) with its parts (by message id,
+/// in order), and after an assistant message each answered tool call.
+pub fn assemble(
+    header: &Value,
+    messages: Vec<(String, i64, Value)>,
+    mut parts_of: HashMap<String, Vec<Value>>,
+) -> Vec<u8> {
+    let holds = output_holds_reasoning(header["version"].as_str().unwrap_or_default());
+    let mut out = Vec::new();
+    let mut push = |v: &Value| {
+        out.extend_from_slice(v.to_string().as_bytes());
+        out.push(b'\n');
+    };
+    push(header);
+    for (id, time, mut data) in messages {
         let parts = parts_of.remove(&id).unwrap_or_default();
-        let mut data = parse(&data);
         if holds && let Some(map) = data.as_object_mut() {
             map.insert("outputHoldsReasoning".to_string(), Value::Bool(true));
         }
@@ -219,7 +252,7 @@ pub fn lines(db: &Path, session: &str) -> io::Result<Vec<u8>> {
         }));
         answers.iter().for_each(&mut push);
     }
-    Ok(out)
+    out
 }
 
 /// Whether a part is a tool call that has its answer (done, or failed).

@@ -26,6 +26,7 @@
 pub mod db;
 pub mod handoff;
 pub mod spec;
+pub mod storage;
 
 use std::borrow::Cow;
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{db, is_opencode_line};
+use super::{db, is_opencode_line, storage};
 use crate::format::handoff::{At, Handoff, Refusal};
 use crate::format::message::{Entry, NotAnEntry};
 use crate::format::spec::{HeadFacts, Joins, Spec, expand};
@@ -66,21 +66,19 @@ impl Spec for OpenCode {
     }
 
     fn keeps_whole(&self, path: &Path) -> bool {
-        db::split(path).is_some()
+        db::split(path).is_some() || storage::is_session_file(path)
     }
 
     fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let (database, session) = db::split(path).ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("{}: no OpenCode session", path.display()),
-            )
-        })?;
-        db::lines(database, session)
+        match db::split(path) {
+            Some((database, session)) => db::lines(database, session),
+            None => storage::lines(path),
+        }
     }
 
-    fn store_names(&self) -> &'static [&'static str] {
-        &[db::FILE]
+    /// The database, and the older store's session files.
+    fn store_globs(&self) -> &'static [&'static str] {
+        &[db::FILE, "**/storage/session/*/ses_*.json"]
     }
 
     fn sessions_in(&self, path: &Path) -> Option<io::Result<Vec<(PathBuf, u64)>>> {
@@ -95,14 +93,24 @@ impl Spec for OpenCode {
         }))
     }
 
+    /// OpenCode 1.2 copied the older store into its database and left it.
+    fn superseded(&self, path: &Path) -> bool {
+        storage::is_session_file(path) && storage::in_database(path)
+    }
+
     fn subagent_files(&self, path: &Path) -> Vec<(String, PathBuf)> {
-        db::split(path)
-            .and_then(|(database, session)| db::children(database, session).ok())
-            .unwrap_or_default()
+        match db::split(path) {
+            Some((database, session)) => db::children(database, session).unwrap_or_default(),
+            None if storage::is_session_file(path) => storage::children(path),
+            None => Vec::new(),
+        }
     }
 
     fn is_subagent_file(&self, path: &Path) -> bool {
-        db::split(path).is_some_and(|(database, session)| db::has_parent(database, session))
+        match db::split(path) {
+            Some((database, session)) => db::has_parent(database, session),
+            None => storage::is_session_file(path) && storage::has_parent(path),
+        }
     }
 
     fn head_facts(&self, v: &Value) -> Option<HeadFacts> {
@@ -134,7 +142,10 @@ impl Spec for OpenCode {
         _first_line: &mut dyn FnMut() -> Vec<u8>,
         _last_lines: &mut dyn FnMut() -> Vec<u8>,
     ) -> Option<String> {
-        db::split(path).map(|(_, id)| id.to_string())
+        match db::split(path) {
+            Some((_, id)) => Some(id.to_string()),
+            None => path.file_stem()?.to_str().map(str::to_string),
+        }
     }
 
     fn handoff(&self, at: &At<'_>) -> Result<Handoff, Refusal> {
