@@ -313,3 +313,62 @@ fn the_older_json_store_is_read_and_a_session_in_both_stores_is_listed_once() {
     }
     assert_eq!(totals[0], totals[1], "one session counted once");
 }
+
+#[test]
+fn each_sessions_tokens_and_cost_equal_the_databases_own_totals() {
+    let dir = Dir::new();
+    for name in SCENARIOS {
+        let home = home_of(name);
+        let conn = rusqlite::Connection::open(db(&home)).expect("the database");
+        for row in listed(&home) {
+            let id = row["id"].as_str().expect("an id");
+            let own: (u64, u64, u64, u64, u64, f64) = conn
+                .query_row(
+                    "SELECT tokens_input, tokens_output, tokens_reasoning, tokens_cache_read, \
+                     tokens_cache_write, cost FROM session WHERE id = ?1",
+                    [id],
+                    |r| {
+                        Ok((
+                            r.get(0)?,
+                            r.get(1)?,
+                            r.get(2)?,
+                            r.get(3)?,
+                            r.get(4)?,
+                            r.get(5)?,
+                        ))
+                    },
+                )
+                .expect("the session's row");
+            // The session's own turns: its subagents' are theirs.
+            let path = PathBuf::from(row["path"].as_str().expect("a path"));
+            let lines = ysess(&dir, &path, &["stats", "--json"])
+                .status(0)
+                .json_lines();
+            let mine =
+                lines
+                    .iter()
+                    .filter(|l| l["type"] == "branch")
+                    .fold((0, 0, 0, 0, 0.0), |t, l| {
+                        let n = |k: &str| l["tokens"][k].as_u64().unwrap_or(0);
+                        (
+                            t.0 + n("input"),
+                            t.1 + n("output"),
+                            t.2 + n("cache_read"),
+                            t.3 + n("cache_write"),
+                            t.4 + l["cost"].as_f64().unwrap_or(0.0),
+                        )
+                    });
+            assert_eq!(
+                (mine.0, mine.1, mine.2, mine.3),
+                (own.0, own.1 + own.2, own.3, own.4),
+                "{name}/{id}"
+            );
+            assert!(
+                (mine.4 - own.5).abs() < 1e-9,
+                "{name}/{id}: ${} vs ${}",
+                mine.4,
+                own.5
+            );
+        }
+    }
+}

@@ -22,6 +22,7 @@
 
 pub mod handoff;
 pub mod spec;
+pub mod usage;
 
 use std::borrow::Cow;
 
@@ -65,10 +66,21 @@ pub fn is_copilot_line(line: &[u8]) -> bool {
     })
 }
 
+/// What a compaction that did not take place (`success: false`: Copilot
+/// CLI cancels one when the turn ends first) is tagged: bookkeeping.
+const CANCELLED: &str = "cancelled";
+
 /// Whether an event is bookkeeping: all but the conversation's and a
-/// compaction.
+/// compaction that took place.
 pub fn is_record(facts: &LineFacts<'_>) -> bool {
-    facts.kind == MessageKind::Custom && facts.custom_kind.as_deref() != Some(COMPACTION)
+    facts.kind == MessageKind::Custom
+        && !(facts.custom_kind.as_deref() == Some(COMPACTION)
+            && facts.custom_role.as_deref() != Some(CANCELLED))
+}
+
+/// Whether a compaction event took place (a cancelled one did not).
+fn compacted(data: &Value) -> bool {
+    data.get("success").and_then(Value::as_bool) != Some(false)
 }
 
 fn millis(map: &Map<String, Value>) -> u64 {
@@ -126,6 +138,9 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         "tool.execution_complete" => {
             facts.kind = MessageKind::ToolResult;
             facts.tool_result_for = field("toolCallId").map(own);
+        }
+        COMPACTION if !compacted(map.get("data").unwrap_or(&Value::Null)) => {
+            facts.custom_role = Some(own(CANCELLED));
         }
         _ => {}
     }
@@ -290,6 +305,10 @@ fn said(kind: &str, data: &Map<String, Value>) -> Vec<Block> {
     if kind != COMPACTION {
         return Vec::new();
     }
+    if data.get("success").and_then(Value::as_bool) == Some(false) {
+        let outcome = string(data, "outcome").unwrap_or("failed");
+        return vec![Block::Text(format!("Conversation compaction {outcome}"))];
+    }
     let n = |k: &str| data.get(k).and_then(Value::as_u64);
     let head = match (n("preCompactionTokens"), n("postCompactionTokens")) {
         (Some(a), Some(b)) => format!("Conversation compacted ({a} tokens before, {b} after)"),
@@ -334,7 +353,10 @@ pub fn resume_path(path: &[&[u8]]) -> Vec<crate::format::Sent> {
     use crate::format::Sent;
     let compaction = path.iter().rposition(|line| {
         memchr::memmem::find(line, COMPACTION.as_bytes()).is_some()
-            && json::object_line(line).is_ok_and(|m| string(&m, "type") == Some(COMPACTION))
+            && json::object_line(line).is_ok_and(|m| {
+                string(&m, "type") == Some(COMPACTION)
+                    && compacted(m.get("data").unwrap_or(&Value::Null))
+            })
     });
     let Some(at) = compaction else {
         return (0..path.len()).map(Sent::Entry).collect();

@@ -54,13 +54,18 @@ impl Spec for Copilot {
     }
 
     /// A reply's usage is the `session.usage_record` it hangs from, when
-    /// that record counts the same call.
+    /// that record counts the same call; in a file without usage records,
+    /// what its shutdowns say ([`super::usage`]).
     fn fill_turn(&self, repo: &Repo, ix: Ix, message: &mut Message) -> std::io::Result<()> {
         let Message::Assistant { usage, .. } = message else {
             return Ok(());
         };
         let tree = &repo.tree;
         let Some(record) = tree.raw_parent(ix).filter(|&p| tree.tag(p) == USAGE) else {
+            // A version without usage records: from its shutdowns.
+            if let Some(used) = super::usage::of_repo(repo)?.of(ix) {
+                *usage = used;
+            }
             return Ok(());
         };
         let call = |line: &[u8]| -> Option<String> {

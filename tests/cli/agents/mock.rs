@@ -1,6 +1,9 @@
 //! A mock model on 127.0.0.1 that speaks each agent's API with streaming:
-//! Anthropic Messages (`POST /v1/messages`, Claude Code) and OpenAI
-//! Responses (`POST /v1/responses`, Codex). It replies from a script (a
+//! Anthropic Messages (`POST /v1/messages`, Claude Code), OpenAI Responses
+//! (`POST /v1/responses`, Codex), OpenAI chat completions (`POST
+//! …/chat/completions`, Qwen Code and Copilot CLI) and the Gemini API
+//! (`POST /v1beta/models/<model>:streamGenerateContent`, Gemini CLI). It
+//! replies from a script (a
 //! function of the request), sets each reply's usage, and records every
 //! request it gets with the usage it reported, so the true token totals of
 //! every session an agent writes against it are known.
@@ -22,9 +25,11 @@ use serde_json::{Value, json};
 pub enum Block {
     Text(String),
     /// Reasoning: Anthropic's `thinking` (with a signature), OpenAI's
-    /// `reasoning` item with a summary.
+    /// `reasoning` item with a summary, chat completions'
+    /// `reasoning_content`, Gemini's part with `thought: true`.
     Thinking(String),
-    /// A tool call; `id` is the call's id in both APIs.
+    /// A tool call; `id` is the call's id in the APIs that have one (the
+    /// Gemini API's `functionCall` carries none: Gemini CLI makes its own).
     Tool {
         id: String,
         name: String,
@@ -260,31 +265,69 @@ fn serve(
         let dialect = match (req.method.as_str(), route) {
             ("POST", p) if p.ends_with("/messages") => Some(Dialect::Anthropic),
             ("POST", p) if p.ends_with("/responses") => Some(Dialect::Responses),
+            ("POST", p) if p.ends_with("/chat/completions") => Some(Dialect::Chat),
+            ("POST", p) if p.ends_with(":streamGenerateContent") => Some(Dialect::Gemini),
+            ("POST", p) if p.ends_with(":generateContent") => Some(Dialect::Gemini),
             _ => None,
         };
-        let Some(dialect) = dialect else {
-            // Token counting and anything else: a small, valid answer.
-            let answer = if route.ends_with("/count_tokens") {
-                json!({"input_tokens": 1})
+        // Gemini CLI's structured calls (the router that picks a model, the
+        // checks of who speaks next): answered from their JSON schema by
+        // the mock itself, as no turn of the conversation.
+        let structured = matches!(dialect, Some(Dialect::Gemini))
+            .then(|| gemini_schema(&body))
+            .flatten();
+        let (Some(dialect), None) = (dialect, &structured) else {
+            // Token counting, model lists, structured calls and anything
+            // else: a small, valid answer.
+            let (status, answer) = if let Some(schema) = &structured {
+                let text = from_schema(schema).to_string();
+                let id = next_id("gen");
+                let chunk = gemini_chunk(&id, &gemini_model(route), vec![json!({"text": text})]);
+                (200, gemini_finished(chunk, &Usage::default()))
+            } else if route.ends_with("/count_tokens") {
+                (200, json!({"input_tokens": 1}))
+            } else if route.ends_with(":countTokens") {
+                (200, json!({"totalTokens": 1}))
+            } else if req.method == "GET" && route.ends_with("/models") {
+                (
+                    200,
+                    json!({"object": "list", "data": [
+                        {"id": "mock-model", "object": "model", "created": 1_700_000_000, "owned_by": "ysess"}
+                    ]}),
+                )
+            } else if req.method == "HEAD" {
+                (200, json!({}))
             } else {
-                json!({})
+                (404, json!({}))
             };
+            let streamed = structured.is_some() && route.ends_with(":streamGenerateContent");
             recorded.lock().expect("the record").push(Recorded {
                 path: req.path.clone(),
                 body,
                 usage: None,
-                model: None,
+                model: structured.is_some().then(|| gemini_model(route)),
                 reply: None,
             });
-            let status = if req.method == "HEAD" || route.ends_with("/count_tokens") {
-                200
+            if streamed {
+                let mut events = String::new();
+                data(&mut events, &answer);
+                respond(&mut out, status, "text/event-stream", &events)?;
             } else {
-                404
-            };
-            respond(&mut out, status, "application/json", &answer.to_string())?;
+                respond(&mut out, status, "application/json", &answer.to_string())?;
+            }
             continue;
         };
-        let model = body["model"].as_str().map(str::to_string);
+        // The Gemini API names the model in the path; the others in the body.
+        let model = match dialect {
+            Dialect::Gemini => Some(gemini_model(route)),
+            _ => body["model"].as_str().map(str::to_string),
+        };
+        // Chat completions stream when asked to; the Gemini API by its route.
+        let streams = match dialect {
+            Dialect::Chat => body["stream"].as_bool().unwrap_or(false),
+            Dialect::Gemini => route.ends_with(":streamGenerateContent"),
+            _ => true,
+        };
         let reply = script(&body);
         let (usage, reply_id) = match &reply {
             // A reply cut off after `message_start` has reported the usage
@@ -301,6 +344,8 @@ fn serve(
                 Some(next_id(match dialect {
                     Dialect::Anthropic => "msg",
                     Dialect::Responses => "resp",
+                    Dialect::Chat => "chatcmpl",
+                    Dialect::Gemini => "gen",
                 })),
             ),
             _ => (None, None),
@@ -316,9 +361,19 @@ fn serve(
         match reply {
             Reply::Message { blocks, usage } => {
                 let id = reply_id.unwrap_or_default();
+                if !streams {
+                    let whole = match dialect {
+                        Dialect::Chat => chat_completion(&id, &model, &blocks, &usage),
+                        _ => gemini_response(&id, &model, &blocks, &usage),
+                    };
+                    respond(&mut out, 200, "application/json", &whole.to_string())?;
+                    continue;
+                }
                 let events = match dialect {
                     Dialect::Anthropic => anthropic_events(&id, &model, &blocks, &usage),
                     Dialect::Responses => responses_events(&id, &model, &blocks, &usage),
+                    Dialect::Chat => chat_events(&id, &model, &blocks, &usage),
+                    Dialect::Gemini => gemini_events(&id, &model, &blocks, &usage),
                 };
                 if events.contains(PAUSE) {
                     stream(&mut out, &events)?;
@@ -333,6 +388,12 @@ fn serve(
                     }
                     Dialect::Responses => {
                         json!({"error": {"type": "invalid_request_error", "code": "invalid_request", "message": message}})
+                    }
+                    Dialect::Chat => {
+                        json!({"error": {"type": "invalid_request_error", "code": null, "param": null, "message": message}})
+                    }
+                    Dialect::Gemini => {
+                        json!({"error": {"code": status, "status": "INVALID_ARGUMENT", "message": message}})
                     }
                 };
                 respond(&mut out, status, "application/json", &body.to_string())?;
@@ -358,6 +419,33 @@ fn serve(
                             .find("event: response.output_text.done")
                             .unwrap_or(all.len());
                         all[..cut].to_string()
+                    }
+                    // The role, then the first delta; no finish.
+                    Dialect::Chat => {
+                        let id = next_id("chatcmpl");
+                        let mut first = String::new();
+                        data(
+                            &mut first,
+                            &chat_chunk(
+                                &id,
+                                &model,
+                                json!({"role": "assistant", "content": ""}),
+                                None,
+                            ),
+                        );
+                        data(
+                            &mut first,
+                            &chat_chunk(&id, &model, json!({"content": text}), None),
+                        );
+                        first
+                    }
+                    // One chunk of text, without a finish reason.
+                    Dialect::Gemini => {
+                        let mut first = String::new();
+                        let chunk =
+                            gemini_chunk(&next_id("gen"), &model, vec![json!({"text": text})]);
+                        data(&mut first, &chunk);
+                        first
                     }
                 };
                 write!(
@@ -398,6 +486,10 @@ fn serve(
 enum Dialect {
     Anthropic,
     Responses,
+    /// OpenAI chat completions.
+    Chat,
+    /// The Gemini API (`generateContent`, `streamGenerateContent`).
+    Gemini,
 }
 
 fn respond(out: &mut TcpStream, status: u16, kind: &str, body: &str) -> std::io::Result<()> {
@@ -626,4 +718,370 @@ fn responses_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> S
         json!({"type": "response.completed", "response": response("completed", items, usage)}),
     );
     out
+}
+
+/// One server-sent event of the APIs that send bare `data:` lines (chat
+/// completions, the Gemini API).
+fn data(out: &mut String, value: &Value) {
+    out.push_str("data: ");
+    out.push_str(&value.to_string());
+    out.push_str("\n\n");
+}
+
+/// A [`Block::Pause`] in a stream.
+fn pause(out: &mut String, ms: u64) {
+    out.push(PAUSE);
+    out.push_str(&ms.to_string());
+    out.push(PAUSE);
+}
+
+/// Chat completions' usage: cached input inside `prompt_tokens`, reasoning
+/// inside `completion_tokens`.
+fn chat_usage(usage: &Usage) -> Value {
+    json!({
+        "prompt_tokens": usage.input + usage.cache_read,
+        "completion_tokens": usage.output,
+        "total_tokens": usage.input + usage.cache_read + usage.output,
+        "prompt_tokens_details": {"cached_tokens": usage.cache_read},
+        "completion_tokens_details": {"reasoning_tokens": usage.reasoning},
+    })
+}
+
+fn chat_chunk(id: &str, model: &str, delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": id, "object": "chat.completion.chunk", "created": 1_700_000_000, "model": model,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+}
+
+/// A call as chat completions writes it (`arguments` a JSON string).
+fn chat_call(index: usize, id: &str, name: &str, input: &Value) -> Value {
+    json!({"index": index, "id": id, "type": "function",
+        "function": {"name": name, "arguments": input.to_string()}})
+}
+
+/// OpenAI chat completions streaming: the role, a delta a block
+/// (`content`, `reasoning_content`, `tool_calls`), the finish, then a
+/// chunk with no choice that carries the usage, and `[DONE]`.
+fn chat_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> String {
+    let mut out = String::new();
+    data(
+        &mut out,
+        &chat_chunk(id, model, json!({"role": "assistant", "content": ""}), None),
+    );
+    let mut calls = 0;
+    for block in blocks {
+        let delta = match block {
+            Block::Pause(ms) => {
+                pause(&mut out, *ms);
+                continue;
+            }
+            Block::Text(text) => json!({"content": text}),
+            Block::Thinking(text) => json!({"reasoning_content": text}),
+            Block::Tool { id, name, input } => {
+                calls += 1;
+                json!({"tool_calls": [chat_call(calls - 1, id, name, input)]})
+            }
+        };
+        data(&mut out, &chat_chunk(id, model, delta, None));
+    }
+    let finish = if calls > 0 { "tool_calls" } else { "stop" };
+    data(&mut out, &chat_chunk(id, model, json!({}), Some(finish)));
+    data(
+        &mut out,
+        &json!({"id": id, "object": "chat.completion.chunk", "created": 1_700_000_000,
+            "model": model, "choices": [], "usage": chat_usage(usage)}),
+    );
+    out.push_str("data: [DONE]\n\n");
+    out
+}
+
+/// A chat completion not streamed: one message.
+fn chat_completion(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> Value {
+    let mut text = String::new();
+    let mut reasoning = String::new();
+    let mut calls = Vec::new();
+    for block in blocks {
+        match block {
+            Block::Text(t) => text.push_str(t),
+            Block::Thinking(t) => reasoning.push_str(t),
+            Block::Tool { id, name, input } => {
+                let mut call = chat_call(calls.len(), id, name, input);
+                call.as_object_mut().expect("an object").remove("index");
+                calls.push(call);
+            }
+            Block::Pause(_) => {}
+        }
+    }
+    let mut message = json!({"role": "assistant", "content": text});
+    if !reasoning.is_empty() {
+        message["reasoning_content"] = json!(reasoning);
+    }
+    let finish = if calls.is_empty() {
+        "stop"
+    } else {
+        "tool_calls"
+    };
+    if !calls.is_empty() {
+        message["tool_calls"] = Value::Array(calls);
+    }
+    json!({"id": id, "object": "chat.completion", "created": 1_700_000_000, "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": chat_usage(usage)})
+}
+
+/// The model a Gemini API route names (`/v1beta/models/<model>:…`).
+fn gemini_model(route: &str) -> String {
+    route
+        .rsplit_once("/models/")
+        .map(|(_, m)| m.split(':').next().unwrap_or(m))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The JSON schema a Gemini request asks its answer to follow, if any.
+fn gemini_schema(body: &Value) -> Option<Value> {
+    let config = &body["generationConfig"];
+    ["responseJsonSchema", "responseSchema"]
+        .iter()
+        .map(|k| &config[*k])
+        .find(|s| !s.is_null())
+        .cloned()
+        .or_else(|| {
+            (config["responseMimeType"] == "application/json").then(|| json!({"type": "object"}))
+        })
+}
+
+/// A value that follows `schema`: the first of an enum, 1 for a number (so
+/// the router's `complexity_score` is 1: the simple model), `false`, `[]`,
+/// and "mock" for a string.
+fn from_schema(schema: &Value) -> Value {
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    let kind = match &schema["type"] {
+        Value::Array(kinds) => kinds.first().and_then(Value::as_str).unwrap_or(""),
+        other => other.as_str().unwrap_or(""),
+    }
+    .to_ascii_lowercase();
+    if let Some(props) = schema["properties"].as_object() {
+        return Value::Object(
+            props
+                .iter()
+                .map(|(k, v)| (k.clone(), from_schema(v)))
+                .collect(),
+        );
+    }
+    match kind.as_str() {
+        "object" => json!({}),
+        "array" => json!([]),
+        "integer" | "number" => json!(1),
+        "boolean" => json!(false),
+        _ => json!("mock"),
+    }
+}
+
+fn gemini_chunk(id: &str, model: &str, parts: Vec<Value>) -> Value {
+    json!({"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}],
+        "modelVersion": model, "responseId": id})
+}
+
+/// `chunk` as a reply's last: its finish and the usage. The Gemini API
+/// counts cached input inside `promptTokenCount`, and thoughts apart from
+/// `candidatesTokenCount`.
+fn gemini_finished(mut chunk: Value, usage: &Usage) -> Value {
+    chunk["candidates"][0]["finishReason"] = json!("STOP");
+    chunk["usageMetadata"] = json!({
+        "promptTokenCount": usage.input + usage.cache_read,
+        "cachedContentTokenCount": usage.cache_read,
+        "candidatesTokenCount": usage.output,
+        "thoughtsTokenCount": usage.reasoning,
+        "totalTokenCount": usage.input + usage.cache_read + usage.output + usage.reasoning,
+    });
+    chunk
+}
+
+/// A block as a Gemini part (none for a pause).
+fn gemini_part(block: &Block) -> Option<Value> {
+    match block {
+        Block::Text(text) => Some(json!({"text": text})),
+        Block::Thinking(text) => Some(json!({"text": text, "thought": true})),
+        Block::Tool { name, input, .. } => {
+            Some(json!({"functionCall": {"name": name, "args": input}}))
+        }
+        Block::Pause(_) => None,
+    }
+}
+
+/// Gemini API streaming (`?alt=sse`): a chunk a block, the last with the
+/// finish and the usage.
+fn gemini_events(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> String {
+    let last = blocks.iter().rposition(|b| !matches!(b, Block::Pause(_)));
+    let mut out = String::new();
+    for (i, block) in blocks.iter().enumerate() {
+        let Some(part) = gemini_part(block) else {
+            if let Block::Pause(ms) = block {
+                pause(&mut out, *ms);
+            }
+            continue;
+        };
+        let chunk = gemini_chunk(id, model, vec![part]);
+        if Some(i) == last {
+            data(&mut out, &gemini_finished(chunk, usage));
+        } else {
+            data(&mut out, &chunk);
+        }
+    }
+    if last.is_none() {
+        let chunk = gemini_chunk(id, model, vec![json!({"text": ""})]);
+        data(&mut out, &gemini_finished(chunk, usage));
+    }
+    out
+}
+
+/// A Gemini answer not streamed: every part in one candidate.
+fn gemini_response(id: &str, model: &str, blocks: &[Block], usage: &Usage) -> Value {
+    let parts = blocks.iter().filter_map(gemini_part).collect();
+    gemini_finished(gemini_chunk(id, model, parts), usage)
+}
+
+/// `body` POSTed (or, without one, a GET) to `path` of `mock`: the answer's
+/// body.
+fn ask(mock: &Mock, path: &str, body: Option<Value>) -> String {
+    let mut conn = TcpStream::connect(("127.0.0.1", mock.port)).expect("the mock accepts");
+    let request = match body {
+        Some(body) => {
+            let body = body.to_string();
+            format!(
+                "POST {path} HTTP/1.1\r\nhost: mock\r\ncontent-type: application/json\r\n\
+                 content-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        }
+        None => format!("GET {path} HTTP/1.1\r\nhost: mock\r\n\r\n"),
+    };
+    conn.write_all(request.as_bytes()).expect("sent");
+    conn.shutdown(std::net::Shutdown::Write).expect("sent all");
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).expect("an answer");
+    answer
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+        .unwrap_or_default()
+}
+
+/// The JSON of each `data:` event of a stream (not `[DONE]`).
+fn events(stream: &str) -> Vec<Value> {
+    stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str(d).ok())
+        .collect()
+}
+
+#[test]
+fn the_mock_speaks_chat_completions_and_the_gemini_api_with_the_usage_it_records() {
+    let usage = Usage {
+        input: 10,
+        output: 7,
+        cache_read: 5,
+        reasoning: 2,
+        ..Usage::default()
+    };
+    let mock = Mock::start(move |_| Reply::Message {
+        blocks: vec![
+            Block::Thinking("Hm.".into()),
+            Block::Text("Looking.".into()),
+            Block::call("call_1".into(), "glob", json!({"pattern": "*.txt"})),
+        ],
+        usage,
+    });
+
+    let chat = events(&ask(
+        &mock,
+        "/v1/chat/completions",
+        Some(
+            json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "hi"}]}),
+        ),
+    ));
+    let deltas: Vec<&Value> = chat.iter().map(|e| &e["choices"][0]["delta"]).collect();
+    assert!(
+        deltas.iter().any(|d| d["reasoning_content"] == "Hm."),
+        "{chat:?}"
+    );
+    assert!(
+        deltas.iter().any(|d| d["content"] == "Looking."),
+        "{chat:?}"
+    );
+    let call = deltas
+        .iter()
+        .find_map(|d| d["tool_calls"].get(0))
+        .expect("a call");
+    assert_eq!(call["id"], "call_1");
+    assert_eq!(call["function"]["arguments"], r#"{"pattern":"*.txt"}"#);
+    assert!(
+        chat.iter()
+            .any(|e| e["choices"][0]["finish_reason"] == "tool_calls")
+    );
+    let reported = &chat.last().expect("the usage chunk")["usage"];
+    assert_eq!(reported["prompt_tokens"], 15);
+    assert_eq!(reported["prompt_tokens_details"]["cached_tokens"], 5);
+    assert_eq!(reported["completion_tokens"], 7);
+    assert_eq!(reported["completion_tokens_details"]["reasoning_tokens"], 2);
+
+    let whole: Value = serde_json::from_str(&ask(
+        &mock,
+        "/v1/chat/completions",
+        Some(json!({"model": "m", "messages": []})),
+    ))
+    .expect("a completion");
+    assert_eq!(whole["choices"][0]["message"]["content"], "Looking.");
+    assert_eq!(whole["usage"]["prompt_tokens"], 15);
+
+    let gemini = events(&ask(
+        &mock,
+        "/v1beta/models/gem:streamGenerateContent?alt=sse",
+        Some(json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]})),
+    ));
+    let parts: Vec<&Value> = gemini
+        .iter()
+        .map(|e| &e["candidates"][0]["content"]["parts"][0])
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            &json!({"text": "Hm.", "thought": true}),
+            &json!({"text": "Looking."}),
+            &json!({"functionCall": {"name": "glob", "args": {"pattern": "*.txt"}}}),
+        ]
+    );
+    let last = gemini.last().expect("a last chunk");
+    assert_eq!(last["candidates"][0]["finishReason"], "STOP");
+    assert_eq!(
+        last["usageMetadata"],
+        json!({"promptTokenCount": 15, "cachedContentTokenCount": 5, "candidatesTokenCount": 7,
+            "thoughtsTokenCount": 2, "totalTokenCount": 24})
+    );
+
+    // The router: a JSON answer that follows its schema, not a call.
+    let routed: Value = serde_json::from_str(&ask(
+        &mock,
+        "/v1beta/models/lite:generateContent",
+        Some(json!({"contents": [], "generationConfig": {"responseJsonSchema": {"type": "OBJECT",
+            "properties": {"complexity_reasoning": {"type": "STRING"}, "complexity_score": {"type": "INTEGER"}}}}})),
+    ))
+    .expect("a JSON answer");
+    let text = routed["candidates"][0]["content"]["parts"][0]["text"]
+        .as_str()
+        .expect("text");
+    let answer: Value = serde_json::from_str(text).expect("JSON text");
+    assert_eq!(answer["complexity_score"], 1);
+
+    let models: Value =
+        serde_json::from_str(&ask(&mock, "/v1/models", None)).expect("a model list");
+    assert_eq!(models["data"][0]["id"], "mock-model");
+
+    let calls = mock.calls();
+    assert_eq!(calls.len(), 3, "the router and the model list are no calls");
+    assert!(calls.iter().all(|c| c.usage == Some(usage)));
+    assert_eq!(calls[2].model.as_deref(), Some("gem"));
+    assert_eq!(calls[0].body["messages"][0]["content"], "hi");
 }

@@ -1,7 +1,8 @@
-//! The agents themselves as the truth. Claude Code and Codex, pinned in
-//! `tests/agents/` (`npm ci --prefix tests/agents --ignore-scripts`, which
-//! `.ci/run` and the tests run), write the test sessions against a mock
-//! model ([`mock`]) and say what they resume.
+//! The agents themselves as the truth. Claude Code, Codex, Gemini CLI, Qwen
+//! Code and Copilot CLI, pinned in `tests/agents/` (`npm ci --prefix
+//! tests/agents --ignore-scripts`, which `.ci/run` and the tests run), say
+//! what they resume against a mock model ([`mock`]); Claude Code and Codex
+//! also write the test sessions.
 //!
 //! - `tests/fixtures/agents/<agent>/<scenario>/` holds what the agent wrote
 //!   (its own folder layout under the agent's home: `projects/` for Claude
@@ -14,11 +15,18 @@
 //!   `fsck` is clean, `branch` lists the scenario's forks, `export` is what
 //!   the agent sends the mock when it resumes the file, and `stats --json`
 //!   equals the mock's usage and ccusage's report.
+//! - The sessions Gemini CLI, Qwen Code and Copilot CLI wrote are in
+//!   `tests/fixtures/{gemini,qwen,copilot}/` (each its own README);
+//!   [`gemini`], [`qwen`] and [`copilot`] check that `export` of each is
+//!   what the agent sends the mock when it resumes it.
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
+pub mod gemini;
 pub mod human;
 pub mod mock;
+pub mod qwen;
 pub mod resume;
 pub mod text;
 
@@ -52,8 +60,9 @@ pub fn fixtures(agent: &str) -> PathBuf {
     root().join("tests/fixtures/agents").join(agent)
 }
 
-/// The agent's native binary (npm skips install scripts here, so the
-/// platform package's binary is called directly).
+/// The agent's program: a native binary (npm skips install scripts here,
+/// so the platform package's binary is called directly), or the script of
+/// a node program ([`Agent::node`]).
 pub fn binary(agent: Agent) -> PathBuf {
     let modules = root().join("tests/agents/node_modules");
     match agent {
@@ -61,6 +70,9 @@ pub fn binary(agent: Agent) -> PathBuf {
         Agent::Codex => {
             modules.join("@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
         }
+        Agent::Gemini => modules.join("@google/gemini-cli/bundle/gemini.js"),
+        Agent::Qwen => modules.join("@qwen-code/qwen-code/cli.js"),
+        Agent::Copilot => modules.join("@github/copilot-linux-x64/copilot"),
     }
 }
 
@@ -68,6 +80,35 @@ pub fn binary(agent: Agent) -> PathBuf {
 pub enum Agent {
     Claude,
     Codex,
+    /// Gemini CLI (`@google/gemini-cli`, a node program).
+    Gemini,
+    /// Qwen Code (`@qwen-code/qwen-code`, a node program).
+    Qwen,
+    /// GitHub Copilot CLI (`@github/copilot`; its loader only starts the
+    /// platform package's binary).
+    Copilot,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 5] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Qwen,
+        Agent::Copilot,
+    ];
+
+    /// A node program: [`binary`] is its script, run with `node`.
+    pub fn node(self) -> bool {
+        matches!(self, Agent::Gemini | Agent::Qwen)
+    }
+}
+
+/// Where Copilot CLI unpacks itself at its first start (its JavaScript and
+/// runtime, 235 MB): one place for every test's home, beside the package,
+/// so it unpacks once a `npm ci`.
+fn copilot_cache() -> PathBuf {
+    root().join("tests/agents/node_modules/.cache/copilot")
 }
 
 /// Why the agents cannot run here, if they cannot. Installs the pinned
@@ -76,7 +117,7 @@ pub fn agents_missing() -> Option<String> {
     static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     SET_UP
         .get_or_init(|| {
-            let have = || binary(Agent::Claude).is_file() && binary(Agent::Codex).is_file();
+            let have = || Agent::ALL.iter().all(|a| binary(*a).is_file());
             if !have() {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -88,10 +129,15 @@ pub fn agents_missing() -> Option<String> {
                     .args(["--ignore-scripts", "--no-audit", "--no-fund"])
                     .output();
                 if !ran.is_ok_and(|o| o.status.success()) || !have() {
+                    let missing: Vec<String> = Agent::ALL
+                        .iter()
+                        .map(|a| binary(*a))
+                        .filter(|b| !b.is_file())
+                        .map(|b| b.display().to_string())
+                        .collect();
                     return Some(format!(
-                        "{} or {} is missing, and `npm ci --prefix tests/agents` could not install them",
-                        binary(Agent::Claude).display(),
-                        binary(Agent::Codex).display()
+                        "{} missing, and `npm ci --prefix tests/agents` could not install it",
+                        missing.join(", ")
                     ));
                 }
             }
@@ -174,7 +220,13 @@ impl Home {
     }
 
     pub fn command(&self, agent: Agent, mock: &mock::Mock, args: &[&str]) -> Command {
-        let mut cmd = Command::new(binary(agent));
+        let mut cmd = if agent.node() {
+            let mut node = Command::new("node");
+            node.arg(binary(agent));
+            node
+        } else {
+            Command::new(binary(agent))
+        };
         cmd.args(args)
             .current_dir(self.work())
             .env_clear()
@@ -210,6 +262,44 @@ impl Home {
                 .expect("Codex's config");
                 cmd.env("CODEX_HOME", codex_home)
                     .env("YSESS_MOCK_KEY", "sk-ysess-mock");
+            }
+            Agent::Gemini => {
+                // An API key as the way in (no Google login), and no usage
+                // statistics sent anywhere.
+                let gemini = self.home().join(".gemini");
+                std::fs::create_dir_all(&gemini).expect("a Gemini home");
+                std::fs::write(
+                    gemini.join("settings.json"),
+                    r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false}}"#,
+                )
+                .expect("Gemini CLI's settings");
+                // It starts itself again in a child with a larger heap
+                // unless told not to (a second start, a second a run).
+                cmd.env("GEMINI_API_KEY", "ysess-mock")
+                    .env("GOOGLE_GEMINI_BASE_URL", mock.base_url())
+                    .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+                    .env("GEMINI_CLI_NO_RELAUNCH", "true");
+            }
+            Agent::Qwen => {
+                // Its own model provider; and no second start in a child
+                // (as Gemini CLI's).
+                cmd.env("OPENAI_API_KEY", "sk-ysess-mock")
+                    .env("OPENAI_BASE_URL", format!("{}/v1", mock.base_url()))
+                    .env("OPENAI_MODEL", "mock-model")
+                    .env("QWEN_CODE_NO_RELAUNCH", "true");
+            }
+            Agent::Copilot => {
+                // Its own model provider ("bring your own key"), offline: no
+                // GitHub account, telemetry or update.
+                cmd.env("COPILOT_OFFLINE", "true")
+                    .env(
+                        "COPILOT_PROVIDER_BASE_URL",
+                        format!("{}/v1", mock.base_url()),
+                    )
+                    .env("COPILOT_PROVIDER_API_KEY", "sk-ysess-mock")
+                    .env("COPILOT_MODEL", "mock-model")
+                    .env("COPILOT_AUTO_UPDATE", "false")
+                    .env("COPILOT_CACHE_HOME", copilot_cache());
             }
         }
         cmd

@@ -237,6 +237,193 @@ fn codex_injected(text: &str) -> bool {
     .any(|p| t.starts_with(p))
 }
 
+/// A tool's output as a GenAI `functionResponse.response` holds it: its
+/// `output` (Gemini CLI and Qwen Code write `{output}`), or its `error`, or
+/// the whole object.
+fn genai_output(response: &Value) -> String {
+    match (&response["output"], &response["error"]) {
+        (Value::String(s), _) | (_, Value::String(s)) => s.clone(),
+        _ => response.to_string(),
+    }
+}
+
+/// A call's id as Gemini CLI sends it: it keeps a call's id as
+/// `<tool>__<id>` (in its file too) and takes the `<tool>__` off before
+/// the request (`stripToolCallIdPrefixes`), so the id is compared without
+/// it.
+fn call_id(id: &str, name: &str) -> String {
+    id.strip_prefix(&format!("{name}__"))
+        .unwrap_or(id)
+        .to_string()
+}
+
+/// A result the tool's turn already holds, word for word. This rule
+/// makes the comparison weaker than the others, on purpose: Gemini CLI
+/// 0.61.0 sends a call's result more than once when it resumes. Its file
+/// keeps the result twice (in the reply's `toolCalls[].result` and in the
+/// `user` line of the `functionResponse` after it), and
+/// `convertSessionToClientHistory` makes a content of each (the first as
+/// `<reply id>_response`): the model gets it twice. A run that resumes the
+/// file writes its history back (a `$set` of `messages`), the
+/// `<reply id>_response` content included, so once the file has been
+/// resumed after the call the model gets it three times. `ysess export`
+/// gives the result once; the copies are compared as one.
+fn repeated_result(turns: &[Turn], said: &Said) -> bool {
+    turns
+        .last()
+        .is_some_and(|t| t.role == "tool" && t.said.contains(said))
+}
+
+/// Gemini CLI's context for the model: the `<session_context>` message it
+/// puts first in every conversation (the date, the system, the folders),
+/// written anew at each start and left out of what it resumes of a file.
+fn gemini_injected(text: &str) -> bool {
+    text.trim_start().starts_with("<session_context>")
+}
+
+/// GenAI contents (`{role: user|model, parts}`: a Gemini CLI request, or
+/// `ysess export`'s array on a Gemini CLI or Qwen Code session) as turns:
+/// - a `model` content is the assistant's; `functionResponse` parts are
+///   the `tool`'s turn (as chat completions' `tool` messages are);
+/// - `thought` parts are thinking, compared by their text;
+/// - `<system-reminder>` spans and Gemini CLI's `<session_context>` are
+///   the agent's: dropped;
+/// - consecutive contents of one role are one turn (Gemini CLI sends its
+///   context and the first prompt as one content).
+pub fn genai(contents: &[Value]) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for c in contents {
+        let role = match c["role"].as_str().unwrap_or("") {
+            "model" => "assistant",
+            other => other,
+        };
+        for p in c["parts"].as_array().into_iter().flatten() {
+            let (role, said) = if let Some(call) = p.get("functionCall") {
+                let name = call["name"].as_str().unwrap_or("");
+                let said = Said::Call {
+                    id: call_id(call["id"].as_str().unwrap_or(""), name),
+                    name: name.to_string(),
+                    input: call["args"].clone(),
+                };
+                ("assistant", said)
+            } else if let Some(response) = p.get("functionResponse") {
+                let name = response["name"].as_str().unwrap_or("");
+                let said = Said::Result {
+                    id: call_id(response["id"].as_str().unwrap_or(""), name),
+                    output: without_reminders(&genai_output(&response["response"])),
+                    error: false,
+                };
+                if repeated_result(&turns, &said) {
+                    continue;
+                }
+                ("tool", said)
+            } else if let Some(text) = p["text"].as_str() {
+                if p["thought"].as_bool() == Some(true) {
+                    (role, Said::Thinking(text.to_string()))
+                } else {
+                    if gemini_injected(text) {
+                        continue;
+                    }
+                    let text = without_reminders(text);
+                    if text.is_empty() {
+                        continue;
+                    }
+                    (role, Said::Text(text))
+                }
+            } else {
+                // Files, images and other data parts, by their kind.
+                let kind = p
+                    .as_object()
+                    .and_then(|o| o.keys().find(|k| *k != "thoughtSignature"))
+                    .cloned()
+                    .unwrap_or_default();
+                (role, Said::Text(format!("<{kind} part>")))
+            };
+            push_turn(&mut turns, role.to_string(), vec![said]);
+        }
+    }
+    turns
+}
+
+/// Copilot CLI's prefix of every prompt it sends (its `transformedContent`
+/// in the file): `<current_datetime>…</current_datetime>` and a blank
+/// line, the time the prompt was sent, for the model only.
+fn without_datetime(text: &str) -> &str {
+    const CLOSE: &str = "</current_datetime>";
+    match (
+        text.trim_start().strip_prefix("<current_datetime>"),
+        text.find(CLOSE),
+    ) {
+        (Some(_), Some(end)) => &text[end + CLOSE.len()..],
+        _ => text,
+    }
+}
+
+/// A chat message's `content`: a string, or text parts.
+fn chat_texts(content: &Value) -> Vec<String> {
+    match content {
+        Value::String(s) => vec![s.clone()],
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| match p["type"].as_str() {
+                Some("text") | None => p["text"].as_str().unwrap_or("").to_string(),
+                Some(other) => format!("<{other} part>"),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// OpenAI chat completions messages (a Qwen Code or Copilot CLI request, or
+/// `ysess export`'s array on a Copilot CLI session) as turns:
+/// - `system` and `developer` messages are the agent's: dropped;
+/// - an assistant's `reasoning_content` is its thinking, then its text,
+///   then its `tool_calls` (their `arguments` read as JSON);
+/// - `<system-reminder>` spans (Qwen Code's skills and date) and Copilot
+///   CLI's `<current_datetime>` prefix are the agent's: dropped;
+/// - consecutive messages of one role are one turn.
+pub fn chat(messages: &[Value]) -> Vec<Turn> {
+    let mut turns: Vec<Turn> = Vec::new();
+    for m in messages {
+        let role = m["role"].as_str().unwrap_or("").to_string();
+        let mut said = Vec::new();
+        match role.as_str() {
+            "system" | "developer" => continue,
+            "tool" => said.push(Said::Result {
+                id: m["tool_call_id"].as_str().unwrap_or("").to_string(),
+                output: without_reminders(&chat_texts(&m["content"]).join("\n")),
+                error: false,
+            }),
+            _ => {
+                if let Some(r) = m["reasoning_content"].as_str().filter(|r| !r.is_empty()) {
+                    said.push(Said::Thinking(r.to_string()));
+                }
+                for t in chat_texts(&m["content"]) {
+                    let t = without_reminders(without_datetime(&t));
+                    if !t.is_empty() {
+                        said.push(Said::Text(t));
+                    }
+                }
+                for call in m["tool_calls"].as_array().into_iter().flatten() {
+                    let f = &call["function"];
+                    let input = match &f["arguments"] {
+                        Value::String(args) => serde_json::from_str(args)
+                            .unwrap_or_else(|_| Value::String(args.clone())),
+                        other => other.clone(),
+                    };
+                    said.push(Said::Call {
+                        id: call["id"].as_str().unwrap_or("").to_string(),
+                        name: f["name"].as_str().unwrap_or("").to_string(),
+                        input,
+                    });
+                }
+            }
+        }
+        push_turn(&mut turns, role, said);
+    }
+    turns
+}
+
 /// `said` as the next turn, or as more of the last when its role speaks
 /// again (nothing when it says nothing).
 fn push_turn(turns: &mut Vec<Turn>, role: String, said: Vec<Said>) {
@@ -259,13 +446,23 @@ pub fn difference(agent: &[Turn], ysess: &[Turn]) -> Option<String> {
         .zip(ysess)
         .position(|(a, b)| a != b)
         .unwrap_or(agent.len().min(ysess.len()));
+    // Each turn on a line, a long one cut (the block that differs follows
+    // whole).
     let show = |turns: &[Turn]| {
         turns
             .iter()
             .enumerate()
             .skip(first.saturating_sub(1))
             .take(4)
-            .map(|(i, t)| format!("  [{i}] {} {:?}", t.role, t.said))
+            .map(|(i, t)| {
+                let said = format!("{:?}", t.said);
+                let cut = said
+                    .char_indices()
+                    .nth(400)
+                    .map_or(said.as_str(), |(at, _)| &said[..at]);
+                let more = if cut.len() < said.len() { "…" } else { "" };
+                format!("  [{i}] {} {cut}{more}", t.role)
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
