@@ -110,6 +110,11 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         for g in &groups {
             let name = match (&g.name, g.tip) {
+                // A subagent named by a session id (Gemini CLI's, OpenCode's)
+                // as a session is shown.
+                (Some(name), _) if g.kind == Kind::Subagent => {
+                    escape(crate::ui::render::short_session(name)).into_owned()
+                }
                 (Some(name), _) => escape(name).into_owned(),
                 (None, Some(tip)) => escape(tree.short_id(tip)).into_owned(),
                 (None, None) => String::new(),

@@ -154,8 +154,10 @@ pub fn find(roots: &[Root]) -> Vec<Found> {
                     }
                     // A subagent's file belongs to its session; a session an
                     // app copied into the store it goes on in is read there.
+                    // (A file named itself is read all the same.)
+                    let named = path == root.dir;
                     if is_subagent_file(&path)
-                        || Format::ALL.iter().any(|f| f.spec().superseded(&path))
+                        || (!named && Format::ALL.iter().any(|f| f.spec().superseded(&path)))
                     {
                         continue;
                     }

@@ -83,6 +83,15 @@ impl Globs {
 /// entries sorted by name. Streams: nothing is kept but the walk's stack.
 pub fn walk<'a>(roots: &'a [PathBuf], globs: &'a Globs) -> impl Iterator<Item = Found> + Send + 'a {
     roots.iter().flat_map(move |root| {
+        // A session its app keeps in a database is no file, but is one.
+        if crate::format::Format::keeps_whole(root) && !root.is_file() {
+            let one: Box<dyn Iterator<Item = Found> + Send> =
+                Box::new(std::iter::once(Found::File {
+                    path: root.clone(),
+                    size: 0,
+                }));
+            return one;
+        }
         let start: Box<dyn Iterator<Item = Found> + Send> = match std::fs::metadata(root) {
             Err(error) => Box::new(std::iter::once(Found::Unreadable {
                 path: root.clone(),

@@ -290,7 +290,7 @@ pub fn subagent_line(
         .unwrap_or(&s.file);
     format!(
         "{}: {what} ({})",
-        escape(&s.id),
+        escape(short_session(&s.id)),
         escape(&file.display().to_string())
     )
 }

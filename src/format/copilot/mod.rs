@@ -299,11 +299,45 @@ fn result_text(data: &Map<String, Value>) -> String {
         .unwrap_or_default()
 }
 
-/// What a compaction says in words: its tokens before and after, then its
-/// summary.
+/// What an event says in words: a compaction, its tokens before and
+/// after, then its summary; the app's bookkeeping, what it did (not its
+/// data, which holds ids of its own).
 fn said(kind: &str, data: &Map<String, Value>) -> Vec<Block> {
     if kind != COMPACTION {
-        return Vec::new();
+        let field = |k: &str| string(data, k).unwrap_or_default();
+        let n = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+        let text = match kind {
+            "session.start" => format!(
+                "session started in {}",
+                data.get("context")
+                    .and_then(|c| c.get("cwd"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+            ),
+            "session.resume" => "session resumed".to_string(),
+            "system.message" => format!(
+                "system prompt ({} characters)",
+                field("content").chars().count()
+            ),
+            "assistant.turn_start" | "assistant.turn_end" => format!("turn {}", field("turnId")),
+            USAGE => {
+                let u = data.get("usage").unwrap_or(&Value::Null);
+                format!(
+                    "{}: {} in, {} out, {} cache read",
+                    u.get("model").and_then(Value::as_str).unwrap_or("?"),
+                    n(u, "inputTokens"),
+                    n(u, "outputTokens"),
+                    n(u, "cacheReadTokens")
+                )
+            }
+            "session.shutdown" => format!("shutdown ({})", field("shutdownType")),
+            "session.model_change" => format!("model {}", field("newModel")),
+            "tool.execution_start" => format!("{} started", field("toolName")),
+            k if k.starts_with("subagent.") => format!("{} {}", field("agentName"), &k[9..]),
+            "session.info" | "session.warning" => field("message").to_string(),
+            other => other.to_string(),
+        };
+        return vec![Block::Text(text)];
     }
     if data.get("success").and_then(Value::as_bool) == Some(false) {
         let outcome = string(data, "outcome").unwrap_or("failed");

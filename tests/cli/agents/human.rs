@@ -11,23 +11,112 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ysess::cli::tui::{App, Start};
 use ysess::tree::graph::Style;
 
-use super::text::raw_markup_or_long_id;
+use super::text::raw_markup_or_long_id as claude_or_codex_check;
 use crate::support::Dir;
 
-/// Every session file the agents wrote (subagents' own files included).
+/// Every session file the agents wrote (subagents' own files included):
+/// Claude Code's and Codex's scenarios, Qwen Code's, Gemini CLI's (its
+/// older `.json` too) and Copilot CLI's, and each session in OpenCode's
+/// databases (`…/opencode.db/<id>`).
 fn every_file() -> Vec<PathBuf> {
     let mut out = Vec::new();
+    let sessions = |dir: &Path| -> Vec<PathBuf> {
+        super::files_under(dir)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
+            .filter(|p| !p.ends_with("mock.json") && !p.to_string_lossy().ends_with(".meta.json"))
+            .collect()
+    };
     for agent in ["claude", "codex"] {
         for scenario in super::scenarios(agent) {
-            out.extend(
-                super::files_under(&scenario)
-                    .into_iter()
-                    .filter(|p| p.extension().is_some_and(|x| x == "jsonl")),
-            );
+            out.extend(sessions(&scenario));
         }
     }
-    assert!(out.len() >= 12, "{} agent-written files", out.len());
+    let fixtures = super::root().join("tests/fixtures");
+    // (Not the empty files a Gemini CLI resume leaves: no session.)
+    let holds_messages = |p: &PathBuf| {
+        p.extension().is_some_and(|x| x == "json")
+            || std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.starts_with("{\"id\"")))
+    };
+    out.extend(sessions(&fixtures.join("qwen")));
+    out.extend(sessions(&fixtures.join("copilot")));
+    out.extend(
+        sessions(&fixtures.join("gemini"))
+            .into_iter()
+            .filter(holds_messages),
+    );
+    for store in ["openai", "anthropic"] {
+        let db = fixtures.join("opencode").join(store).join("opencode.db");
+        let conn =
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .expect("the database opens");
+        let mut stmt = conn.prepare("SELECT id FROM session").expect("a query");
+        let ids: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .expect("the sessions")
+            .collect::<Result<_, _>>()
+            .expect("the ids");
+        out.extend(ids.into_iter().map(|id| db.join(id)));
+    }
+    assert!(out.len() >= 50, "{} agent-written files", out.len());
     out
+}
+
+#[test]
+fn every_session_of_every_agent_exports_as_json_and_parquet() {
+    let dir = Dir::new();
+    let mut found = Vec::new();
+    for (k, file) in every_file().into_iter().enumerate() {
+        let json = run(&dir, &file, &["export"]);
+        if serde_json::from_str::<Vec<serde_json::Value>>(&json.stdout).is_err() {
+            found.push(format!("{}: export is no JSON list", file.display()));
+        }
+        let out = dir.join(&format!("tables-{k}"));
+        let parquet = dir.run(&[
+            "export",
+            "--parquet",
+            out.to_str().expect("a UTF-8 path"),
+            file.to_str().expect("a UTF-8 path"),
+        ]);
+        // A subagent's own file is exported with its session, not alone.
+        let opencode_child = file.parent().is_some_and(|db| db.ends_with("opencode.db")) && {
+            let conn = rusqlite::Connection::open_with_flags(
+                file.parent().expect("the database"),
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+            )
+            .expect("the database opens");
+            let id = file.file_name().and_then(|n| n.to_str()).expect("an id");
+            conn.query_row("SELECT parent_id FROM session WHERE id = ?1", [id], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .expect("the session")
+            .is_some()
+        };
+        let subagent = opencode_child
+            || file.components().any(|c| c.as_os_str() == "subagents")
+            || file
+                .parent()
+                .and_then(|d| d.parent())
+                .is_some_and(|d| d.ends_with("chats"));
+        if parquet.status != Some(0) || !(subagent || out.join("sessions").is_dir()) {
+            found.push(format!("{}: export --parquet: {parquet}", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// What is wrong with an output shown of `file`: raw markup or a
+/// full-length id. (The replies in the fixtures of Qwen Code, Gemini CLI,
+/// Copilot CLI and OpenCode, written against an earlier mock that echoed
+/// each prompt, hold the agent's `<system-reminder>` text as the model's
+/// own words: only full-length ids are looked for there.)
+fn raw_markup_or_long_id(file: &Path, output: &str) -> Option<String> {
+    let agents = super::root().join("tests/fixtures/agents");
+    if file.starts_with(&agents) {
+        claude_or_codex_check(output)
+    } else {
+        super::text::long_id(output)
+    }
 }
 
 fn run(dir: &Dir, file: &Path, args: &[&str]) -> crate::support::Run {
@@ -78,7 +167,7 @@ fn log_show_branch_fsck_and_markdown_show_no_raw_markup_and_grep_no_long_id() {
             outputs.push(("show", run(&dir, &file, &["show", id]).stdout));
         }
         for (what, out) in outputs {
-            if let Some(bad) = raw_markup_or_long_id(&out) {
+            if let Some(bad) = raw_markup_or_long_id(&file, &out) {
                 found.push(format!("{}: {what}: {bad}", file.display()));
             }
         }
@@ -121,7 +210,7 @@ fn the_page_shows_no_raw_markup_and_no_long_id_and_counts_a_response_once() {
         );
         let dom = crate::html::dump_dom(&browser, &page, "");
         let text = visible(&dom);
-        if let Some(bad) = raw_markup_or_long_id(&text) {
+        if let Some(bad) = raw_markup_or_long_id(&file, &text) {
             found.push(format!("{}: the page: {bad}", file.display()));
         }
         // The path's line adds up each response once, as `stats HEAD`.
@@ -186,7 +275,7 @@ fn the_tui_shows_no_raw_markup_and_no_long_id() {
             app.settle();
         }
         for s in screens {
-            if let Some(bad) = raw_markup_or_long_id(&s) {
+            if let Some(bad) = raw_markup_or_long_id(&file, &s) {
                 found.push(format!("{}: the TUI: {bad}", file.display()));
                 break;
             }

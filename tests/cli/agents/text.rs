@@ -529,10 +529,13 @@ pub fn long_id(output: &str) -> Option<String> {
         .find(|m| {
             let before = &output[..m.start()];
             let after = &output[m.end()..];
+            // (Gemini CLI names a subagent's calls by its session:
+            // `<id>#0-0`, a call's id, not an entry's.)
             let in_a_name = before.ends_with('/')
                 || before.ends_with('-')
                 || after.starts_with(".jsonl")
-                || after.starts_with('/');
+                || after.starts_with('/')
+                || after.starts_with('#');
             !in_a_name
         })
         .map(|m| format!("a long id {}: …{}…", m.as_str(), excerpt(output, m.start())))
