@@ -731,6 +731,9 @@ mod tests {
                 ("/h/.config/claude/projects".into(), false),
                 ("/h/.codex/sessions".into(), false),
                 ("/h/.qwen/projects".into(), false),
+                ("/h/.gemini/tmp".into(), false),
+                ("/h/.copilot/session-state".into(), false),
+                ("/h/.local/share/opencode".into(), false),
                 ("/a".into(), true),
                 ("/b".into(), true),
             ]
@@ -745,6 +748,9 @@ mod tests {
             ("PI_CODING_AGENT_DIR", "~/pi"),
             ("CODEX_HOME", "/x"),
             ("QWEN_HOME", "~/q"),
+            ("GEMINI_CLI_HOME", "/g"),
+            ("COPILOT_HOME", "~/cp"),
+            ("XDG_DATA_HOME", "/d"),
         ]));
         assert_eq!(
             dirs(&roots),
@@ -754,6 +760,9 @@ mod tests {
                 ("/h/c2/projects".into(), false),
                 ("/x/sessions".into(), false),
                 ("/h/q/projects".into(), false),
+                ("/g/.gemini/tmp".into(), false),
+                ("/h/cp/session-state".into(), false),
+                ("/d/opencode".into(), false),
             ]
         );
         let roots = search_path(&env(&[

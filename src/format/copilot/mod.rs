@@ -57,9 +57,13 @@ pub fn is_copilot_line(line: &[u8]) -> bool {
         #[serde(rename = "parentId")]
         _parent: IgnoredAny,
     }
+    // A JSON object only (serde reads a struct from a list too).
     let Ok((text, _)) = text_of(line) else {
         return false;
     };
+    if !text.starts_with('{') {
+        return false;
+    }
     serde_json::from_str::<Keys<'_>>(text).is_ok_and(|k| {
         let mut parts = k.kind.split('.');
         parts.next().is_some_and(|p| !p.is_empty()) && parts.next().is_some_and(|p| !p.is_empty())

@@ -61,9 +61,13 @@ pub fn is_gemini_line(line: &[u8]) -> bool {
         #[serde(rename = "$rewindTo", default)]
         rewind: Option<IgnoredAny>,
     }
+    // A JSON object only (serde reads a struct from a list too).
     let Ok((text, _)) = text_of(line) else {
         return false;
     };
+    if !text.starts_with('{') {
+        return false;
+    }
     let Ok(keys) = serde_json::from_str::<Keys>(text) else {
         return false;
     };
@@ -398,5 +402,26 @@ fn usage(tokens: Option<&Value>) -> Usage {
         cache_write: 0,
         cache_write_1h: 0,
         total_tokens: input + output + cache_read,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: serde reads a struct from a list too, so a yoagent entry
+    /// written as the list of its fields (which yoagent loads) was taken
+    /// for a Gemini CLI `$set` line, and its file for an empty session.
+    #[test]
+    fn a_yoagent_entry_written_as_a_list_is_no_line_of_any_app() {
+        let line = br#"["e1",null,{"role":"user","content":[],"timestamp":1},1]"#;
+        assert!(!is_gemini_line(line));
+        assert!(!crate::format::qwen::is_qwen_line(line));
+        assert!(!crate::format::copilot::is_copilot_line(line));
+        assert!(!crate::format::opencode::is_opencode_line(line));
+        assert_eq!(
+            crate::format::Format::detect([&line[..]]),
+            crate::format::Format::RECORDS
+        );
     }
 }

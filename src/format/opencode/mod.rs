@@ -46,9 +46,13 @@ pub fn is_opencode_line(line: &[u8]) -> bool {
         #[serde(borrow)]
         opencode: Cow<'a, str>,
     }
+    // A JSON object only (serde reads a struct from a list too).
     let Ok((text, _)) = text_of(line) else {
         return false;
     };
+    if !text.starts_with('{') {
+        return false;
+    }
     serde_json::from_str::<Keys<'_>>(text)
         .is_ok_and(|k| matches!(k.opencode.as_ref(), "session" | "message" | "tool"))
 }

@@ -69,9 +69,13 @@ pub fn is_qwen_line(line: &[u8]) -> bool {
         #[serde(rename = "systemPayload", default)]
         payload: Option<IgnoredAny>,
     }
+    // A JSON object only (serde reads a struct from a list too).
     let Ok((text, _)) = text_of(line) else {
         return false;
     };
+    if !text.starts_with('{') {
+        return false;
+    }
     let Ok(keys) = serde_json::from_str::<Keys<'_>>(text) else {
         return false;
     };
