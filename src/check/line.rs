@@ -44,13 +44,19 @@ impl State {
                 "a second session header: pi reads the first one and skips this line".to_string(),
             )),
             Line::Moves(moves) => {
-                let what = format!("{moves:?}");
+                let named = match &moves {
+                    crate::format::Moves::RewindTo(id) => Some(id.to_string()),
+                    crate::format::Moves::History(_) => None,
+                };
                 if !self.order.moved(moves) {
                     findings.push(line.finding(
                         Code::UnknownTarget,
                         0,
-                        None,
-                        format!("{what}: the conversation holds no such message; the app leaves it as it is"),
+                        named.clone(),
+                        format!(
+                            "a rewind to message {}, which the conversation does not hold: the app leaves the conversation as it is",
+                            named.unwrap_or_default()
+                        ),
                     ));
                 }
             }

@@ -42,8 +42,8 @@ pub fn split(path: &Path) -> Option<(&Path, &str)> {
     (is_db(db) && id.starts_with("ses_") && db.is_file()).then_some((db, id))
 }
 
-fn sql(e: rusqlite::Error, db: &Path) -> io::Error {
-    io::Error::other(format!("{}: OpenCode's database: {e}", db.display()))
+fn sql(e: rusqlite::Error, _db: &Path) -> io::Error {
+    io::Error::other(format!("not OpenCode's database as it is read: {e}"))
 }
 
 fn open(db: &Path) -> io::Result<Connection> {
