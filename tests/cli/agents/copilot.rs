@@ -54,3 +54,57 @@ fn export_is_what_copilot_cli_resumes_on_every_committed_session() {
     assert!(compared >= 5, "{compared} sessions compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
 }
+
+/// `ysess resume` on a Copilot CLI session (`tools/`: a prompt whose reply
+/// calls `glob`, then `--resume` and another prompt), copied into
+/// `<home>/.copilot/session-state/` with its working directory the folder
+/// the agent runs in: tagged at the first turn's answer, Copilot CLI
+/// resumes the session ysess writes (`session-state/NEW/events.jsonl`,
+/// `copilot --resume=NEW`) and sends exactly `export first`; at the end,
+/// `copilot --resume=ID` sends exactly `export`.
+#[test]
+fn copilot_cli_resumed_at_a_tag_sends_exactly_the_path_to_it() {
+    if !super::ready() {
+        return;
+    }
+    let home = Home::new();
+    let id = "0d07abb5-0bd8-427e-a0f7-6da3a5a5d3b8";
+    let state = home.home().join(".copilot/session-state");
+    super::copy_tree(
+        &crate::support::fixture("copilot/tools/session-state"),
+        &state,
+    );
+    let file = state.join(id).join("events.jsonl");
+    // ysess runs the agent in the session's working directory (its
+    // `session.start`'s `context.cwd`): the copy's names the project folder
+    // here, as the folder it was written in is not.
+    let events = std::fs::read_to_string(&file).expect("reads");
+    let work = serde_json::Value::from(home.work().to_str().expect("UTF-8"));
+    std::fs::write(
+        &file,
+        events.replace(
+            r#""cwd":"/tmp/a41-copilot/proj2""#,
+            &format!(r#""cwd":{work}"#),
+        ),
+    )
+    .expect("writes");
+    let resumed = super::resumes_at_a_tag_and_at_the_end(
+        &home,
+        &super::Resuming {
+            agent: Agent::Copilot,
+            file: &file,
+            id,
+            // "Tool finished; mock reply #4.", before the second prompt.
+            entry: "93bfc2dd",
+            args: &["--allow-all-tools", "-p"],
+            resume: |id| vec![format!("--resume={id}")],
+            cwd: &home.work(),
+            request: ("messages", text::chat),
+            export: text::chat,
+        },
+    );
+    // Each new session is `session-state/<id>/events.jsonl`.
+    for (new, path) in [&resumed.printed, &resumed.ran] {
+        assert_eq!(path, &state.join(new).join("events.jsonl"));
+    }
+}

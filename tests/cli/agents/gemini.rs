@@ -81,3 +81,99 @@ fn export_is_what_gemini_cli_resumes_on_every_committed_session() {
     assert!(compared >= 5, "{compared} sessions compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
 }
+
+/// `ysess resume` on a Gemini CLI session (`rewind/`: a prompt, a second
+/// calling `list_directory`, a third, then `/rewind` to the third and a
+/// fourth), copied into `<home>/.gemini/tmp/proj-g/` with its project's
+/// root the folder the agent runs in: tagged at the second turn's answer,
+/// Gemini CLI resumes the session ysess writes in the same `chats/` folder
+/// (`gemini --resume NEW`, in the project) and sends exactly `export
+/// first`; at the end, `gemini --resume ID` sends exactly `export`.
+///
+/// Gemini CLI 0.61.0 cleans up at each start (unless
+/// `general.sessionRetention.enabled` is false): it takes a file it cannot
+/// resume, such as the two its own `--resume` left here holding only a
+/// header, for a corrupt session, and deletes every file of that session
+/// but the running one's (google-gemini/gemini-cli#27368), the original
+/// too when the running session is the one ysess wrote. So ysess refuses,
+/// naming the file and the setting, until the cleanup is off (here in the
+/// project's settings); then the original survives.
+#[test]
+fn gemini_cli_resumed_at_a_tag_sends_exactly_the_path_to_it() {
+    if !super::ready() {
+        return;
+    }
+    let home = Home::new();
+    let project = home.home().join(".gemini/tmp/proj-g");
+    super::copy_tree(
+        &crate::support::fixture("gemini/rewind/tmp/proj-g"),
+        &project,
+    );
+    std::fs::write(
+        project.join(".project_root"),
+        home.work().to_str().expect("UTF-8"),
+    )
+    .expect("the project's root");
+    let file = project.join("chats/session-2026-12-06T07-25-4746f332.jsonl");
+    let before = std::fs::read(&file).expect("reads");
+    let refs = home.dir.join("refs");
+    let run = home.dir.run_with(
+        &[
+            "-f",
+            file.to_str().expect("UTF-8"),
+            "resume",
+            "460f0ddd",
+            "--print",
+        ],
+        None,
+        &[
+            ("HOME", home.home().to_str().expect("UTF-8")),
+            ("YSESS_REFS", refs.to_str().expect("UTF-8")),
+        ],
+    );
+    run.status(128);
+    assert!(
+        run.stderr.contains("Gemini CLI would delete this session")
+            && run
+                .stderr
+                .contains("session-2026-12-06T07-27-4746f332.jsonl")
+            && run.stderr.contains("sessionRetention"),
+        "{run}"
+    );
+    assert_eq!(
+        std::fs::read(&file).expect("reads"),
+        before,
+        "nothing written"
+    );
+    // The cleanup off in the project's settings.
+    std::fs::create_dir_all(home.work().join(".gemini")).expect("a folder");
+    std::fs::write(
+        home.work().join(".gemini/settings.json"),
+        r#"{"general":{"sessionRetention":{"enabled":false}}}"#,
+    )
+    .expect("the project's settings");
+    let resumed = super::resumes_at_a_tag_and_at_the_end(
+        &home,
+        &super::Resuming {
+            agent: Agent::Gemini,
+            file: &file,
+            id: "4746f332-6801-43b1-88dc-63d50b1dd184",
+            // "Tool finished; mock reply #6.", before the third prompt.
+            entry: "460f0ddd",
+            args: &["-p"],
+            resume: |id| vec!["--resume".to_string(), id.to_string()],
+            cwd: &home.work(),
+            request: ("contents", text::genai),
+            export: text::genai,
+        },
+    );
+    // Each new session is `session-<time>-<id8>.jsonl` in the same folder.
+    for (new, path) in [&resumed.printed, &resumed.ran] {
+        let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
+        assert_eq!(path.parent(), file.parent(), "{}", path.display());
+        assert!(
+            name.starts_with("session-") && name.ends_with(&format!("-{}.jsonl", &new[..8])),
+            "{name}"
+        );
+    }
+}

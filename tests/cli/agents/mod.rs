@@ -603,3 +603,254 @@ pub fn probed(
     }
     turns
 }
+
+impl Agent {
+    /// Its command, as `ysess resume` finds it on `PATH`.
+    pub fn command_name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
+            Agent::Copilot => "copilot",
+        }
+    }
+}
+
+/// A word quoted for a POSIX shell as `ysess resume --print` quotes it.
+pub fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_alphanumeric() || "-_./:@+,%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) && !word.starts_with('~') {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// A folder holding `agent`'s command under its own name, to put first on
+/// `PATH` for `ysess resume`: a script that runs the pinned agent (a node
+/// program with `node`) with the variables [`Home::command`] gives it for
+/// `mock`, and of the caller's environment only `PATH` and the agent's
+/// home that ysess may set (`QWEN_RUNTIME_DIR`, `GEMINI_CLI_HOME`,
+/// `COPILOT_HOME`). Written anew at each call (a new mock, a new address).
+pub fn agent_on_path(home: &Home, agent: Agent, mock: &mock::Mock) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let bin = home.dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("a bin folder");
+    let model = home.command(agent, mock, &[]);
+    let mut words = vec!["exec env -i PATH=\"$PATH\"".to_string()];
+    for name in ["QWEN_RUNTIME_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME"] {
+        words.push(format!("${{{name}+\"{name}=${name}\"}}"));
+    }
+    for (name, value) in model.get_envs() {
+        let (Some(name), Some(value)) = (name.to_str(), value.and_then(|v| v.to_str())) else {
+            continue;
+        };
+        if name != "PATH" {
+            words.push(shell_word(&format!("{name}={value}")));
+        }
+    }
+    if agent.node() {
+        words.push("node".to_string());
+    }
+    words.push(shell_word(binary(agent).to_str().expect("a UTF-8 path")));
+    words.push("\"$@\"".to_string());
+    let script = bin.join(agent.command_name());
+    std::fs::write(&script, format!("#!/bin/sh\n{}\n", words.join(" "))).expect("the script");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("runnable");
+    bin
+}
+
+/// `ysess -f FILE ARGS…` as the person at `home` runs it: their `HOME`,
+/// `bin` first on `PATH`, ysess's refs in `home`'s folder ([`Dir::run`]).
+pub fn ysess_at(home: &Home, bin: &Path, file: &Path, args: &[&str]) -> crate::support::Run {
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("a PATH");
+    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
+    all.extend_from_slice(args);
+    home.dir.run_with(
+        &all,
+        None,
+        &[
+            ("HOME", home.home().to_str().expect("a UTF-8 path")),
+            ("PATH", path.to_str().expect("a UTF-8 PATH")),
+        ],
+    )
+}
+
+/// Where an agent's request holds the conversation, and how it is read as
+/// turns.
+pub type Request = (&'static str, fn(&[serde_json::Value]) -> Vec<text::Turn>);
+
+/// One agent's `ysess resume` check ([`resumes_at_a_tag_and_at_the_end`]).
+pub struct Resuming<'a> {
+    pub agent: Agent,
+    /// A copy of a session it wrote, laid out in the [`Home`] as it keeps
+    /// it.
+    pub file: &'a Path,
+    /// The session's id, as the agent resumes it.
+    pub id: &'a str,
+    /// The entry tagged `first`: one before the last user turn.
+    pub entry: &'a str,
+    /// The agent's arguments before the probe (`-p`).
+    pub args: &'a [&'a str],
+    /// The agent's `--resume` argument for a session id.
+    pub resume: fn(&str) -> Vec<String>,
+    /// Where the session's working directory is: where the agent runs.
+    pub cwd: &'a Path,
+    /// The agent's requests, and how `export` of the session reads.
+    pub request: Request,
+    pub export: fn(&[serde_json::Value]) -> Vec<text::Turn>,
+}
+
+/// A session file ysess wrote for a resume: its id and path, as `Wrote
+/// session ID for APP: PATH` on stderr names them.
+pub fn wrote(run: &crate::support::Run) -> Option<(String, PathBuf)> {
+    run.stderr.lines().find_map(|l| {
+        let rest = l.strip_prefix("Wrote session ")?;
+        let (id, rest) = rest.split_once(" for ")?;
+        let (_, path) = rest.split_once(": ")?;
+        Some((id.to_string(), PathBuf::from(path)))
+    })
+}
+
+/// What [`resumes_at_a_tag_and_at_the_end`] saw: the session files ysess
+/// wrote for `resume first --print` and for `resume first` (id, path).
+pub struct Resumed {
+    pub printed: (String, PathBuf),
+    pub ran: (String, PathBuf),
+}
+
+/// `ysess resume` proven by the agent itself on a copy of a session it
+/// wrote: `tag first ENTRY` and `checkout -b try first` leave the file as
+/// the agent wrote it and move HEAD to `first`; `resume first --print`
+/// prints `cd -- CWD && AGENT --resume NEW ARGS` (NEW the session ysess
+/// wrote); `resume first -- ARGS PROBE` runs the agent found on `PATH`
+/// against a mock, which gets exactly `export first`, the original file
+/// unchanged, and the agent goes on in the new session's file; back at the
+/// end (`checkout -`), `resume` runs the agent on the original id, writing
+/// nothing, and the mock gets exactly `export` of the end.
+pub fn resumes_at_a_tag_and_at_the_end(home: &Home, r: &Resuming<'_>) -> Resumed {
+    use mock::{Mock, Reply, Usage};
+    let (key, read) = r.request;
+    let before = std::fs::read(r.file).expect("reads");
+    let unchanged = |what: &str| {
+        let now = std::fs::read(r.file);
+        assert!(
+            now.as_ref().is_ok_and(|now| *now == before),
+            "{what}: the file is as {:?} wrote it ({}); beside it: {:?}",
+            r.agent,
+            now.map_or_else(|e| e.to_string(), |_| "changed".to_string()),
+            r.file.parent().map(files_under).unwrap_or_default()
+        );
+    };
+    let mock = Mock::start(|_| Reply::text("Going on.", Usage::default()));
+    let bin = agent_on_path(home, r.agent, &mock);
+    let ysess = |args: &[&str]| ysess_at(home, &bin, r.file, args);
+    let exported = |rev: &str| {
+        let run = ysess(&["export", rev]);
+        let messages: Vec<serde_json::Value> =
+            serde_json::from_str(&run.status(0).stdout).expect("export is JSON");
+        (r.export)(&messages)
+    };
+    let with_probe = |words: &[&'static str]| -> Vec<&str> {
+        let mut all: Vec<&str> = words.to_vec();
+        all.push("--");
+        all.extend_from_slice(r.args);
+        all.push(PROBE);
+        all
+    };
+    let command = |id: &str| {
+        let mut words = vec![r.agent.command_name().to_string()];
+        words.extend((r.resume)(id));
+        words.extend(r.args.iter().map(|a| a.to_string()));
+        words.push(PROBE.to_string());
+        let words: Vec<String> = words.iter().map(|w| shell_word(w)).collect();
+        format!(
+            "cd -- {} && {}\n",
+            shell_word(r.cwd.to_str().expect("UTF-8")),
+            words.join(" ")
+        )
+    };
+
+    // 1. The tag and the branch are ysess's own records, not the file's.
+    ysess(&["tag", "first", r.entry]).status(0);
+    ysess(&["checkout", "-b", "try", "first"]).status(0);
+    unchanged("after tag and checkout");
+    let head = ysess(&["log", "--oneline", "-n", "1"]);
+    let head = head.status(0).stdout.clone();
+    let labels: Vec<&str> = head
+        .strip_prefix(&format!("{} (", &r.entry[..8]))
+        .and_then(|rest| rest.split_once(')'))
+        .map(|(labels, _)| labels.split(", ").collect())
+        .unwrap_or_default();
+    assert!(
+        labels.contains(&"HEAD") && labels.contains(&"first"),
+        "HEAD is at `first`: {head}"
+    );
+
+    // 2. At `first`: a new session, the path to it.
+    let printed = ysess(&with_probe(&["resume", "first", "--print"]));
+    printed.status(0);
+    let (id, path) = wrote(&printed).unwrap_or_else(|| panic!("a new session\n{printed}"));
+    assert_ne!(id, r.id, "{printed}");
+    assert!(path.is_file(), "{printed}");
+    assert_eq!(printed.stdout, command(&id), "{printed}");
+    unchanged("after resume --print");
+    let path_to_first = exported("first");
+    let ran = ysess(&with_probe(&["resume", "first"]));
+    let (ran_id, ran_path) = wrote(&ran).unwrap_or_else(|| panic!("a new session\n{ran}"));
+    assert_eq!(
+        ran.status,
+        Some(0),
+        "{ran}\n--- the session ysess wrote ({})\n{}",
+        ran_path.display(),
+        std::fs::read_to_string(&ran_path).unwrap_or_default()
+    );
+    let calls = mock.calls();
+    assert!(
+        calls
+            .iter()
+            .any(|c| c.body[key].to_string().contains(PROBE)),
+        "the agent sent the probe\n{ran}"
+    );
+    let sent = probed(&mock, key, read);
+    assert_eq!(
+        text::difference(&sent, &path_to_first),
+        None,
+        "what {:?} sent on `resume first` is `export first`\n{ran}",
+        r.agent
+    );
+    unchanged("after resume first");
+    let went_on = ysess_at(home, &bin, &ran_path, &["log", "--format", "{subject}"]);
+    assert!(
+        went_on.status(0).stdout.lines().any(|l| l == PROBE),
+        "the agent went on in the session ysess wrote\n{went_on}"
+    );
+
+    // 3. At the end: the original id, nothing written.
+    ysess(&["checkout", "-"]).status(0);
+    let printed_end = ysess(&with_probe(&["resume", "--print"]));
+    printed_end.status(0);
+    assert_eq!(wrote(&printed_end), None, "{printed_end}");
+    assert_eq!(printed_end.stdout, command(r.id), "{printed_end}");
+    let the_end = exported("HEAD");
+    let mock = Mock::start(|_| Reply::text("Going on.", Usage::default()));
+    agent_on_path(home, r.agent, &mock);
+    let ran_end = ysess(&with_probe(&["resume"]));
+    ran_end.status(0);
+    assert_eq!(wrote(&ran_end), None, "{ran_end}");
+    let sent = probed(&mock, key, read);
+    assert_eq!(
+        text::difference(&sent, &the_end),
+        None,
+        "what {:?} sent on `resume` at the end is `export` of it\n{ran_end}",
+        r.agent
+    );
+    Resumed {
+        printed: (id, path),
+        ran: (ran_id, ran_path),
+    }
+}

@@ -34,18 +34,16 @@ fn folder_name(cwd: &Path) -> String {
         .collect()
 }
 
-/// What Qwen Code sends the model when it resumes `file` (by its id, in a
-/// copy of its scenario's runtime folder in `~/.qwen`), as turns, the
-/// probe's own words left out. Qwen Code resumes only a session of the
-/// project it runs in (the project's folder is named by its path, and the
-/// first line's `cwd` must be it), so the copy's folder and `cwd`s name
-/// the folder the agent runs in.
-fn resumed(file: &Path) -> Vec<text::Turn> {
+/// A copy of `file`'s project folder (`projects/<project>/`) in `home`'s
+/// `~/.qwen`, as the project `home.work()`'s: the copy of `file`. Qwen
+/// Code resumes only a session of the project it runs in (the project's
+/// folder is named by its path, and the first line's `cwd` must be it), so
+/// the copy's folder and `cwd`s name the folder the agent runs in.
+fn copy_project(home: &Home, file: &Path) -> PathBuf {
     let project = file
         .parent()
         .and_then(Path::parent)
         .expect("projects/<project>/chats/");
-    let home = Home::new();
     let copy = home
         .home()
         .join(".qwen/projects")
@@ -68,6 +66,15 @@ fn resumed(file: &Path) -> Vec<text::Turn> {
             std::fs::write(&f, lines.replace(&from, &to)).expect("writes");
         }
     }
+    copy.join(file.strip_prefix(project).expect("in the project"))
+}
+
+/// What Qwen Code sends the model when it resumes `file` (by its id, in a
+/// copy of its project's folder in `~/.qwen`, [`copy_project`]), as turns,
+/// the probe's own words left out.
+fn resumed(file: &Path) -> Vec<text::Turn> {
+    let home = Home::new();
+    copy_project(&home, file);
     let id = file
         .file_stem()
         .and_then(|s| s.to_str())
@@ -88,4 +95,41 @@ fn export_is_what_qwen_code_resumes_on_every_committed_session() {
     let (compared, differ) = super::compare_resumes(files, resumed, text::genai);
     assert!(compared >= 5, "{compared} sessions compared");
     assert!(differ.is_empty(), "{}", differ.join("\n\n"));
+}
+
+/// `ysess resume` on a Qwen Code session (`rewind/`: three prompts, the
+/// second calling `glob`, then `/rewind` to before the second and a fourth
+/// prompt): tagged at the `glob` turn's answer, on the branch the rewind
+/// left, Qwen Code resumes the session ysess writes beside the original
+/// (`qwen --resume NEW`, in the session's project) and sends exactly
+/// `export first`; at the end, `qwen --resume ID` sends exactly `export`.
+#[test]
+fn qwen_code_resumed_at_a_tag_sends_exactly_the_path_to_it() {
+    if !super::ready() {
+        return;
+    }
+    let home = Home::new();
+    let id = "dc36b879-81a9-4f20-88d6-c61565cd4305";
+    let fixture = crate::support::fixture("qwen/rewind/projects/-tmp-agents41-proj-q/chats")
+        .join(format!("{id}.jsonl"));
+    let file = copy_project(&home, &fixture);
+    let resumed = super::resumes_at_a_tag_and_at_the_end(
+        &home,
+        &super::Resuming {
+            agent: Agent::Qwen,
+            file: &file,
+            id,
+            // "Tool finished; mock reply #2.", before the third prompt.
+            entry: "6245af67",
+            args: &["-p"],
+            resume: |id| vec!["--resume".to_string(), id.to_string()],
+            cwd: &home.work(),
+            request: ("messages", text::chat),
+            export: text::genai,
+        },
+    );
+    // Each new session is `<id>.jsonl` beside the original.
+    for (new, path) in [&resumed.printed, &resumed.ran] {
+        assert_eq!(path, &file.with_file_name(format!("{new}.jsonl")));
+    }
 }
