@@ -292,6 +292,20 @@ fn search_file(
 ) -> Result<Searched, crate::repo::LoadError> {
     let mut out = Vec::new();
     if crate::search::through_tree(path, None) {
+        // The raw bytes first, as rg reads them: a file the pattern's raw
+        // form cannot match (and that holds no escape it could miss) has
+        // no match, and is never read as a session.
+        let raw_miss = pattern.raw().is_some()
+            && !crate::format::Format::keeps_whole(path)
+            && std::fs::metadata(path).is_ok_and(|m| m.len() <= crate::fleet::sessions::ONCE)
+            && std::fs::read(path).is_ok_and(|bytes| !pattern.may_match_line(&bytes));
+        if raw_miss {
+            return Ok(Searched {
+                out,
+                matched: false,
+                skipped: 0,
+            });
+        }
         let repo = crate::repo::Repo::load_once(path, crate::fleet::sessions::ONCE)?;
         let mut ixs: Vec<crate::Ix> = repo.tree.entries().collect();
         ixs.sort_by_key(|&ix| repo.tree.node(ix).line);

@@ -562,3 +562,44 @@ fn a_claude_code_title_the_user_gave_wins_over_the_apps_summaries() {
     run.status(0);
     assert_eq!(run.json_lines()[0]["title"], "empty-file output", "{run}");
 }
+
+/// `grep --all` reads a file's raw bytes first and skips one its pattern
+/// cannot match: a word the file holds only through a JSON escape is still
+/// found, as `-f FILE grep` finds it.
+#[test]
+fn grep_all_skips_no_file_whose_only_match_is_escaped() {
+    let dir = Dir::new();
+    let folder = dir.join("home/.claude/projects/-w");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let text = std::fs::read_to_string(fixture("claude/session.jsonl")).expect("the fixture");
+    let escaped = folder.join("3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl");
+    std::fs::write(
+        &escaped,
+        text.replace("collect_stats", "collect_st\\u0061ts"),
+    )
+    .expect("written");
+    let other = folder.join("4f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl");
+    std::fs::write(&other, text.replace("collect_stats", "gather")).expect("written");
+    let home = dir.join("home");
+    let env = [
+        ("HOME", home.to_str().expect("UTF-8")),
+        ("YSESS_PATH", ""),
+        ("CLAUDE_CONFIG_DIR", ""),
+    ];
+    let all = dir.run_with(&["grep", "--all", "-c", "collect_stats"], None, &env);
+    let alone = dir.run(&[
+        "-f",
+        escaped.to_str().expect("UTF-8"),
+        "grep",
+        "-c",
+        "collect_stats",
+    ]);
+    let each: String = alone
+        .status(0)
+        .stdout
+        .lines()
+        .map(|l| format!("3f2c8a1e:{l}\n"))
+        .collect();
+    assert!(!each.is_empty(), "{alone}");
+    assert_eq!(all.status(0).stdout, each, "{all}");
+}
