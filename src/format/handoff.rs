@@ -152,6 +152,34 @@ pub fn project_name(cwd: &Path) -> String {
         .collect()
 }
 
+/// A top-level string field of a JSON line.
+pub fn string_field(line: &[u8], key: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Any(serde_json::Map<String, serde_json::Value>);
+    let Any(fields) = serde_json::from_slice(line).ok()?;
+    fields.get(key)?.as_str().map(str::to_string)
+}
+
+/// The lines of a path as a session of its own, as Claude Code's and Qwen
+/// Code's files hold one: each line's `sessionId` made `session`, and a
+/// subagent's (a sidechain's) lines made the main thread's, or the app does
+/// not find the session.
+pub fn as_new_session(lines: &[Vec<u8>], session: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for line in lines {
+        let mut line = line.clone();
+        if string_field(&line, "sessionId").is_some() {
+            line = with_field(&line, "sessionId", serde_json::Value::from(session)).unwrap_or(line);
+        }
+        if memchr::memmem::find(&line, b"\"isSidechain\":true").is_some() {
+            line = with_field(&line, "isSidechain", serde_json::Value::Bool(false)).unwrap_or(line);
+        }
+        bytes.extend_from_slice(&line);
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
 /// 128 random bits (std's randomly keyed hasher, fed a counter), for the
 /// ids of new sessions.
 fn random_bits() -> u128 {

@@ -47,6 +47,40 @@ pub fn bare(err: &serde_json::Error) -> String {
     }
 }
 
+/// The keys of a line that is a JSON object, read into `K` (what a
+/// format's detection looks at); `None` for any other line. Only an object
+/// is asked: serde also reads a struct from a list, and a yoagent entry
+/// written as the list of its fields is no line of any app's.
+pub fn object_keys<'a, K: serde::Deserialize<'a>>(line: &'a [u8]) -> Option<K> {
+    let (text, _) = text_of(line).ok()?;
+    if !text.starts_with('{') {
+        return None;
+    }
+    serde_json::from_str(text).ok()
+}
+
+/// A time field, in ms since the epoch; 0 when it is missing or not an ISO
+/// time.
+pub fn millis(value: Option<&Value>) -> u64 {
+    value
+        .and_then(Value::as_str)
+        .and_then(iso_millis)
+        .unwrap_or(0)
+}
+
+/// The verdict on a line that is JSON but not of the format's shape.
+pub fn shape_fault(message: &str, indent: usize) -> Checked<'static> {
+    Checked::Fault {
+        fault: LineFault {
+            kind: FaultKind::Shape,
+            at: None,
+            message: message.to_string(),
+            id: None,
+        },
+        indent,
+    }
+}
+
 /// A string field.
 pub fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     map.get(key).and_then(Value::as_str)

@@ -98,6 +98,19 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// These counts, their total the sum of the four (no one-hour cache
+    /// writes).
+    pub fn counted(input: u64, output: u64, cache_read: u64, cache_write: u64) -> Usage {
+        Usage {
+            input,
+            output,
+            cache_read,
+            cache_write,
+            cache_write_1h: 0,
+            total_tokens: input + output + cache_read + cache_write,
+        }
+    }
+
     /// Adds `other`'s tokens to these, as a sum of turns counts them: its
     /// total is then the sum of the four counts.
     pub fn add(&mut self, other: &Usage) {

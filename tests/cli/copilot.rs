@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agents::ysess;
 use crate::ccusage::{ccusage_json, ccusage_missing};
 use crate::support::{Dir, Run, fixture};
 
@@ -28,12 +29,6 @@ fn session(name: &str) -> PathBuf {
         .collect();
     assert_eq!(found.len(), 1, "{name}: {found:?}");
     found.pop().expect("one session")
-}
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
 }
 
 /// `ysess ARGS` with the scenario as `COPILOT_HOME` and no other folder.

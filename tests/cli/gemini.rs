@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agents::ysess;
 use crate::ccusage::{ccusage_json, ccusage_missing};
 use crate::support::{Dir, Run, fixture};
 
@@ -37,12 +38,6 @@ const REWIND: &str = "session-2026-12-06T07-25-4746f332.jsonl";
 const SCENARIOS: [&str; 6] = [
     "file", "legacy", "projects", "rewind", "subagent", "upgraded",
 ];
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
-}
 
 /// `ysess ARGS` with `home` as `HOME` and no other session folder.
 fn in_home(home: &Dir, args: &[&str]) -> Run {

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agents::ysess;
 use crate::ccusage::{ccusage_json, ccusage_missing};
 use crate::support::{Dir, Run, fixture};
 
@@ -42,12 +43,6 @@ fn in_home(home: &Dir, args: &[&str]) -> Run {
             ("XDG_CONFIG_HOME", path.as_str()),
         ],
     )
-}
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
 }
 
 /// The sessions `ls --json` lists in `home`: (id, path, row).

@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agents::ysess;
 use crate::ccusage::{ccusage_json, ccusage_missing};
-use crate::support::{Dir, Run, fixture};
+use crate::support::{Dir, fixture};
 
 /// The scenario's folder (Qwen Code's runtime folder: `projects/` in it).
 fn scenario(name: &str) -> PathBuf {
@@ -39,12 +40,6 @@ fn the_session(name: &str) -> PathBuf {
 }
 
 const SCENARIOS: [&str; 5] = ["compress", "fork", "rename", "rewind", "subagent"];
-
-fn ysess(dir: &Dir, file: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["-f", file.to_str().expect("a UTF-8 path")];
-    all.extend_from_slice(args);
-    dir.run(&all)
-}
 
 #[test]
 fn every_session_qwen_code_wrote_is_sound_and_read_as_qwen() {

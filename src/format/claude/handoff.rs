@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::format::handoff::{At, Handoff, NewFile, Refusal, project_name, uuid_v4, with_field};
+use crate::format::handoff::{
+    At, Handoff, NewFile, Refusal, as_new_session, project_name, string_field, uuid_v4,
+};
 
 const INSTALL: &str = "npm install -g @anthropic-ai/claude-code";
 
@@ -77,20 +77,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
                 .to_string(),
         )
     })?;
-    let mut bytes = Vec::new();
-    for line in at.path_lines {
-        // The new session's own lines: a subagent's (a sidechain's) become
-        // the main thread's, or Claude Code does not find the session.
-        let mut line = line.clone();
-        if string_field(&line, "sessionId").is_some() {
-            line = with_field(&line, "sessionId", Value::from(session.clone())).unwrap_or(line);
-        }
-        if memchr::memmem::find(&line, b"\"isSidechain\":true").is_some() {
-            line = with_field(&line, "isSidechain", Value::Bool(false)).unwrap_or(line);
-        }
-        bytes.extend_from_slice(&line);
-        bytes.push(b'\n');
-    }
+    let bytes = as_new_session(at.path_lines, &session);
     let env = match (&home, &default_home) {
         (None, _) => Vec::new(),
         _ => env,
@@ -111,14 +98,6 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         checkout_first: None,
         install: INSTALL,
     })
-}
-
-/// A top-level string field of a JSON line.
-fn string_field(line: &[u8], key: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Any(serde_json::Map<String, Value>);
-    let Any(fields) = serde_json::from_slice(line).ok()?;
-    fields.get(key)?.as_str().map(str::to_string)
 }
 
 /// The folder above `projects/<project>/` that holds the session file:

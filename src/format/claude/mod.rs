@@ -100,10 +100,7 @@ pub fn is_claude_line(line: &[u8]) -> bool {
         #[serde(rename = "sessionId", default)]
         session: Option<IgnoredAny>,
     }
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    let Ok(keys) = serde_json::from_str::<Keys<'_>>(text) else {
+    let Some(keys) = json::object_keys::<Keys<'_>>(line) else {
         return false;
     };
     let kind = keys.kind.as_deref();
@@ -162,13 +159,6 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
                 .custom_kind
                 .as_deref()
                 .is_some_and(|k| KEPT_SYSTEM.contains(&k)))
-}
-
-fn millis(value: Option<&Value>) -> u64 {
-    value
-        .and_then(Value::as_str)
-        .and_then(json::iso_millis)
-        .unwrap_or(0)
 }
 
 /// Checks one line as Claude Code's files hold it. `subject`: also make the
@@ -231,7 +221,7 @@ fn slow(bytes: &[u8], subject: bool) -> Checked<'static> {
         id: own(id),
         parent,
         logical_parent: logical,
-        timestamp: millis(map.get("timestamp")),
+        timestamp: json::millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
         ..LineFacts::default()
@@ -339,7 +329,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
         parent_id: string(map, "parentUuid")
             .or_else(|| string(map, "logicalParentUuid"))
             .map(str::to_string),
-        timestamp: millis(map.get("timestamp")),
+        timestamp: json::millis(map.get("timestamp")),
         label: None,
         message,
         message_value,

@@ -37,10 +37,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::{Checked, LineFacts, MessageKind, text_of};
+use crate::format::{Checked, LineFacts, MessageKind};
 
 /// The line types a rollout holds.
 pub const TYPES: [&str; 7] = [
@@ -71,28 +70,13 @@ pub fn is_codex_line(line: &[u8]) -> bool {
         #[serde(rename = "payload")]
         _payload: Map<String, Value>,
     }
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    serde_json::from_str::<Keys<'_>>(text).is_ok_and(|k| TYPES.contains(&k.kind.as_ref()))
+    json::object_keys::<Keys<'_>>(line).is_some_and(|k| TYPES.contains(&k.kind.as_ref()))
 }
 
 /// Whether an entry is bookkeeping: everything but the conversation's
 /// response items and compactions.
 pub fn is_record(facts: &LineFacts<'_>) -> bool {
     facts.kind == MessageKind::Custom && facts.custom_role.as_deref() != Some("compacted")
-}
-
-fn fault(message: &str, indent: usize) -> Checked<'static> {
-    Checked::Fault {
-        fault: LineFault {
-            kind: FaultKind::Shape,
-            at: None,
-            message: message.to_string(),
-            id: None,
-        },
-        indent,
-    }
 }
 
 /// Checks one line of a rollout. `subject`: also make its subject line.
@@ -102,7 +86,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
         Err(verdict) => return *verdict,
     };
     let Some(map) = value.as_object() else {
-        return fault("a Codex rollout line must be a JSON object", indent);
+        return json::shape_fault("a Codex rollout line must be a JSON object", indent);
     };
     let kind = string(map, "type").unwrap_or_default();
     if kind == "session_meta" {

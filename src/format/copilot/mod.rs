@@ -30,10 +30,9 @@ use serde_json::{Map, Value};
 
 pub use spec::Copilot;
 
-use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::{Checked, LineFacts, MessageKind, text_of};
+use crate::format::{Checked, LineFacts, MessageKind};
 
 /// The event that holds a compaction's summary: a node of the tree.
 pub const COMPACTION: &str = "session.compaction_complete";
@@ -57,14 +56,7 @@ pub fn is_copilot_line(line: &[u8]) -> bool {
         #[serde(rename = "parentId")]
         _parent: IgnoredAny,
     }
-    // A JSON object only (serde reads a struct from a list too).
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    if !text.starts_with('{') {
-        return false;
-    }
-    serde_json::from_str::<Keys<'_>>(text).is_ok_and(|k| {
+    json::object_keys::<Keys<'_>>(line).is_some_and(|k| {
         let mut parts = k.kind.split('.');
         parts.next().is_some_and(|p| !p.is_empty()) && parts.next().is_some_and(|p| !p.is_empty())
     })
@@ -87,13 +79,6 @@ fn compacted(data: &Value) -> bool {
     data.get("success").and_then(Value::as_bool) != Some(false)
 }
 
-fn millis(map: &Map<String, Value>) -> u64 {
-    map.get("timestamp")
-        .and_then(Value::as_str)
-        .and_then(json::iso_millis)
-        .unwrap_or(0)
-}
-
 /// Checks one line as Copilot CLI's files hold it. `subject`: also make
 /// the entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
@@ -101,15 +86,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         Ok(line) => line,
         Err(verdict) => return *verdict,
     };
-    let fault = |message: &str| Checked::Fault {
-        fault: LineFault {
-            kind: FaultKind::Shape,
-            at: None,
-            message: message.to_string(),
-            id: None,
-        },
-        indent,
-    };
+    let fault = |message: &str| json::shape_fault(message, indent);
     let Some(map) = value.as_object() else {
         return fault("a Copilot CLI event must be a JSON object");
     };
@@ -123,7 +100,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
     let mut facts = LineFacts {
         id: own(id),
         parent: string(map, "parentId").map(own),
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
         custom_kind: Some(own(kind)),
@@ -240,11 +217,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                     stop_reason: String::new(),
                     model: field("model").to_string(),
                     provider: String::new(),
-                    usage: Usage {
-                        output,
-                        total_tokens: output,
-                        ..Usage::default()
-                    },
+                    usage: Usage::counted(0, output, 0, 0),
                     error_message: None,
                     fast: false,
                 },
@@ -284,7 +257,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
     Ok(Entry {
         id: id.to_string(),
         parent_id: string(map, "parentId").map(str::to_string),
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         label: None,
         message,
         message_value: sent,
@@ -371,17 +344,7 @@ pub fn usage_record(line: &[u8]) -> Option<(Usage, Option<String>)> {
         .get("apiCallId")
         .and_then(Value::as_str)
         .map(str::to_string);
-    Some((
-        Usage {
-            input,
-            output,
-            cache_read,
-            cache_write,
-            cache_write_1h: 0,
-            total_tokens: input + output + cache_read + cache_write,
-        },
-        call,
-    ))
+    Some((Usage::counted(input, output, cache_read, cache_write), call))
 }
 
 /// What Copilot CLI sends its model when it resumes at the end of `path`:

@@ -41,37 +41,16 @@ fn totals(v: &Value) -> Usage {
     let (cache_read, cache_write) = (n("cacheReadTokens"), n("cacheWriteTokens"));
     let input = n("inputTokens").saturating_sub(cache_read + cache_write);
     let output = n("outputTokens");
-    Usage {
-        input,
-        output,
-        cache_read,
-        cache_write,
-        cache_write_1h: 0,
-        total_tokens: input + output + cache_read + cache_write,
-    }
+    Usage::counted(input, output, cache_read, cache_write)
 }
 
 fn minus(a: Usage, b: Usage) -> Usage {
-    let input = a.input.saturating_sub(b.input);
-    let output = a.output.saturating_sub(b.output);
-    let cache_read = a.cache_read.saturating_sub(b.cache_read);
-    let cache_write = a.cache_write.saturating_sub(b.cache_write);
-    Usage {
-        input,
-        output,
-        cache_read,
-        cache_write,
-        cache_write_1h: 0,
-        total_tokens: input + output + cache_read + cache_write,
-    }
-}
-
-fn plus(a: &mut Usage, b: Usage) {
-    a.input += b.input;
-    a.output += b.output;
-    a.cache_read += b.cache_read;
-    a.cache_write += b.cache_write;
-    a.total_tokens = a.input + a.output + a.cache_read + a.cache_write;
+    Usage::counted(
+        a.input.saturating_sub(b.input),
+        a.output.saturating_sub(b.output),
+        a.cache_read.saturating_sub(b.cache_read),
+        a.cache_write.saturating_sub(b.cache_write),
+    )
 }
 
 /// A reply's model and the output it says it made.
@@ -112,14 +91,7 @@ pub fn of_repo(repo: &Repo) -> io::Result<&Attributed> {
         repo.each_line(&wanted, |ix, line| {
             if tree.node(ix).kind == crate::MessageKind::Assistant {
                 let (model, output) = reply_facts(line);
-                attributed.usage.insert(
-                    ix,
-                    Usage {
-                        output,
-                        total_tokens: output,
-                        ..Usage::default()
-                    },
-                );
+                attributed.usage.insert(ix, Usage::counted(0, output, 0, 0));
                 since.push((ix, model, output));
                 last_reply = Some(ix);
                 return Ok(());
@@ -148,7 +120,7 @@ pub fn of_repo(repo: &Repo) -> io::Result<&Attributed> {
                     .map(|(ix, _, _)| *ix)
                     .or(last_reply);
                 if let Some(on) = on {
-                    plus(attributed.usage.entry(on).or_default(), rest);
+                    attributed.usage.entry(on).or_default().add(&rest);
                 }
             }
             since.clear();

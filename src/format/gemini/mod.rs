@@ -34,11 +34,10 @@ use serde_json::{Map, Value};
 
 pub use spec::Gemini;
 
-use crate::format::fault::{FaultKind, LineFault};
 use crate::format::genai;
 use crate::format::json::{self, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::{Checked, LineFacts, MessageKind, Moves, Title, text_of};
+use crate::format::{Checked, LineFacts, MessageKind, Moves, Title};
 
 /// The message types Gemini CLI writes: the conversation's (`user`,
 /// `gemini`) and the app's own notes.
@@ -61,14 +60,7 @@ pub fn is_gemini_line(line: &[u8]) -> bool {
         #[serde(rename = "$rewindTo", default)]
         rewind: Option<IgnoredAny>,
     }
-    // A JSON object only (serde reads a struct from a list too).
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    if !text.starts_with('{') {
-        return false;
-    }
-    let Ok(keys) = serde_json::from_str::<Keys>(text) else {
+    let Some(keys) = json::object_keys::<Keys>(line) else {
         return false;
     };
     (keys.session.is_some() && keys.project.is_some())
@@ -132,25 +124,6 @@ pub fn project_root(session: &Path) -> Option<PathBuf> {
     (!root.is_empty()).then(|| PathBuf::from(root))
 }
 
-fn millis(map: &Map<String, Value>) -> u64 {
-    map.get("timestamp")
-        .and_then(Value::as_str)
-        .and_then(json::iso_millis)
-        .unwrap_or(0)
-}
-
-fn fault(message: &str, indent: usize) -> Checked<'static> {
-    Checked::Fault {
-        fault: LineFault {
-            kind: FaultKind::Shape,
-            at: None,
-            message: message.to_string(),
-            id: None,
-        },
-        indent,
-    }
-}
-
 /// Checks one line as Gemini CLI's files hold it. `subject`: also make the
 /// entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
@@ -159,15 +132,15 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         Err(verdict) => return *verdict,
     };
     let Some(map) = value.as_object() else {
-        return fault("a Gemini CLI line must be a JSON object", indent);
+        return json::shape_fault("a Gemini CLI line must be a JSON object", indent);
     };
     if let Some(set) = map.get("$set") {
         let Some(set) = set.as_object() else {
-            return fault("`$set` must be an object", indent);
+            return json::shape_fault("`$set` must be an object", indent);
         };
         if let Some(messages) = set.get("messages") {
             let Some(messages) = messages.as_array() else {
-                return fault("`$set.messages` must be a list", indent);
+                return json::shape_fault("`$set.messages` must be a list", indent);
             };
             let ids = messages
                 .iter()
@@ -190,7 +163,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
     if let Some(to) = map.get("$rewindTo") {
         return match to.as_str() {
             Some(id) => Checked::Moves(Moves::RewindTo(Box::from(id))),
-            None => fault("`$rewindTo` must name a message id", indent),
+            None => json::shape_fault("`$rewindTo` must name a message id", indent),
         };
     }
     let Some(id) = string(map, "id") else {
@@ -206,7 +179,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
     let own = |s: &str| Cow::Owned(s.to_string());
     let mut facts = LineFacts {
         id: own(id),
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
         custom_kind: Some(own(kind)),
@@ -344,7 +317,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
     Ok(Entry {
         id: id.to_string(),
         parent_id: None,
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         label: None,
         message_value: sent(kind, map, &content),
         message,
@@ -395,14 +368,7 @@ fn usage(tokens: Option<&Value>) -> Usage {
     let cache_read = n("cached");
     let input = n("input").saturating_sub(cache_read) + n("tool");
     let output = n("output") + n("thoughts");
-    Usage {
-        input,
-        output,
-        cache_read,
-        cache_write: 0,
-        cache_write_1h: 0,
-        total_tokens: input + output + cache_read,
-    }
+    Usage::counted(input, output, cache_read, 0)
 }
 
 #[cfg(test)]
@@ -416,6 +382,8 @@ mod tests {
     fn a_yoagent_entry_written_as_a_list_is_no_line_of_any_app() {
         let line = br#"["e1",null,{"role":"user","content":[],"timestamp":1},1]"#;
         assert!(!is_gemini_line(line));
+        assert!(!crate::format::claude::is_claude_line(line));
+        assert!(!crate::format::codex::is_codex_line(line));
         assert!(!crate::format::qwen::is_qwen_line(line));
         assert!(!crate::format::copilot::is_copilot_line(line));
         assert!(!crate::format::opencode::is_opencode_line(line));

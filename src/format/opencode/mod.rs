@@ -34,10 +34,9 @@ use serde_json::{Map, Value};
 
 pub use spec::OpenCode;
 
-use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
-use crate::format::{Checked, LineFacts, MessageKind, Title, text_of};
+use crate::format::{Checked, LineFacts, MessageKind, Title};
 
 /// Whether a line is one of the lines ysess reads OpenCode's sessions as.
 pub fn is_opencode_line(line: &[u8]) -> bool {
@@ -46,27 +45,8 @@ pub fn is_opencode_line(line: &[u8]) -> bool {
         #[serde(borrow)]
         opencode: Cow<'a, str>,
     }
-    // A JSON object only (serde reads a struct from a list too).
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    if !text.starts_with('{') {
-        return false;
-    }
-    serde_json::from_str::<Keys<'_>>(text)
-        .is_ok_and(|k| matches!(k.opencode.as_ref(), "session" | "message" | "tool"))
-}
-
-fn fault(message: &str, indent: usize) -> Checked<'static> {
-    Checked::Fault {
-        fault: LineFault {
-            kind: FaultKind::Shape,
-            at: None,
-            message: message.to_string(),
-            id: None,
-        },
-        indent,
-    }
+    json::object_keys::<Keys<'_>>(line)
+        .is_some_and(|k| matches!(k.opencode.as_ref(), "session" | "message" | "tool"))
 }
 
 /// The parts of a message line.
@@ -83,7 +63,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         Err(verdict) => return *verdict,
     };
     let Some(map) = value.as_object() else {
-        return fault("an OpenCode line must be a JSON object", indent);
+        return json::shape_fault("an OpenCode line must be a JSON object", indent);
     };
     let own = |s: &str| Cow::Owned(s.to_string());
     match string(map, "opencode") {
@@ -109,7 +89,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         }
     }
     let Some(id) = string(map, "id") else {
-        return fault("an OpenCode line must have a string `id`", indent);
+        return json::shape_fault("an OpenCode line must have a string `id`", indent);
     };
     let mut facts = LineFacts {
         id: own(id),
@@ -250,12 +230,5 @@ fn usage(data: &Value) -> Usage {
     };
     let (input, output) = (n(&t["input"]), n(&t["output"]) + reasoning);
     let (cache_read, cache_write) = (n(&t["cache"]["read"]), n(&t["cache"]["write"]));
-    Usage {
-        input,
-        output,
-        cache_read,
-        cache_write,
-        cache_write_1h: 0,
-        total_tokens: input + output + cache_read + cache_write,
-    }
+    Usage::counted(input, output, cache_read, cache_write)
 }

@@ -32,11 +32,10 @@ use serde_json::{Map, Value};
 
 pub use spec::Qwen;
 
-use crate::format::fault::{FaultKind, LineFault};
 use crate::format::genai;
 use crate::format::json::{self, string};
 use crate::format::message::{Entry, Message, NotAnEntry, Usage};
-use crate::format::{Checked, LineFacts, MessageKind, Title, text_of};
+use crate::format::{Checked, LineFacts, MessageKind, Title};
 
 /// The line types Qwen Code writes.
 pub const TYPES: [&str; 4] = ["user", "assistant", "tool_result", "system"];
@@ -69,14 +68,7 @@ pub fn is_qwen_line(line: &[u8]) -> bool {
         #[serde(rename = "systemPayload", default)]
         payload: Option<IgnoredAny>,
     }
-    // A JSON object only (serde reads a struct from a list too).
-    let Ok((text, _)) = text_of(line) else {
-        return false;
-    };
-    if !text.starts_with('{') {
-        return false;
-    }
-    let Ok(keys) = serde_json::from_str::<Keys<'_>>(text) else {
+    let Some(keys) = json::object_keys::<Keys<'_>>(line) else {
         return false;
     };
     keys.uuid.is_some()
@@ -123,13 +115,6 @@ pub fn subagent_files(session: &Path) -> Vec<(String, PathBuf)> {
     found
 }
 
-fn millis(map: &Map<String, Value>) -> u64 {
-    map.get("timestamp")
-        .and_then(Value::as_str)
-        .and_then(json::iso_millis)
-        .unwrap_or(0)
-}
-
 /// Checks one line as Qwen Code's files hold it. `subject`: also make the
 /// entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
@@ -138,13 +123,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
         Err(verdict) => return *verdict,
     };
     let Some(map) = value.as_object() else {
-        let fault = LineFault {
-            kind: FaultKind::Shape,
-            at: None,
-            message: "a Qwen Code line must be a JSON object".to_string(),
-            id: None,
-        };
-        return Checked::Fault { fault, indent };
+        return json::shape_fault("a Qwen Code line must be a JSON object", indent);
     };
     let kind = string(map, "type").unwrap_or_default();
     let Some(id) = string(map, "uuid") else {
@@ -158,7 +137,7 @@ pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'static> {
     let mut facts = LineFacts {
         id: own(id),
         parent: string(map, "parentUuid").map(own),
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         kind: MessageKind::Custom,
         custom_role: Some(own(kind)),
         sidechain: map.get("isSidechain").and_then(Value::as_bool) == Some(true),
@@ -311,7 +290,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
     Ok(Entry {
         id: id.to_string(),
         parent_id: string(map, "parentUuid").map(str::to_string),
-        timestamp: millis(map),
+        timestamp: json::millis(map.get("timestamp")),
         label: None,
         message,
         message_value,
@@ -330,14 +309,7 @@ fn usage(meta: Option<&Value>) -> Usage {
     let cache_read = n("cachedContentTokenCount");
     let input = n("promptTokenCount").saturating_sub(cache_read);
     let output = n("candidatesTokenCount");
-    Usage {
-        input,
-        output,
-        cache_read,
-        cache_write: 0,
-        cache_write_1h: 0,
-        total_tokens: input + output + cache_read,
-    }
+    Usage::counted(input, output, cache_read, 0)
 }
 
 /// What Qwen Code sends its model when it resumes at the end of `path`:
