@@ -39,7 +39,7 @@ use crate::format::fault::{FaultKind, LineFault};
 use crate::format::json::{self, blocks, string};
 use crate::format::message::{Block, Entry, Message, NotAnEntry, Usage};
 use crate::format::{Checked, LineFacts, MessageKind, text_of};
-use scan::scan_claude_line;
+use scan::{Scanned, scan_claude_line};
 
 /// The line types with a `uuid` that Claude Code writes: each is an entry
 /// of the file's tree. Only `user`, `assistant` and the [`KEPT_SYSTEM`]
@@ -164,18 +164,25 @@ pub fn is_record(facts: &LineFacts<'_>) -> bool {
 /// Checks one line as Claude Code's files hold it. `subject`: also make the
 /// entry's subject line.
 pub fn check_line(bytes: &[u8], subject: bool) -> Checked<'_> {
-    // Most lines are messages of the main thread: the scanner reads those;
-    // anything else, anything odd, text the app injected (`isMeta`) and
-    // text that opens with the app's markup is read as a `Value`.
-    let meta = memchr::memmem::find(bytes, b"\"isMeta\":true").is_some();
-    if !meta
-        && let Ok((text, indent)) = text_of(bytes)
-        && let Some(facts) = scan_claude_line(text, subject)
-        && !facts.subject.as_deref().is_some_and(|s| s.starts_with('<'))
-    {
-        return Checked::Entry { facts, indent };
+    fast(bytes, subject).unwrap_or_else(|| slow(bytes, subject))
+}
+
+/// [`check_line`] by the scanner: most lines are messages of the main
+/// thread, progress lines and housekeeping, which it reads where they
+/// stand; anything else, anything odd, text the app injected (`isMeta`)
+/// and text that opens with the app's markup is left to [`slow`] (`None`).
+fn fast(bytes: &[u8], subject: bool) -> Option<Checked<'_>> {
+    let (text, indent) = text_of(bytes).ok()?;
+    match scan_claude_line(text, subject)? {
+        Scanned::Entry(facts) if !facts.subject.as_deref().is_some_and(|s| s.starts_with('<')) => {
+            Some(Checked::Entry { facts, indent })
+        }
+        Scanned::Entry(_) => None,
+        Scanned::Housekeeping => Some(Checked::Aside {
+            unknown: None,
+            title: None,
+        }),
     }
-    slow(bytes, subject)
 }
 
 /// [`check_line`] through a `serde_json::Value`, which also explains faults.
@@ -484,29 +491,67 @@ mod tests {
             r#""message":{"model":"m","role":"assistant","content":[{"type":"tool_use","id":"c1","name":"Bash","input":{ "b" : 1, "a": [2.50, "x"] }},{"type":"tool_use","id":"c2","name":"Read","input":{}}]},"type":"assistant""#,
             r#""message":{"model":"m","role":"assistant","content":[{"type":"text","text":""},{"type":"text","text":"later"},{"type":"something_new","x":1}]},"type":"assistant","isSidechain":true"#,
             r#""type":"user","message":{"role":"user","content":[]}"#,
+            r#""type":"progress","data":{"type":"bash_progress","output":"a\"b","fullOutput":{"x":[1,2]}},"toolUseID":"t"}"#,
+            r#""type":"progress","data":{"output":"no type"}"#,
+            r#""type":"progress","data":[1]"#,
+            r#""type":"attachment","attachment":{"type":"todo","content":[]},"isSidechain":true"#,
         ];
         let odd: Vec<String> = odd
             .iter()
             .map(|rest| format!("{{{HEAD},{rest}}}"))
             .collect();
+        // Every line Claude Code itself wrote in the agent tests, too.
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut written = vec![std::fs::read_to_string(fixtures.join("claude/today.jsonl")).unwrap()];
+        let mut dirs = vec![fixtures.join("agents/claude")];
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "jsonl") {
+                    written.push(std::fs::read_to_string(&path).unwrap());
+                }
+            }
+        }
         let lines = include_str!("../../../tests/fixtures/claude/session.jsonl")
             .lines()
             .chain(include_str!("../../../tests/fixtures/claude/broken.jsonl").lines())
-            .chain(odd.iter().map(String::as_str));
-        let mut scanned = 0;
+            .chain(odd.iter().map(String::as_str))
+            .chain(written.iter().flat_map(|w| w.lines()));
+        let (mut scanned, mut custom, mut housekeeping) = (0, 0, 0);
         for line in lines {
             for subject in [false, true] {
-                if let Some(fast) = scan_claude_line(line.trim(), subject) {
-                    scanned += 1;
-                    assert_eq!(
-                        Some(fast.into_owned()),
-                        slow_facts(line, subject),
-                        "{line} (subject: {subject})"
-                    );
+                match fast(line.trim().as_bytes(), subject) {
+                    Some(Checked::Entry { facts, .. }) => {
+                        scanned += 1;
+                        custom += usize::from(facts.kind == MessageKind::Custom);
+                        assert_eq!(
+                            Some(facts.into_owned()),
+                            slow_facts(line, subject),
+                            "{line} (subject: {subject})"
+                        );
+                    }
+                    Some(_) => {
+                        housekeeping += 1;
+                        assert!(
+                            matches!(
+                                slow(line.as_bytes(), subject),
+                                Checked::Aside {
+                                    unknown: None,
+                                    title: None
+                                }
+                            ),
+                            "{line}"
+                        );
+                    }
+                    None => {}
                 }
             }
         }
         assert!(scanned >= 30, "the scanner read {scanned} lines");
+        assert!(custom >= 20, "the scanner read {custom} progress and attachment lines");
+        assert!(housekeeping >= 20, "the scanner read {housekeeping} housekeeping lines");
     }
 
     #[test]
@@ -520,9 +565,22 @@ mod tests {
             r#""type":"user","message":{"role":"user","content":[{"type":"text","text":5}]}"#,
             r#""type":"user","message":{"role":"user","content":"x"},"type":"assistant""#,
             r#""type":"summary","message":{"role":"user","content":"x"}"#,
+            // A progress line odd in its data, or with words of its own.
+            r#""type":"progress","data":{"type":"a","type":"b"}"#,
+            r#""type":"progress","data":{"type":7}"#,
+            r#""type":"progress","content":"x""#,
+            r#""type":"system","data":{}"#,
         ] {
             let line = format!("{{{HEAD},{rest}}}");
             assert!(scan_claude_line(&line, true).is_none(), "{line}");
+        }
+        // Lines without an entry: titles, and types it does not know.
+        for line in [
+            r#"{"type":"custom-title","customTitle":"x","sessionId":"s"}"#,
+            r#"{"type":"summary","summary":"x","leafUuid":"u1"}"#,
+            r#"{"type":"some-future-line","sessionId":"s"}"#,
+        ] {
+            assert!(scan_claude_line(line, true).is_none(), "{line}");
         }
     }
 }

@@ -1,7 +1,10 @@
-//! Claude Code's `user` and `assistant` lines: the tree's fields at the top
-//! level, in any order, and a message in the shape of Anthropic's Messages
-//! API. Only what [`crate::format::claude::check_line`] would read the same
-//! way is accepted; `system` lines, compactions (`logicalParentUuid`) and
+//! Claude Code's lines, read where they stand: `user` and `assistant` lines
+//! (the tree's fields at the top level, in any order, and a message in the
+//! shape of Anthropic's Messages API), the `progress` and `attachment` lines
+//! that make up most of a long session (their `data` skipped but for its
+//! `type`), and the app's housekeeping lines that hold no entry. Only what
+//! [`crate::format::claude::check_line`] would read the same way is
+//! accepted; `system` lines, compactions (`logicalParentUuid`), titles and
 //! anything odd are left to it.
 
 use std::borrow::Cow;
@@ -12,9 +15,22 @@ use crate::format::scan::subject::{call_subject, first_line};
 use crate::format::scan::{Scanner, Seen};
 use crate::format::{LineFacts, MessageKind};
 
-/// The fast path ([`crate::format::yoagent::scan::scan_line`]) for a line of a Claude Code session: a `user` or
-/// `assistant` line (see [`super`]); `None` for anything else.
-pub fn scan_claude_line(line: &str, subject: bool) -> Option<LineFacts<'_>> {
+use super::HOUSEKEEPING;
+
+/// What the fast path made of a line.
+#[derive(Debug)]
+pub enum Scanned<'a> {
+    /// An entry of the tree.
+    Entry(LineFacts<'a>),
+    /// A housekeeping line of a known type that holds no entry and no
+    /// title.
+    Housekeeping,
+}
+
+/// The fast path ([`crate::format::yoagent::scan::scan_line`]) for a line of
+/// a Claude Code session (see [`super`]); `None` for anything it leaves to
+/// the slow path.
+pub fn scan_claude_line(line: &str, subject: bool) -> Option<Scanned<'_>> {
     Scanner::new(line, subject).whole(Scanner::claude_entry)
 }
 
@@ -34,16 +50,18 @@ struct Block<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    pub(crate) fn claude_entry(&mut self) -> Option<LineFacts<'a>> {
+    pub(crate) fn claude_entry(&mut self) -> Option<Scanned<'a>> {
         const TYPE: u32 = 0;
         const UUID: u32 = 1;
         const PARENT: u32 = 2;
         const TIMESTAMP: u32 = 3;
         const MESSAGE: u32 = 4;
         const SIDECHAIN: u32 = 5;
+        const DATA: u32 = 6;
+        const CONTENT: u32 = 7;
         let mut seen = Seen::default();
         let mut facts = LineFacts::default();
-        let (mut kind, mut sidechain) = (None, false);
+        let (mut kind, mut sidechain, mut data_kind) = (None, false, None);
         let mut blocks = Vec::new();
         self.object(|s, key| match key {
             b"type" => {
@@ -75,17 +93,53 @@ impl<'a> Scanner<'a> {
                 seen.first(MESSAGE)?;
                 s.claude_message(&mut facts, &mut blocks)
             }
-            // A compaction's parent, and a system line's own words.
+            // What a progress line reports.
+            b"data" => {
+                seen.first(DATA)?;
+                data_kind = s.data_type()?;
+                Some(())
+            }
+            // A system line's own words: only a user's or an assistant's
+            // line may hold them (unread).
+            b"content" => {
+                seen.first(CONTENT)?;
+                s.skip_value(2)
+            }
+            // Text the app injected: the slow path's.
+            b"isMeta" => (!s.bool()?).then_some(()),
+            // A compaction's parent, and a system line's kind.
             b"logicalParentUuid" | b"subtype" => None,
             _ => s.skip_value(2),
         })?;
-        if ![TYPE, UUID, TIMESTAMP, MESSAGE]
-            .iter()
-            .all(|&bit| seen.has(bit))
-        {
+        let kind = kind?;
+        if !seen.has(UUID) {
+            // A housekeeping line: no entry. Titles are the slow path's.
+            let plain = HOUSEKEEPING.contains(&kind.as_ref())
+                && !matches!(kind.as_ref(), "custom-title" | "summary");
+            return plain.then_some(Scanned::Housekeeping);
+        }
+        if !seen.has(TIMESTAMP) {
             return None;
         }
-        match kind.as_deref()? {
+        if kind != "user" && kind != "assistant" {
+            // A progress or attachment line: an entry of the app's own.
+            if seen.has(CONTENT) || !matches!(kind.as_ref(), "progress" | "attachment") {
+                return None;
+            }
+            facts.kind = MessageKind::Custom;
+            facts.model = None;
+            facts.custom_kind = Some(data_kind.unwrap_or_else(|| kind.clone()));
+            if self.want_subject {
+                facts.subject = Some(kind.clone());
+            }
+            facts.custom_role = Some(kind);
+            facts.sidechain = sidechain;
+            return Some(Scanned::Entry(facts));
+        }
+        if !seen.has(MESSAGE) {
+            return None;
+        }
+        match kind.as_ref() {
             "user" => match blocks
                 .iter()
                 .find(|b| b.kind.as_deref() == Some("tool_result"))
@@ -113,7 +167,28 @@ impl<'a> Scanner<'a> {
         if self.want_subject {
             facts.subject = Some(Cow::Owned(subject(blocks)?));
         }
-        Some(facts)
+        Some(Scanned::Entry(facts))
+    }
+
+    /// A progress line's `data`: its `type` when it is an object with a
+    /// string `type` once; `None` (the slow path's) for anything else.
+    fn data_type(&mut self) -> Option<Option<Cow<'a, str>>> {
+        self.ws();
+        if self.peek()? != b'{' {
+            self.skip_value(2)?;
+            return Some(None);
+        }
+        let mut seen = Seen::default();
+        let mut kind = None;
+        self.object(|s, key| match key {
+            b"type" => {
+                seen.first(0)?;
+                kind = Some(s.string()?);
+                Some(())
+            }
+            _ => s.skip_value(2),
+        })?;
+        Some(kind)
     }
 
     /// The message: its model and its content, its other fields skipped.
