@@ -216,12 +216,7 @@ fn weigh(v: &mut Value, out: &str) {
 /// A `bash_progress` line after the tool call `call` (an assistant line).
 fn progress(call: &Value, k: usize, so_far: &str, rng: &mut Rng) -> Value {
     let tool = call["message"]["content"][0]["id"].clone();
-    let tail: String = so_far
-        .lines()
-        .rev()
-        .take(5)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let tail: String = so_far.lines().rev().take(5).collect::<Vec<_>>().join("\n");
     let mut ids = Ids::new(rng.next());
     serde_json::json!({
         "parentUuid": call["uuid"],
@@ -286,8 +281,8 @@ fn session(
             let text = v.to_string();
             writeln!(out, "{text}")?;
             written += text.len() as u64 + 1;
-            let calls = v["type"] == "assistant"
-                && v["message"]["content"][0]["type"] == "tool_use";
+            let calls =
+                v["type"] == "assistant" && v["message"]["content"][0]["type"] == "tool_use";
             if calls {
                 let mut so_far = String::new();
                 for k in 0..rng.below(121) as usize {
@@ -372,10 +367,6 @@ pub fn make_home(sessions: usize, megabytes: usize) -> std::io::Result<PathBuf> 
         written += session(&project, &id, (lines, agents), bytes, &day, &mut rng)?;
     }
     std::fs::write(&meta, marker)?;
-    println!(
-        "generated {} MB in {}",
-        written >> 20,
-        ms(t.elapsed())
-    );
+    println!("generated {} MB in {}", written >> 20, ms(t.elapsed()));
     Ok(dir)
 }

@@ -51,7 +51,18 @@ pub fn bare(err: &serde_json::Error) -> String {
 /// format's detection looks at); `None` for any other line. Only an object
 /// is asked: serde also reads a struct from a list, and a yoagent entry
 /// written as the list of its fields is no line of any app's.
-pub fn object_keys<'a, K: serde::Deserialize<'a>>(line: &'a [u8]) -> Option<K> {
+///
+/// `needs`: keys (quoted, `"payload"`) of which the object must hold one
+/// for `K` to say yes. A line whose bytes hold none of them, nor an escape
+/// a key could be spelled with (`\u`), is no such line, and is not parsed:
+/// detection looks at the first lines of every file, which in a long
+/// session are tens of kilobytes each.
+pub fn object_keys<'a, K: serde::Deserialize<'a>>(line: &'a [u8], needs: &[&[u8]]) -> Option<K> {
+    let holds = |bytes: &[u8]| memchr::memmem::find(line, bytes).is_some();
+    let may = needs.is_empty() || needs.iter().any(|key| holds(key)) || holds(b"\\u");
+    if !may {
+        return None;
+    }
     let (text, _) = text_of(line).ok()?;
     if !text.starts_with('{') {
         return None;

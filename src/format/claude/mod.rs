@@ -100,7 +100,7 @@ pub fn is_claude_line(line: &[u8]) -> bool {
         #[serde(rename = "sessionId", default)]
         session: Option<IgnoredAny>,
     }
-    let Some(keys) = json::object_keys::<Keys<'_>>(line) else {
+    let Some(keys) = json::object_keys::<Keys<'_>>(line, &[]) else {
         return false;
     };
     let kind = keys.kind.as_deref();
@@ -502,7 +502,8 @@ mod tests {
             .collect();
         // Every line Claude Code itself wrote in the agent tests, too.
         let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut written = vec![std::fs::read_to_string(fixtures.join("claude/today.jsonl")).unwrap()];
+        let mut written =
+            vec![std::fs::read_to_string(fixtures.join("claude/today.jsonl")).unwrap()];
         let mut dirs = vec![fixtures.join("agents/claude")];
         while let Some(dir) = dirs.pop() {
             for e in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -550,8 +551,14 @@ mod tests {
             }
         }
         assert!(scanned >= 30, "the scanner read {scanned} lines");
-        assert!(custom >= 20, "the scanner read {custom} progress and attachment lines");
-        assert!(housekeeping >= 20, "the scanner read {housekeeping} housekeeping lines");
+        assert!(
+            custom >= 20,
+            "the scanner read {custom} progress and attachment lines"
+        );
+        assert!(
+            housekeeping >= 20,
+            "the scanner read {housekeeping} housekeeping lines"
+        );
     }
 
     #[test]

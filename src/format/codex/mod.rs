@@ -70,7 +70,8 @@ pub fn is_codex_line(line: &[u8]) -> bool {
         #[serde(rename = "payload")]
         _payload: Map<String, Value>,
     }
-    json::object_keys::<Keys<'_>>(line).is_some_and(|k| TYPES.contains(&k.kind.as_ref()))
+    json::object_keys::<Keys<'_>>(line, &[b"\"payload\""])
+        .is_some_and(|k| TYPES.contains(&k.kind.as_ref()))
 }
 
 /// Whether an entry is bookkeeping: everything but the conversation's

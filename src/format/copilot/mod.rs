@@ -56,7 +56,7 @@ pub fn is_copilot_line(line: &[u8]) -> bool {
         #[serde(rename = "parentId")]
         _parent: IgnoredAny,
     }
-    json::object_keys::<Keys<'_>>(line).is_some_and(|k| {
+    json::object_keys::<Keys<'_>>(line, &[b"\"parentId\""]).is_some_and(|k| {
         let mut parts = k.kind.split('.');
         parts.next().is_some_and(|p| !p.is_empty()) && parts.next().is_some_and(|p| !p.is_empty())
     })

@@ -60,7 +60,9 @@ pub fn is_gemini_line(line: &[u8]) -> bool {
         #[serde(rename = "$rewindTo", default)]
         rewind: Option<IgnoredAny>,
     }
-    let Some(keys) = json::object_keys::<Keys>(line) else {
+    let Some(keys) =
+        json::object_keys::<Keys>(line, &[b"\"projectHash\"", b"\"$set\"", b"\"$rewindTo\""])
+    else {
         return false;
     };
     (keys.session.is_some() && keys.project.is_some())

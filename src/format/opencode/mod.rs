@@ -45,7 +45,7 @@ pub fn is_opencode_line(line: &[u8]) -> bool {
         #[serde(borrow)]
         opencode: Cow<'a, str>,
     }
-    json::object_keys::<Keys<'_>>(line)
+    json::object_keys::<Keys<'_>>(line, &[b"\"opencode\""])
         .is_some_and(|k| matches!(k.opencode.as_ref(), "session" | "message" | "tool"))
 }
 

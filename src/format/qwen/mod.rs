@@ -68,7 +68,8 @@ pub fn is_qwen_line(line: &[u8]) -> bool {
         #[serde(rename = "systemPayload", default)]
         payload: Option<IgnoredAny>,
     }
-    let Some(keys) = json::object_keys::<Keys<'_>>(line) else {
+    let Some(keys) = json::object_keys::<Keys<'_>>(line, &[b"\"parts\"", b"\"systemPayload\""])
+    else {
         return false;
     };
     keys.uuid.is_some()
