@@ -6,7 +6,7 @@
 //! Environment:
 //! - `YSESS_BENCH_ENTRIES` (default 200000): entries in the generated session.
 //! - `YSESS_BENCH_RUNS` (default 5): runs per measurement; the best is shown.
-//! - `YSESS_RG` (default `/usr/bin/rg`): the ripgrep binary. When it is
+//! - `YSESS_RG` (default `rg` on the `PATH`): the ripgrep binary. When it is
 //!   missing, the bench says so and times ysess alone.
 //!
 //! Both programs write into a pipe that this process drains (ripgrep stops
@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
     println!("bench file: {} ({})", file.display(), mb(bytes));
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
-    let rg_path = std::env::var_os("YSESS_RG").unwrap_or_else(|| "/usr/bin/rg".into());
+    let rg_path = std::env::var_os("YSESS_RG").unwrap_or_else(|| "rg".into());
     let rg = Path::new(&rg_path);
     let have_rg = Command::new(rg)
         .arg("--version")

@@ -18,6 +18,9 @@ use crate::format::{LineFacts, MessageKind};
 use super::HOUSEKEEPING;
 
 /// What the fast path made of a line.
+// Returned and taken apart at once, never stored: boxing the entry would
+// cost an allocation a line for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Scanned<'a> {
     /// An entry of the tree.

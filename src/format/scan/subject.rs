@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::{HI, LO};
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
 pub(crate) use crate::format::json::SUBJECT_CHARS;
 
 /// Raw pieces of the first text, thinking, tool call and image of a message.
