@@ -26,6 +26,16 @@ enum Held {
     Memory(Vec<u8>),
 }
 
+impl Drop for Held {
+    /// A file's bytes held in memory: the buffer goes to the next file's
+    /// read ([`crate::input::spare`]).
+    fn drop(&mut self) {
+        if let Held::Memory(bytes) = self {
+            crate::input::keep(std::mem::take(bytes));
+        }
+    }
+}
+
 /// What [`Repo::load_once_with`] does besides reading a session.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Once {
@@ -216,7 +226,8 @@ impl Repo {
         } else {
             // The file as it was when looked at: what an agent appends
             // meanwhile is for the next look.
-            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            let mut bytes = crate::input::spare(meta.len() as usize);
+            bytes.clear();
             (&file).take(meta.len()).read_to_end(&mut bytes)?;
             let (report, tree) = check_tree(&bytes[..], options)?;
             (report, tree, Held::Memory(bytes))
@@ -230,14 +241,8 @@ impl Repo {
         limit: u64,
         once: &Once,
     ) -> Result<(Repo, Option<crate::check::digest::Digest>), LoadError> {
-        let options = Options {
-            subjects: true,
-            digest: once.digest,
-            since: once.since,
-            tallies: once.tallies,
-            ..Options::default()
-        };
-        let (mut report, tree, store) = if let Some(bytes) = Format::read_whole(path) {
+        let options = Repo::once_options(once);
+        let read = if let Some(bytes) = Format::read_whole(path) {
             // A session its app keeps in a database: read whole, once.
             let bytes = bytes?;
             let (report, tree) = check_tree(&bytes[..], &options)?;
@@ -245,6 +250,32 @@ impl Repo {
         } else {
             Repo::read_once(path, limit, &options)?
         };
+        Repo::finish_once(read, once)
+    }
+
+    /// [`Repo::load_once`] of a session file whose bytes, all of them, were
+    /// read already (to look at them raw first, as `grep --all` does).
+    pub fn load_read(bytes: Vec<u8>) -> Result<Repo, LoadError> {
+        let once = Once::default();
+        let (report, tree) = check_tree(&bytes[..], &Repo::once_options(&once))?;
+        Repo::finish_once((report, tree, Held::Memory(bytes)), &once).map(|(repo, _)| repo)
+    }
+
+    fn once_options(once: &Once) -> Options {
+        Options {
+            subjects: true,
+            digest: once.digest,
+            since: once.since,
+            tallies: once.tallies,
+            ..Options::default()
+        }
+    }
+
+    /// The repo of what [`Repo::load_once_with`] read.
+    fn finish_once(
+        (mut report, tree, store): (crate::check::Report, Tree, Held),
+        once: &Once,
+    ) -> Result<(Repo, Option<crate::check::digest::Digest>), LoadError> {
         if let Some(changed) = report
             .findings
             .iter()

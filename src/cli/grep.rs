@@ -1,4 +1,4 @@
-use std::io::{self, Write};
+use std::io::{self, Read as _, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
@@ -294,19 +294,36 @@ fn search_file(
     if crate::search::through_tree(path, None) {
         // The raw bytes first, as rg reads them: a file the pattern's raw
         // form cannot match (and that holds no escape it could miss) has
-        // no match, and is never read as a session.
-        let raw_miss = pattern.raw().is_some()
-            && !crate::format::Format::keeps_whole(path)
-            && std::fs::metadata(path).is_ok_and(|m| m.len() <= crate::fleet::sessions::ONCE)
-            && std::fs::read(path).is_ok_and(|bytes| !pattern.may_match_line(&bytes));
-        if raw_miss {
+        // no match, and is never read as a session; one that may match is
+        // read as a session from the same bytes.
+        let raw = (pattern.raw().is_some() && !crate::format::Format::keeps_whole(path))
+            .then(|| {
+                let file = crate::input::open_session(path).ok()?;
+                let meta = file.metadata().ok()?;
+                if !meta.is_file() || meta.len() > crate::fleet::sessions::ONCE {
+                    return None;
+                }
+                let mut bytes = crate::input::spare(meta.len() as usize);
+                bytes.clear();
+                (&file).take(meta.len()).read_to_end(&mut bytes).ok()?;
+                Some(bytes)
+            })
+            .flatten();
+        if raw
+            .as_ref()
+            .is_some_and(|bytes| !pattern.may_match_line(bytes))
+        {
+            raw.into_iter().for_each(crate::input::keep);
             return Ok(Searched {
                 out,
                 matched: false,
                 skipped: 0,
             });
         }
-        let repo = crate::repo::Repo::load_once(path, crate::fleet::sessions::ONCE)?;
+        let repo = match raw {
+            Some(bytes) => crate::repo::Repo::load_read(bytes)?,
+            None => crate::repo::Repo::load_once(path, crate::fleet::sessions::ONCE)?,
+        };
         let mut ixs: Vec<crate::Ix> = repo.tree.entries().collect();
         ixs.sort_by_key(|&ix| repo.tree.node(ix).line);
         let matched = search_entries(&repo, &ixs, pattern, scope, render, &mut out)?;
@@ -360,7 +377,7 @@ fn all(
         .into_iter()
         .map(std::path::Path::to_path_buf)
         .collect();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     let mut matched = false;
     let mut skipped: Vec<(std::path::PathBuf, usize)> = Vec::new();
     paged(&mut ctx.streams, args.json, |out| {

@@ -188,7 +188,7 @@ pub(crate) fn read_found(
     found: impl Iterator<Item = Found> + Send,
     done: impl FnMut(Read) -> bool,
 ) {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     crate::fleet::ordered(
         workers,
         workers * 4,

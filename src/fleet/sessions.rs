@@ -250,9 +250,13 @@ impl Session {
     /// The id [`Session::of_repo`] gives the session of `repo` at `path`,
     /// without its account.
     pub fn id_of(path: &Path, repo: &Repo) -> String {
-        head_facts(path, &repo.start(HEAD).unwrap_or_default())
-            .0
-            .unwrap_or_else(|| stem(path))
+        head_facts(
+            path,
+            &repo.start(HEAD).unwrap_or_default(),
+            Some(repo.format),
+        )
+        .0
+        .unwrap_or_else(|| stem(path))
     }
 
     /// What `ls` says of the session `repo`, read from `path`, given the
@@ -300,7 +304,11 @@ impl Session {
                     })
                     .find_map(|ix| repo.entry(ix).ok()?.message.own_words())
             });
-        let (id, project) = head_facts(path, &repo.start(HEAD).unwrap_or_default());
+        let (id, project) = head_facts(
+            path,
+            &repo.start(HEAD).unwrap_or_default(),
+            Some(repo.format),
+        );
         let id = id.unwrap_or_else(|| stem(path));
         Session {
             path: path.to_path_buf(),
@@ -323,8 +331,9 @@ impl Session {
 /// (`id`, `cwd`), Codex's `session_meta` (`payload.id`, `payload.cwd`),
 /// Claude Code's first line with a `cwd` (its id is the file's name). Read from
 /// the file's first [`HEAD`] bytes only, whose lines also tell the format.
-fn head_facts(path: &Path, head: &[u8]) -> (Option<String>, Option<String>) {
-    let format = Format::detect(head.split(|&b| b == b'\n'));
+/// `known`: the file's format, when it was read already.
+fn head_facts(path: &Path, head: &[u8], known: Option<Format>) -> (Option<String>, Option<String>) {
+    let format = known.unwrap_or_else(|| Format::detect(head.split(|&b| b == b'\n')));
     let (id, project) = lines_facts(format, head);
     let project = project.or_else(|| {
         let root = format.spec().project(path)?;
@@ -402,7 +411,7 @@ pub fn accounts(
         account_of(path, by, tz, window, drop)
     };
     let none = hashbrown::HashSet::new();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     let mut read: Vec<(PathBuf, Read)> = Vec::new();
     // Each reply's earliest copy: (time, its file's place in `read`).
     let mut first: hashbrown::HashMap<String, (u64, usize)> = hashbrown::HashMap::new();
@@ -526,9 +535,15 @@ fn account_of(
     let mut keyed = Keyed::new();
     let whole = |key: String| Keyed::from([(key, total.clone())]);
     match by {
-        By::Session => keyed = whole(head_facts(path, &head()).0.unwrap_or_else(|| stem(path))),
+        By::Session => {
+            keyed = whole(
+                head_facts(path, &head(), None)
+                    .0
+                    .unwrap_or_else(|| stem(path)),
+            )
+        }
         By::Project => {
-            let project = head_facts(path, &head()).1.unwrap_or_else(|| {
+            let project = head_facts(path, &head(), None).1.unwrap_or_else(|| {
                 path.parent()
                     .map(|p| p.display().to_string())
                     .unwrap_or_default()
@@ -628,7 +643,7 @@ pub fn newest_first(files: &[Found]) -> Vec<&Path> {
 /// The id of the session in the file at `path`, as `ls` shows it: the id
 /// the file records near its start, else the file's stem.
 pub fn id_of(path: &Path) -> String {
-    head_facts(path, &file_head(path))
+    head_facts(path, &file_head(path), None)
         .0
         .unwrap_or_else(|| stem(path))
 }
@@ -668,7 +683,7 @@ pub fn resolve(spec: &str, files: &[Found]) -> Result<PathBuf, NoSession> {
     // read the id they record, unless none matches so (files renamed, or
     // copied under other names), when every file's head is read.
     let id_starts = |path: &Path| {
-        head_facts(path, &file_head(path))
+        head_facts(path, &file_head(path), None)
             .0
             .is_some_and(|id| id.starts_with(spec))
     };

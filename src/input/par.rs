@@ -50,6 +50,13 @@ where
     })
 }
 
+/// The cores this process may use, asked of the system once (each ask
+/// reads the cgroup's files).
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// What this map and [`crate::fleet::ordered`] share: `workers` threads of
 /// `scope` map the `(seq, item)` pairs `items` gives (`seq` counting from 0)
 /// with `map`, and the results go to `consume` in `seq` order on this

@@ -142,7 +142,7 @@ where
     // while those read before are searched on the others, each whole, and
     // taken in order. Reading is a copy the kernel makes on one core; it
     // is no longer waited for between searches.
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     let mut failed: Option<io::Error> = None;
     // Once taking fails (or stops: `-l` has its answer), nothing more is read.
     let stop = std::sync::atomic::AtomicBool::new(false);

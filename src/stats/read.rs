@@ -76,9 +76,13 @@ fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
 
     let tree = &repo.tree;
     let len = tree.len();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8);
+    // A small session is read on one thread: a command over many sessions
+    // already reads one on each core.
+    let workers = if len < crate::input::par::SPLIT_AT {
+        1
+    } else {
+        crate::input::par::cores().clamp(1, 8)
+    };
     let chunk = len.div_ceil(workers).max(1);
     // Read in parallel: each worker fills its own range of `all` in place
     // (the facts of a large session are tens of MB: never copied). Tool

@@ -630,7 +630,7 @@ pub fn export(
     mut progress: impl FnMut(),
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     let mut failed: io::Result<()> = Ok(());
     // Whole files are put in place by threads of their own (a part file
     // of the entries table, or not, with each).

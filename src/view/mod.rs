@@ -118,7 +118,7 @@ pub fn rows_in_order<T: Send, E>(
     make: impl Fn(crate::Ix) -> T + Sync,
     mut each: impl FnMut(crate::Ix, T) -> Result<(), E>,
 ) -> Result<(), E> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     if workers == 1 || order.len() <= ROWS_PER_PIECE {
         return order.iter().try_for_each(|&ix| each(ix, make(ix)));
     }

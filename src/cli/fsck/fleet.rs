@@ -132,7 +132,7 @@ fn check_all(
             bar.found(*size);
         }
     });
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::input::par::cores();
     let mut tally = Tally::default();
     let mut worst = Exit::Success;
     let mut failed: Option<Failure> = None;

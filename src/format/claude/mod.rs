@@ -89,6 +89,12 @@ pub const HOUSEKEEPING: [&str; 22] = [
 /// [`HOUSEKEEPING`] type. No yoagent entry has these keys. Only the
 /// top-level keys are looked at (a line may be very long).
 pub fn is_claude_line(line: &[u8]) -> bool {
+    // The keys read where they stand; serde decides anything odd.
+    scan::is_claude_line(line).unwrap_or_else(|| is_claude_line_by_serde(line))
+}
+
+/// [`is_claude_line`], the keys read by serde.
+fn is_claude_line_by_serde(line: &[u8]) -> bool {
     use serde::de::IgnoredAny;
 
     #[derive(serde::Deserialize)]
@@ -559,6 +565,45 @@ mod tests {
             housekeeping >= 20,
             "the scanner read {housekeeping} housekeeping lines"
         );
+    }
+
+    #[test]
+    fn claude_lines_are_told_by_the_scanner_as_serde_tells_them() {
+        let mut lines: Vec<String> = [
+            r#"{"type":"user","uuid":"u","sessionId":null}"#,
+            r#"{"type":null,"uuid":"u","sessionId":"s"}"#,
+            r#"{"type":"user","uuid":null}"#,
+            r#"{"type":"user","uuid":{"a":[1]}}"#,
+            r#"{"type":"queue-operation"}"#,
+            r#"{"type":"user","type":"user","sessionId":"s"}"#,
+            r#"{"type":5,"sessionId":"s"}"#,
+            r#" {"sessionId":"s"} "#,
+            r#"[{"sessionId":"s"}]"#,
+            r#"{"id":"e1","parent_id":null,"message":{}}"#,
+        ]
+        .map(String::from)
+        .to_vec();
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut dirs = vec![fixtures];
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "jsonl") {
+                    let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                    lines.extend(text.lines().map(String::from));
+                }
+            }
+        }
+        let mut told = 0;
+        for line in &lines {
+            if let Some(said) = scan::is_claude_line(line.as_bytes()) {
+                told += 1;
+                assert_eq!(said, is_claude_line_by_serde(line.as_bytes()), "{line}");
+            }
+        }
+        assert!(told > 1000, "the scanner told {told} lines");
     }
 
     #[test]

@@ -37,6 +37,53 @@ pub fn scan_claude_line(line: &str, subject: bool) -> Option<Scanned<'_>> {
     Scanner::new(line, subject).whole(Scanner::claude_entry)
 }
 
+/// [`super::is_claude_line`] by the scanner: the top-level `type`, `uuid`
+/// and `sessionId` (each once; `null` as if missing, as serde reads an
+/// `Option`); `None` for a line it leaves to serde.
+pub fn is_claude_line(line: &[u8]) -> Option<bool> {
+    let text = std::str::from_utf8(line)
+        .ok()?
+        .trim_matches([' ', '\t', '\r', '\n']);
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut seen = Seen::default();
+    let (mut kind, mut uuid, mut session) = (None, false, false);
+    let present = |s: &mut Scanner<'_>| -> Option<bool> {
+        if s.null() {
+            return Some(false);
+        }
+        s.skip_value(2)?;
+        Some(true)
+    };
+    Scanner::new(text, false).whole(|s| {
+        s.object(|s, key| match key {
+            b"type" => {
+                seen.first(0)?;
+                kind = s.opt_string()?;
+                Some(())
+            }
+            b"uuid" => {
+                seen.first(1)?;
+                uuid = present(s)?;
+                Some(())
+            }
+            b"sessionId" => {
+                seen.first(2)?;
+                session = present(s)?;
+                Some(())
+            }
+            _ => s.skip_value(2),
+        })
+    })?;
+    let kind = kind.as_deref();
+    Some(
+        session
+            || (uuid && kind.is_some_and(|k| super::TYPES.contains(&k)))
+            || kind.is_some_and(|k| HOUSEKEEPING.contains(&k)),
+    )
+}
+
 /// A block's fields, captured in whatever order they come.
 #[derive(Default)]
 struct Block<'a> {
