@@ -53,13 +53,17 @@ pub fn bare(err: &serde_json::Error) -> String {
 /// written as the list of its fields is no line of any app's.
 ///
 /// `needs`: keys (quoted, `"payload"`) of which the object must hold one
-/// for `K` to say yes. A line whose bytes hold none of them, nor an escape
-/// a key could be spelled with (`\u`), is no such line, and is not parsed:
-/// detection looks at the first lines of every file, which in a long
-/// session are tens of kilobytes each.
+/// for `K` to say yes. A line whose bytes hold none of them is no such
+/// line, and is not parsed: detection looks at the first lines of every
+/// file, which in a long session are tens of kilobytes each. A line with a
+/// `\u` escape is looked at closer, as a key could be spelled with one: its
+/// top-level keys are read by the scanner, and it is parsed when one is
+/// needed or spelled with an escape.
 pub fn object_keys<'a, K: serde::Deserialize<'a>>(line: &'a [u8], needs: &[&[u8]]) -> Option<K> {
     let holds = |bytes: &[u8]| memchr::memmem::find(line, bytes).is_some();
-    let may = needs.is_empty() || needs.iter().any(|key| holds(key)) || holds(b"\\u");
+    let may = needs.is_empty()
+        || needs.iter().any(|key| holds(key))
+        || holds(b"\\u") && key_may_be_one_of(line, needs);
     if !may {
         return None;
     }
@@ -68,6 +72,24 @@ pub fn object_keys<'a, K: serde::Deserialize<'a>>(line: &'a [u8], needs: &[&[u8]
         return None;
     }
     serde_json::from_str(text).ok()
+}
+
+/// Whether a top-level key of the object `line` is one of `needs` (quoted),
+/// or the scanner cannot tell (a key with an escape, an odd line).
+fn key_may_be_one_of(line: &[u8], needs: &[&[u8]]) -> bool {
+    let Ok((text, _)) = text_of(line) else {
+        return true;
+    };
+    let mut found = false;
+    let read = crate::format::scan::Scanner::new(text, false).whole(|s| {
+        s.object(|s, key| {
+            found |= needs
+                .iter()
+                .any(|n| n.len() >= 2 && &n[1..n.len() - 1] == key);
+            s.skip_value(2)
+        })
+    });
+    read.is_none() || found
 }
 
 /// A time field, in ms since the epoch; 0 when it is missing or not an ISO
@@ -207,5 +229,34 @@ pub struct NotAnEntry(pub String);
 impl std::fmt::Display for NotAnEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::object_keys;
+
+    #[derive(serde::Deserialize)]
+    struct Keys {
+        #[allow(dead_code)]
+        payload: serde_json::Value,
+    }
+
+    fn has_payload(line: &str) -> bool {
+        object_keys::<Keys>(line.as_bytes(), &[b"\"payload\""]).is_some()
+    }
+
+    #[test]
+    fn a_needed_key_is_found_however_the_line_spells_it() {
+        // Plain, and beside an escape elsewhere.
+        assert!(has_payload(r#"{"type":"x","payload":{}}"#));
+        assert!(has_payload(r#"{"text":"\u001b[31m","payload":1}"#));
+        // Spelled with an escape, as serde reads it.
+        assert!(has_payload(r#"{"type":"x","\u0070ayload":{}}"#));
+        assert!(has_payload(r#"{"text":"\u001b","\u0070ayload":[]}"#));
+        // Missing, with and without an escape about; only inside a value.
+        assert!(!has_payload(r#"{"type":"x","body":{}}"#));
+        assert!(!has_payload(r#"{"text":"\u001b","body":{"payload":1}}"#));
+        assert!(!has_payload(r#"{"text":"payload \u00e9"}"#));
     }
 }
