@@ -26,16 +26,6 @@ enum Held {
     Memory(Vec<u8>),
 }
 
-impl Drop for Held {
-    /// A file's bytes held in memory: the buffer goes to the next file's
-    /// read ([`crate::input::spare`]).
-    fn drop(&mut self) {
-        if let Held::Memory(bytes) = self {
-            crate::input::keep(std::mem::take(bytes));
-        }
-    }
-}
-
 /// What [`Repo::load_once_with`] does besides reading a session.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Once {
@@ -226,8 +216,7 @@ impl Repo {
         } else {
             // The file as it was when looked at: what an agent appends
             // meanwhile is for the next look.
-            let mut bytes = crate::input::spare(meta.len() as usize);
-            bytes.clear();
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
             (&file).take(meta.len()).read_to_end(&mut bytes)?;
             let (report, tree) = check_tree(&bytes[..], options)?;
             (report, tree, Held::Memory(bytes))

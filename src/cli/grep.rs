@@ -303,8 +303,7 @@ fn search_file(
                 if !meta.is_file() || meta.len() > crate::fleet::sessions::ONCE {
                     return None;
                 }
-                let mut bytes = crate::input::spare(meta.len() as usize);
-                bytes.clear();
+                let mut bytes = Vec::with_capacity(meta.len() as usize);
                 (&file).take(meta.len()).read_to_end(&mut bytes).ok()?;
                 Some(bytes)
             })
@@ -313,7 +312,6 @@ fn search_file(
             .as_ref()
             .is_some_and(|bytes| !pattern.may_match_line(bytes))
         {
-            raw.into_iter().for_each(crate::input::keep);
             return Ok(Searched {
                 out,
                 matched: false,

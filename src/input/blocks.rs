@@ -45,19 +45,10 @@ impl Block {
 
 impl Drop for Block {
     fn drop(&mut self) {
-        let buf = std::mem::take(&mut self.buf);
-        match self.pool.lock() {
-            Ok(mut pool) if pool.len() < 8 => pool.push(buf),
-            _ => super::keep(buf),
-        }
-    }
-}
-
-impl<R, F> Drop for Blocks<R, F> {
-    /// The buffers left go to the next file's reader ([`super::spare`]).
-    fn drop(&mut self) {
-        if let Ok(mut pool) = self.pool.lock() {
-            pool.drain(..).for_each(super::keep);
+        if let Ok(mut pool) = self.pool.lock()
+            && pool.len() < 8
+        {
+            pool.push(std::mem::take(&mut self.buf));
         }
     }
 }
@@ -133,7 +124,7 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             .lock()
             .ok()
             .and_then(|mut p| p.pop())
-            .unwrap_or_else(|| super::spare(64 << 10));
+            .unwrap_or_default();
         // A fresh buffer starts small and doubles as it fills, so a small
         // file costs a small buffer; it never grows past what tells a line
         // over the limit (the limit and a byte), so memory is bounded by

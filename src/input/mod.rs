@@ -18,44 +18,6 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// Buffers that files were read into, kept for the next file once their
-/// reader is done with them: a fresh allocation of megabytes costs a page
-/// fault for every 4 KiB, paid again for every file of a home that a
-/// command reads one after another. At most [`SPARE_BUFFERS`] buffers of
-/// at most [`SPARE_LARGEST`] bytes each are kept.
-static SPARE: std::sync::Mutex<Vec<Vec<u8>>> = std::sync::Mutex::new(Vec::new());
-const SPARE_BUFFERS: usize = 8;
-const SPARE_LARGEST: usize = 16 << 20;
-
-/// A buffer to read about `len` bytes into: a kept one when there is one
-/// (the smallest that holds `len`, else the largest), else a new one. Its
-/// length is what was read into it last (bytes already initialized).
-pub fn spare(len: usize) -> Vec<u8> {
-    let Ok(mut pool) = SPARE.lock() else {
-        return Vec::new();
-    };
-    let fits = pool
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.capacity() >= len)
-        .min_by_key(|(_, b)| b.capacity())
-        .map(|(i, _)| i);
-    let pick = fits.or_else(|| (0..pool.len()).max_by_key(|&i| pool[i].capacity()));
-    pick.map(|i| pool.swap_remove(i)).unwrap_or_default()
-}
-
-/// Keeps `buf` for [`spare`] (unless the pool is full or it is too large).
-pub fn keep(buf: Vec<u8>) {
-    if buf.capacity() == 0 || buf.capacity() > SPARE_LARGEST {
-        return;
-    }
-    if let Ok(mut pool) = SPARE.lock()
-        && pool.len() < SPARE_BUFFERS
-    {
-        pool.push(buf);
-    }
-}
-
 /// Reads `len` bytes at `offset` without moving the file's position.
 pub fn read_at(file: &File, offset: u64, len: u64) -> io::Result<Vec<u8>> {
     let mut out = vec![0; len as usize];
