@@ -30,7 +30,7 @@ complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in 
 complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_needs_command" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_needs_command" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -75,7 +75,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand log" -s C -d 'Run as if star
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand log" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand log" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -115,7 +115,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand ls" -s C -d 'Run as if start
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand ls" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -133,7 +133,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand show" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand show" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -155,7 +155,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand branch" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -177,7 +177,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand tag" -s C -d 'Run as if star
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand tag" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -198,7 +198,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s C -d 'Run as if
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -215,7 +215,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand resume" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand resume" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand resume" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -236,7 +236,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand append" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand append" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -258,7 +258,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -281,7 +281,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand diff" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand diff" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -309,7 +309,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -333,7 +333,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand status" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand status" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand status" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -351,7 +351,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s C -d 'Run as if s
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -374,7 +374,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -s C -d 'Run as if sta
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand grep" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -410,7 +410,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand stats" -s C -d 'Run as if st
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand stats" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'
@@ -429,7 +429,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand tui" -s C -d 'Run as if star
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'
 never\t'No colour'"
-complete -c ysess -n "__fish_ysess_using_subcommand tui" -l format-of -d 'Read the session file as this format, whatever its first line shows (by default: pi\'s or Claude Code\'s when its first line is theirs, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
+complete -c ysess -n "__fish_ysess_using_subcommand tui" -l format-of -d 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent\'s)' -r -f -a "yoagent\t'yoagent\'s session files'
 pi\t'pi\'s session files (`@mariozechner/pi-coding-agent`)'
 claude\t'Claude Code\'s session files (read only)'
 codex\t'Codex\'s rollout files (read only)'

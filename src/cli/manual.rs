@@ -99,9 +99,21 @@ pub const ENVIRONMENT: Section = Section {
             "folders where ls and -s look for sessions, besides the agents' own",
         ),
         (
-            "CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CODEX_HOME",
-            "where ls and -s find Claude Code's, pi's and Codex's sessions, and resume runs \
-             the agents, as the agents do (default: ~/.claude, ~/.pi/agent, ~/.codex)",
+            "CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CODEX_HOME, \
+             QWEN_HOME, QWEN_RUNTIME_DIR, GEMINI_CLI_HOME, COPILOT_HOME, XDG_DATA_HOME",
+            "where ls and -s find each agent's sessions, and resume runs the agents, as the \
+             agents do (default: ~/.claude, ~/.pi/agent, ~/.codex, ~/.qwen, ~/.gemini, \
+             ~/.copilot, and OpenCode's ~/.local/share/opencode)",
+        ),
+        (
+            "YSESS_PRICES",
+            "a JSON file of model prices consulted before ysess's own table (dollars per \
+             million tokens), for stats, ls and the tables",
+        ),
+        (
+            "YSESS_MAX_LINE",
+            "the longest line ysess reads, in bytes or with K, M or G (default: 1G); a longer \
+             one is an error naming it",
         ),
         (
             "YSESS_DIGEST",
@@ -109,8 +121,8 @@ pub const ENVIRONMENT: Section = Section {
         ),
         (
             "YSESS_PAGER, PAGER",
-            "the pager for log, show and diff on a terminal: the first of the two that is \
-             set (default: less -FRX); empty or cat turns paging off",
+            "the pager for log, show, diff, grep, ls, stats and reflog on a terminal: the \
+             first of the two that is set (default: less -FRX); empty or cat turns paging off",
         ),
         (
             "LESS, LV",
@@ -125,7 +137,11 @@ pub const ENVIRONMENT: Section = Section {
             "NO_COLOR",
             "when set and not empty, --color auto colours nothing",
         ),
-        ("TZ", "the time zone times are shown in"),
+        (
+            "TZ, TZDIR",
+            "the time zone times are shown in, and the folder of the zone files a name in TZ \
+             is looked up in (default: /usr/share/zoneinfo)",
+        ),
         (
             "YSESS_CACHE_DIR",
             "where log -n remembers how far each session was searched for branch records \

@@ -36,13 +36,16 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use crate::ui::output::{self, ColorWhen, Level, Streams};
 use crate::ui::pager;
 
-/// A git-style tool for agent session trees (yoagent, pi, Claude Code)
+/// A git-style tool for agent session trees (yoagent, pi, Claude Code, Codex,
+/// Qwen Code, Gemini CLI, Copilot CLI, OpenCode)
 ///
 /// A session is a JSONL file of entries, each with an id and a parent: a
 /// tree of conversation turns that only ever grows. ysess shows, compares
 /// and checks those trees, and moves HEAD, labels and branches by
-/// appending, never by rewriting history. It reads yoagent's, pi's and
-/// Claude Code's files, and writes yoagent's and pi's.
+/// appending, never by rewriting history. It reads the sessions of
+/// yoagent, pi, Claude Code, Codex, Qwen Code, Gemini CLI, GitHub Copilot
+/// CLI and OpenCode, and writes yoagent's and pi's files; the refs of the
+/// others' sessions it keeps in a store of its own.
 ///
 /// Examples:
 ///   ysess log --graph                  the whole tree, forks and all
@@ -99,9 +102,8 @@ pub struct Global {
     /// $PAGER, else `less -FRX`)
     #[arg(long, global = true)]
     pub no_pager: bool,
-    /// Read the session file as this format, whatever its first line shows
-    /// (by default: pi's or Claude Code's when its first line is theirs,
-    /// else yoagent's)
+    /// Read the session file as this format, whatever its first lines show
+    /// (by default: the format its first lines show, else yoagent's)
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
     pub format_of: Option<crate::Format>,
     /// Where `file` came from, so that hints can repeat the command line.

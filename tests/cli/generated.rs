@@ -480,3 +480,86 @@ fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() 
     }
     assert_eq!(pages, 17);
 }
+
+/// The environment variables ysess's own code reads (`var("…")`,
+/// `var_os("…")`, and the agents' folders' `set("…")`), each with a file
+/// that reads it.
+fn variables_read() -> BTreeMap<String, String> {
+    let re = regex::Regex::new(r#"\b(?:var|var_os|set)\("([A-Z][A-Z0-9_]+)"\)"#).unwrap();
+    let mut found = BTreeMap::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for c in re.captures_iter(&text) {
+                    found
+                        .entry(c[1].to_string())
+                        .or_insert_with(|| path.display().to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn help_and_readme_name_every_format_and_every_variable_ysess_reads() {
+    let dir = Dir::new();
+    let help = dir.run(&["--help"]);
+    help.status(0);
+    let help = help.stdout;
+    const README: &str = include_str!("../../README.md");
+    // Every variable read is in --help's Environment section and the
+    // README; but HOME, and the crash harness's pause point (a test hook).
+    let environment = help
+        .split("\nEnvironment:\n")
+        .nth(1)
+        .expect("--help has an Environment section");
+    let read = variables_read();
+    assert!(read.len() >= 20, "{read:?}");
+    for (name, file) in &read {
+        if name == "HOME" || name == "YSESS_DEBUG_PAUSE" {
+            continue;
+        }
+        assert!(
+            environment.contains(name.as_str()),
+            "{name} (read in {file}) is missing from --help's Environment"
+        );
+        assert!(
+            README.contains(name.as_str()),
+            "{name} (read in {file}) is missing from README.md"
+        );
+    }
+    // Every format --format-of takes is in the options table's row, and
+    // its app's name in --help's description.
+    let values: Vec<(&str, &str)> = help
+        .split("--format-of <FORMAT>")
+        .nth(1)
+        .and_then(|h| h.split("Possible values:\n").nth(1))
+        .expect("--format-of lists its values")
+        .lines()
+        .map_while(|l| l.trim().strip_prefix("- ")?.split_once(':'))
+        .map(|(value, said)| (value.trim(), said.trim()))
+        .collect();
+    assert_eq!(values.len(), 8, "{values:?}");
+    let about = help.split("\nUsage:").next().unwrap().replace('\n', " ");
+    let row = README
+        .lines()
+        .find(|l| l.starts_with("| `--format-of "))
+        .expect("the options table has --format-of");
+    for (value, said) in values {
+        assert!(
+            row.contains(value),
+            "README's --format-of row lacks {value}: {row}"
+        );
+        let app = said.split("'s ").next().unwrap();
+        assert!(
+            about.contains(app),
+            "--help's description does not name {app} ({value})"
+        );
+    }
+}
