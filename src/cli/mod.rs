@@ -477,9 +477,22 @@ where
 
 /// An unknown command gets `did you mean 'log'?`, as in git: the nearest
 /// command by edit distance (a swapped pair of letters counts as one edit),
-/// else the one clap finds similar.
+/// else the one clap finds similar. `-s` after the command (`ysess log -s
+/// latest`) is told that it goes before it.
 fn did_you_mean(mut e: clap::Error) -> clap::Error {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() == ErrorKind::UnknownArgument
+        && let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidArg)
+        && (typed == "-s" || typed.starts_with("--session"))
+    {
+        let tip = clap::builder::StyledStr::from(format!(
+            "'{typed}' names the session for any command, so it goes before the command's \
+             name: ysess -s latest log"
+        ));
+        e.remove(ContextKind::SuggestedArg);
+        e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip]));
+        return e;
+    }
     if e.kind() != ErrorKind::InvalidSubcommand {
         return e;
     }

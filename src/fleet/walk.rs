@@ -114,6 +114,41 @@ pub fn walk<'a>(roots: &'a [PathBuf], globs: &'a Globs) -> impl Iterator<Item = 
     })
 }
 
+/// What a walk that found no session file skipped: the first session file
+/// (as `globs` name them) below a hidden folder of one of `roots`, or
+/// hidden itself, and that hidden folder or file, which a user can name to
+/// check it (`~/.claude`). At most `limit` entries of each root are looked
+/// at, so that a home full of hidden folders costs a bounded walk.
+pub fn first_hidden(roots: &[PathBuf], globs: &Globs, limit: usize) -> Option<(PathBuf, PathBuf)> {
+    for root in roots.iter().filter(|r| r.is_dir()) {
+        let walk = ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .follow_links(false)
+            .require_git(false)
+            .sort_by_file_name(|a, b| a.cmp(b))
+            .build();
+        for entry in walk.take(limit).flatten() {
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let Ok(below) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            if !globs.matches(below) {
+                continue;
+            }
+            let mut hidden = root.clone();
+            for part in below.components() {
+                hidden.push(part);
+                if part.as_os_str().to_string_lossy().starts_with('.') {
+                    return Some((tidy(root, entry.path().to_path_buf()), tidy(root, hidden)));
+                }
+            }
+        }
+    }
+    None
+}
+
 fn found(
     root: &Path,
     entry: Result<ignore::DirEntry, ignore::Error>,

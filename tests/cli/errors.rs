@@ -748,3 +748,52 @@ fn a_usage_error_printed_an_arguments_escape_sequences_raw() {
     let run = dir.run(&["\u{9b}\u{202e}x"]);
     assert!(run.stderr.contains("'\\u{9b}\\u{202e}x'"), "{run}");
 }
+
+#[test]
+fn session_option_after_the_command_is_told_it_goes_before() {
+    let dir = demo();
+    for args in [
+        &["log", "-s", "latest"][..],
+        &["show", "--session", "latest"],
+        &["log", "--session=latest"],
+    ] {
+        let run = dir.run(args);
+        run.status(2);
+        assert!(
+            run.stderr
+                .contains("names the session for any command, so it goes before the command's name: ysess -s latest log"),
+            "{args:?}: {run}"
+        );
+        assert!(!run.stderr.contains("use '--"), "{args:?}: {run}");
+    }
+}
+
+#[test]
+fn fsck_of_a_folder_whose_sessions_are_all_hidden_names_the_hidden_folder() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("home/.claude/projects/-work")).unwrap();
+    std::fs::create_dir_all(dir.join("plain")).unwrap();
+    dir.write(
+        "home/.claude/projects/-work/s.jsonl",
+        include_str!("../fixtures/claude/session.jsonl"),
+    );
+    let home = dir.join("home");
+    let run = dir.run(&["fsck", home.to_str().unwrap()]);
+    run.status(1);
+    let hidden = dir.join("home/.claude");
+    assert!(
+        run.stderr.contains(&format!(
+            "session files in hidden folders are skipped, as git skips them, such as {}: name the folder to check them: ysess fsck {}",
+            dir.join("home/.claude/projects/-work/s.jsonl").display(),
+            hidden.display()
+        )),
+        "{run}"
+    );
+    // Named, the hidden folder is checked.
+    dir.run(&["fsck", hidden.to_str().unwrap()]).status(0);
+    // A folder with nothing hidden gets no such hint.
+    dir.write("plain/notes.txt", "nothing");
+    let run = dir.run(&["fsck", dir.join("plain").to_str().unwrap()]);
+    run.status(1);
+    assert!(!run.stderr.contains("hidden"), "{run}");
+}

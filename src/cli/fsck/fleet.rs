@@ -237,7 +237,7 @@ fn nothing_found(
     roots: &[PathBuf],
     globs: &[String],
 ) -> Result<(), Failure> {
-    let roots: Vec<String> = roots
+    let names: Vec<String> = roots
         .iter()
         .map(|r| crate::ui::output::escape(&r.display().to_string()).into_owned())
         .collect();
@@ -245,11 +245,28 @@ fn nothing_found(
         Level::Error,
         &format!(
             "no session file found in {} (files named {})",
-            roots.join(", "),
+            names.join(", "),
             crate::ui::output::escape(&globs.join(", "))
         ),
     )?;
     if !ctx.global.quiet {
+        // Hidden folders are skipped, as git skips them: say so when that
+        // is where the sessions are (`fsck ~` and `~/.claude`).
+        let hidden = Globs::new(globs)
+            .ok()
+            .and_then(|g| crate::fleet::walk::first_hidden(roots, &g, HIDDEN_LOOK));
+        if let Some((file, folder)) = hidden {
+            let shown = |p: &Path| crate::ui::output::escape(&p.display().to_string()).into_owned();
+            ctx.streams.diag(
+                Level::Hint,
+                &format!(
+                    "session files in hidden folders are skipped, as git skips them, such as {}: \
+                     name the folder to check them: ysess fsck {}",
+                    shown(&file),
+                    shown(&folder)
+                ),
+            )?;
+        }
         ctx.streams.diag(
             Level::Hint,
             "check the path and --glob; --allow-empty passes a run that finds none",
@@ -257,6 +274,10 @@ fn nothing_found(
     }
     Ok(())
 }
+
+/// Entries of each folder looked at for sessions in hidden folders, when
+/// a walk found none.
+const HIDDEN_LOOK: usize = 100_000;
 
 /// The run's total: a JSON line, or the summary line on stderr.
 fn total(
