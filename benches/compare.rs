@@ -17,10 +17,6 @@
 #[allow(dead_code)] // the helpers other benches use
 mod support;
 
-#[path = "claude_gen.rs"]
-#[allow(dead_code)]
-mod claude_gen;
-
 #[path = "real_gen.rs"]
 mod real_gen;
 
