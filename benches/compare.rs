@@ -22,33 +22,15 @@ mod real_gen;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::time::Duration;
 
-use support::{BenchSession, Table, bench_runs, bench_session, ms, pass};
+use support::{BenchSession, Table, bench_runs, bench_session, ms, pass, timed};
 
 const TABLE: Table = Table { what: 44 };
 
 /// New against old: at most this many times.
 const SLOWER_TARGET: f64 = 1.05;
-
-/// One run of `bin args` in `env`, every stream on /dev/null; its time, or
-/// why it failed (exit 0 and 1 are both results: grep's no match is 1).
-fn once(bin: &Path, args: &[OsString], env: &[(&str, OsString)]) -> Result<Duration, String> {
-    let t = Instant::now();
-    let status = Command::new(bin)
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map_err(|e| format!("{}: {e}", bin.display()))?;
-    match status.code() {
-        Some(0 | 1) => Ok(t.elapsed()),
-        code => Err(format!("{} {args:?}: exit {code:?}", bin.display())),
-    }
-}
 
 fn main() -> ExitCode {
     let Some(old) = std::env::var_os("YSESS_OLD").map(PathBuf::from) else {
@@ -115,7 +97,9 @@ fn main() -> ExitCode {
         let (mut best_old, mut best_new) = (Duration::MAX, Duration::MAX);
         let mut error = None;
         for _ in 0..runs {
-            match (once(&old, args, &env), once(new, args, &env)) {
+            // Exit 0 and 1 are both results: grep's no match is 1.
+            let once = |bin: &Path| timed(bin, args, &env, 1, &[0, 1]).map(|t| t[0]);
+            match (once(&old), once(new)) {
                 (Ok(o), Ok(n)) => {
                     best_old = best_old.min(o);
                     best_new = best_new.min(n);

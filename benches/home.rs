@@ -35,10 +35,10 @@ mod real_gen;
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitCode;
+use std::time::Duration;
 
-use support::{Table, env_usize, list_ms, mb, ms, pass, peak_rss, profile, secs};
+use support::{Table, env_usize, list_ms, mb, ms, pass, peak_rss, profile, secs, timed};
 
 const TABLE: Table = Table { what: 44 };
 
@@ -68,34 +68,6 @@ fn size_of(dir: &Path) -> u64 {
         }
     }
     total
-}
-
-/// Runs `bin args` `runs` times in the home's environment, stdout drained,
-/// each run's exit status one of `ok`: the times.
-fn timed(
-    bin: &Path,
-    args: &[OsString],
-    env: &[(&str, OsString)],
-    runs: usize,
-    ok: &[i32],
-) -> Result<Vec<Duration>, String> {
-    let mut all = Vec::new();
-    for _ in 0..runs {
-        let t = Instant::now();
-        let out = Command::new(bin)
-            .args(args)
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-            .map_err(|e| format!("{}: {e}", bin.display()))?;
-        all.push(t.elapsed());
-        match out.status.code() {
-            Some(code) if ok.contains(&code) => {}
-            code => return Err(format!("{} {args:?}: exit {code:?}", bin.display())),
-        }
-    }
-    Ok(all)
 }
 
 fn main() -> ExitCode {

@@ -251,6 +251,35 @@ pub fn time_child_env(
     })
 }
 
+/// Runs `bin args` `runs` times with `env` set, stdout drained, stderr on
+/// /dev/null, each run's exit status one of `ok`: the times.
+#[allow(dead_code)] // the home and compare benches
+pub fn timed(
+    bin: &Path,
+    args: &[OsString],
+    env: &[(&str, OsString)],
+    runs: usize,
+    ok: &[i32],
+) -> Result<Vec<Duration>, String> {
+    let mut all = Vec::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let out = Command::new(bin)
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|e| format!("{}: {e}", bin.display()))?;
+        all.push(t.elapsed());
+        match out.status.code() {
+            Some(code) if ok.contains(&code) => {}
+            code => return Err(format!("{} {args:?}: exit {code:?}", bin.display())),
+        }
+    }
+    Ok(all)
+}
+
 /// Time `runs` runs of `bin args` (stderr on /dev/null, stdout as `out`
 /// says); each must exit 0.
 pub fn time_child(bin: &Path, args: &[OsString], runs: usize, out: Out) -> Result<Timed, String> {

@@ -55,3 +55,29 @@ pub fn tree(entries: &[(&str, Option<&str>)]) -> crate::tree::Tree {
     let triples: Vec<_> = entries.iter().map(|&(id, p)| (id, p, None)).collect();
     labeled_tree(&triples)
 }
+
+/// The text of every `*.jsonl` file below `tests/fixtures/<under>` (any
+/// depth), bytes that are not UTF-8 replaced.
+pub fn fixture_texts(under: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut dirs = vec![
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(under),
+    ];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir)
+            .expect("the fixtures are there")
+            .flatten()
+        {
+            let path = e.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "jsonl") {
+                let bytes = std::fs::read(&path).expect("a fixture reads");
+                texts.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+    }
+    texts
+}

@@ -76,6 +76,35 @@ pub struct Handoff {
     pub install: &'static str,
 }
 
+impl Handoff {
+    /// `program args` run in `cwd` with `env`, on the session as it is.
+    pub fn run(
+        program: &str,
+        args: Vec<String>,
+        cwd: Option<PathBuf>,
+        env: Vec<(String, PathBuf)>,
+        install: &'static str,
+    ) -> Handoff {
+        Handoff {
+            program: program.to_string(),
+            args,
+            cwd,
+            env,
+            new_file: None,
+            checkout_first: None,
+            install,
+        }
+    }
+
+    /// The same, once `file` is written: the session the app resumes.
+    pub fn writing(self, file: NewFile) -> Handoff {
+        Handoff {
+            new_file: Some(file),
+            ..self
+        }
+    }
+}
+
 /// A new session file, written whole before the app resumes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewFile {

@@ -67,7 +67,11 @@ pub trait Spec: Sync {
 
     /// Whether a file whose first non-blank lines are `lines` is in this
     /// format. Asked in the registry's order; yoagent's, last, takes any.
-    fn detect(&self, lines: &[&[u8]]) -> bool;
+    /// By default, any of them is a line of the format's own
+    /// ([`Spec::owns_line`]).
+    fn detect(&self, lines: &[&[u8]]) -> bool {
+        lines.iter().any(|l| self.owns_line(l))
+    }
 
     /// Whether `line` alone shows the format (a header, a line of the app's
     /// own shape): a file with such a line is not an unknown kind of file.

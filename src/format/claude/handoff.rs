@@ -53,15 +53,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         .map(str::to_string)
         .chain(at.args.iter().cloned())
         .collect();
-        return Ok(Handoff {
-            program: "claude".to_string(),
-            args,
-            cwd,
-            env,
-            new_file: None,
-            checkout_first: None,
-            install: INSTALL,
-        });
+        return Ok(Handoff::run("claude", args, cwd, env, INSTALL));
     }
     // A copy of the path, as a session of its own.
     let session = uuid_v4();
@@ -82,22 +74,21 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         (None, _) => Vec::new(),
         _ => env,
     };
-    Ok(Handoff {
-        program: "claude".to_string(),
-        args: ["--resume".to_string(), session.clone()]
+    Ok(Handoff::run(
+        "claude",
+        ["--resume".to_string(), session.clone()]
             .into_iter()
             .chain(at.args.iter().cloned())
             .collect(),
         cwd,
         env,
-        new_file: Some(NewFile {
-            path: folder.join(format!("{session}.jsonl")),
-            bytes,
-            session,
-        }),
-        checkout_first: None,
-        install: INSTALL,
-    })
+        INSTALL,
+    )
+    .writing(NewFile {
+        path: folder.join(format!("{session}.jsonl")),
+        bytes,
+        session,
+    }))
 }
 
 /// The folder above `projects/<project>/` that holds the session file:

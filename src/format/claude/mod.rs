@@ -507,20 +507,8 @@ mod tests {
             .map(|rest| format!("{{{HEAD},{rest}}}"))
             .collect();
         // Every line Claude Code itself wrote in the agent tests, too.
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut written =
-            vec![std::fs::read_to_string(fixtures.join("claude/today.jsonl")).unwrap()];
-        let mut dirs = vec![fixtures.join("agents/claude")];
-        while let Some(dir) = dirs.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|x| x == "jsonl") {
-                    written.push(std::fs::read_to_string(&path).unwrap());
-                }
-            }
-        }
+        let mut written = crate::testing::fixture_texts("agents/claude");
+        written.push(include_str!("../../../tests/fixtures/claude/today.jsonl").to_string());
         let lines = include_str!("../../../tests/fixtures/claude/session.jsonl")
             .lines()
             .chain(include_str!("../../../tests/fixtures/claude/broken.jsonl").lines())
@@ -583,18 +571,8 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        let mut dirs = vec![fixtures];
-        while let Some(dir) = dirs.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|x| x == "jsonl") {
-                    let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-                    lines.extend(text.lines().map(String::from));
-                }
-            }
+        for text in crate::testing::fixture_texts("") {
+            lines.extend(text.lines().map(String::from));
         }
         let mut told = 0;
         for line in &lines {

@@ -29,10 +29,6 @@ impl Spec for Claude {
 
     /// A line of Claude Code's own shape among the first: an entry with a
     /// `uuid` and a `sessionId`, or one of its housekeeping lines.
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_claude_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_claude_line(line)
     }

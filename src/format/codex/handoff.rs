@@ -171,19 +171,13 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
             .chain(at.args.iter().cloned())
             .collect(),
     };
-    Ok(Handoff {
-        program: "codex".to_string(),
-        args,
-        cwd,
-        env,
-        new_file: Some(NewFile {
+    Ok(
+        Handoff::run("codex", args, cwd, env, INSTALL).writing(NewFile {
             path,
             bytes,
             session,
         }),
-        checkout_first: None,
-        install: INSTALL,
-    })
+    )
 }
 
 /// The `sessions` folder the rollout is in (Codex finds a rollout by its

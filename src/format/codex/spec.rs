@@ -29,10 +29,6 @@ impl Spec for Codex {
         "Codex's rollout files (read only)"
     }
 
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_codex_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_codex_line(line)
     }

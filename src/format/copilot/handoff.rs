@@ -48,15 +48,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
             .collect()
     };
     if at.app_head == Some(at.rev) {
-        return Ok(Handoff {
-            program: "copilot".to_string(),
-            args: args(at.session),
-            cwd,
-            env,
-            new_file: None,
-            checkout_first: None,
-            install: INSTALL,
-        });
+        return Ok(Handoff::run("copilot", args(at.session), cwd, env, INSTALL));
     }
     let session = uuid_v4();
     let before = (at.before)(at.after.first().map_or(at.end, |(offset, _)| *offset))
@@ -74,12 +66,8 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         bytes.extend_from_slice(&line);
         bytes.push(b'\n');
     }
-    Ok(Handoff {
-        program: "copilot".to_string(),
-        args: args(&session),
-        cwd,
-        env,
-        new_file: Some(NewFile {
+    Ok(
+        Handoff::run("copilot", args(&session), cwd, env, INSTALL).writing(NewFile {
             path: home
                 .join("session-state")
                 .join(&session)
@@ -87,7 +75,5 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
             bytes,
             session,
         }),
-        checkout_first: None,
-        install: INSTALL,
-    })
+    )
 }

@@ -29,10 +29,6 @@ impl Spec for Copilot {
         "GitHub Copilot CLI's session files (read only)"
     }
 
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_copilot_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_copilot_line(line)
     }

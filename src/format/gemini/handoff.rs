@@ -42,15 +42,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         ));
     }
     if at.app_head == Some(at.rev) {
-        return Ok(Handoff {
-            program: "gemini".to_string(),
-            args: args(at.session),
-            cwd,
-            env,
-            new_file: None,
-            checkout_first: None,
-            install: INSTALL,
-        });
+        return Ok(Handoff::run("gemini", args(at.session), cwd, env, INSTALL));
     }
     if let Some(why) = would_delete(at, home.as_deref(), cwd.as_deref()) {
         return Err(Refusal::Unreadable(why));
@@ -77,19 +69,13 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         bytes.push(b'\n');
     }
     let folder = at.path.parent().map(Path::to_path_buf).unwrap_or_default();
-    Ok(Handoff {
-        program: "gemini".to_string(),
-        args: args(&session),
-        cwd,
-        env,
-        new_file: Some(NewFile {
+    Ok(
+        Handoff::run("gemini", args(&session), cwd, env, INSTALL).writing(NewFile {
             path: folder.join(format!("session-{stamp}-{}.jsonl", &session[..8])),
             bytes,
             session,
         }),
-        checkout_first: None,
-        install: INSTALL,
-    })
+    )
 }
 
 /// Why Gemini CLI would delete the session when it starts a new one, if it

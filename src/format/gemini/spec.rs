@@ -27,10 +27,6 @@ impl Spec for Gemini {
         "Gemini CLI's session files (read only)"
     }
 
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_gemini_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_gemini_line(line)
     }

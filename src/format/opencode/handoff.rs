@@ -42,16 +42,14 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         },
         _ => Vec::new(),
     };
-    Ok(Handoff {
-        program: "opencode".to_string(),
-        args: ["--session".to_string(), at.session.to_string()]
+    Ok(Handoff::run(
+        "opencode",
+        ["--session".to_string(), at.session.to_string()]
             .into_iter()
             .chain(at.args.iter().cloned())
             .collect(),
         cwd,
         env,
-        new_file: None,
-        checkout_first: None,
-        install: "npm install -g opencode-ai",
-    })
+        "npm install -g opencode-ai",
+    ))
 }

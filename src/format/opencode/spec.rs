@@ -28,10 +28,6 @@ impl Spec for OpenCode {
         "OpenCode's sessions, in its SQLite database (read only)"
     }
 
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_opencode_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_opencode_line(line)
     }

@@ -40,15 +40,7 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
             .collect()
     };
     if at_head && home.is_some() && named_by_id {
-        return Ok(Handoff {
-            program: "qwen".to_string(),
-            args: args(at.session),
-            cwd,
-            env,
-            new_file: None,
-            checkout_first: None,
-            install: INSTALL,
-        });
+        return Ok(Handoff::run("qwen", args(at.session), cwd, env, INSTALL));
     }
     let session = uuid_v4();
     let folder = match (&home, &default_home, &cwd) {
@@ -67,19 +59,13 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
     })?;
     let bytes = as_new_session(at.path_lines, &session);
     let env = if home.is_none() { Vec::new() } else { env };
-    Ok(Handoff {
-        program: "qwen".to_string(),
-        args: args(&session),
-        cwd,
-        env,
-        new_file: Some(NewFile {
+    Ok(
+        Handoff::run("qwen", args(&session), cwd, env, INSTALL).writing(NewFile {
             path: folder.join(format!("{session}.jsonl")),
             bytes,
             session,
         }),
-        checkout_first: None,
-        install: INSTALL,
-    })
+    )
 }
 
 /// The folder above `projects/<project>/chats/` that holds the session

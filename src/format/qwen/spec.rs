@@ -27,10 +27,6 @@ impl Spec for Qwen {
         "Qwen Code's session files (read only)"
     }
 
-    fn detect(&self, lines: &[&[u8]]) -> bool {
-        lines.iter().any(|l| is_qwen_line(l))
-    }
-
     fn owns_line(&self, line: &[u8]) -> bool {
         is_qwen_line(line)
     }
