@@ -375,12 +375,12 @@ fn all(
         .into_iter()
         .map(std::path::Path::to_path_buf)
         .collect();
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     let mut matched = false;
     let mut skipped: Vec<(std::path::PathBuf, usize)> = Vec::new();
     paged(&mut ctx.streams, args.json, |out| {
         let mut failed = Ok(());
-        crate::fleet::ordered(
+        crate::input::par::ordered(
             workers,
             workers * 2,
             files.iter(),

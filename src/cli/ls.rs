@@ -188,8 +188,8 @@ pub(crate) fn read_found(
     found: impl Iterator<Item = Found> + Send,
     done: impl FnMut(Read) -> bool,
 ) {
-    let workers = crate::input::par::cores();
-    crate::fleet::ordered(
+    let workers = crate::input::par::jobs();
+    crate::input::par::ordered(
         workers,
         workers * 4,
         found,

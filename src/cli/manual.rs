@@ -111,6 +111,11 @@ pub const ENVIRONMENT: Section = Section {
              million tokens), for stats, ls and the tables",
         ),
         (
+            "YSESS_JOBS",
+            "threads for the work done in parallel (fsck, ls, grep, stats, the exports), \
+             when --jobs is not given (default: every core)",
+        ),
+        (
             "YSESS_MAX_LINE",
             "the longest line ysess reads, in bytes or with K, M or G (default: 1G); a longer \
              one is an error naming it",

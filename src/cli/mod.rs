@@ -106,6 +106,17 @@ pub struct Global {
     /// (by default: the format its first lines show, else yoagent's)
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
     pub format_of: Option<crate::Format>,
+    /// Threads for the work done in parallel: fsck, ls, grep, stats and the
+    /// exports over many sessions or a large one (default: $YSESS_JOBS, else
+    /// every core)
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        global = true,
+        value_parser = clap::value_parser!(u32).range(1..=4096)
+    )]
+    pub jobs: Option<u32>,
     /// Where `file` came from, so that hints can repeat the command line.
     #[arg(skip)]
     pub file_from: FileFrom,
@@ -398,6 +409,7 @@ pub fn run_with_refs<'a>(
         tz: crate::ui::zone::Zone::default(),
         refs,
     };
+    crate::input::par::set_jobs(jobs(cli.global.jobs)?);
     if let Some(path) = std::env::var_os("YSESS_PRICES") {
         crate::stats::prices::install(read_prices(std::path::Path::new(&path))?);
     }
@@ -419,6 +431,23 @@ pub fn run_with_refs<'a>(
         Command::Stats(args) => stats::run(args, &mut ctx),
         Command::Tui(args) => tui::run(args, &mut ctx),
         Command::Generate(args) => generate::run(args, &mut ctx),
+    }
+}
+
+/// The worker count: `--jobs`, else `YSESS_JOBS`, else 0 (every core).
+fn jobs(flag: Option<u32>) -> Result<usize, Failure> {
+    if let Some(n) = flag {
+        return Ok(n as usize);
+    }
+    let Some(text) = std::env::var_os("YSESS_JOBS") else {
+        return Ok(0);
+    };
+    match text.to_str().map(str::trim).map(str::parse::<u32>) {
+        Some(Ok(n @ 1..=4096)) => Ok(n as usize),
+        _ => Err(Failure::refuse(format!(
+            "YSESS_JOBS is `{}`: give a number of threads from 1 to 4096",
+            text.to_string_lossy()
+        ))),
     }
 }
 

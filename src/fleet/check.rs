@@ -52,7 +52,7 @@ pub fn check_files<'a>(
     refs: Option<&Store>,
     mut each: impl FnMut(&'a Source, io::Result<Outcome>),
 ) {
-    let workers = crate::input::par::cores().min(files.len());
+    let workers = crate::input::par::jobs().min(files.len());
     // One file needs no pipeline of files (and its own read is the one
     // the profile shows).
     if let [source] = files {

@@ -281,7 +281,7 @@ impl Session {
     /// counts it) is `total`.
     pub fn of_total(path: &Path, repo: &Repo, total: Total) -> Session {
         let tree = &repo.tree;
-        let branches = crate::ops::branch::Listing::of(&repo.refs, tree, None)
+        let branches = crate::refs::listing::Listing::of(&repo.refs, tree, None)
             .rows
             .len();
         // The last title the session was given, bookkeeping or not.
@@ -411,12 +411,12 @@ pub fn accounts(
         account_of(path, by, tz, window, drop)
     };
     let none = hashbrown::HashSet::new();
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     let mut read: Vec<(PathBuf, Read)> = Vec::new();
     // Each reply's earliest copy: (time, its file's place in `read`).
     let mut first: hashbrown::HashMap<String, (u64, usize)> = hashbrown::HashMap::new();
     let mut copied = false;
-    super::ordered(
+    crate::input::par::ordered(
         workers,
         workers * 4,
         files.into_iter(),

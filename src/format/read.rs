@@ -57,7 +57,7 @@ pub(crate) fn read_blocks<R: Read + Send>(
         (Some(only), None) => take(verdicts(only, format, want)),
         (Some(first), Some(second)) => {
             let mut ahead = vec![second, first];
-            let workers = crate::input::par::cores();
+            let workers = crate::input::par::jobs();
             crate::input::par::ordered_map(
                 workers,
                 || match ahead.pop() {

@@ -59,6 +59,15 @@ pub(crate) static WORK: Phase = Phase::new();
 pub(crate) static IN_ORDER: Phase = Phase::new();
 /// The parallel pipelines from start to end, wall clock.
 pub(crate) static PIPELINE: Phase = Phase::new();
+/// The most worker threads one piece of parallel work ran on.
+static WORKERS: AtomicU64 = AtomicU64::new(0);
+
+/// Notes that parallel work runs on `n` worker threads.
+pub(crate) fn workers(n: usize) {
+    if on() {
+        WORKERS.fetch_max(n as u64, Relaxed);
+    }
+}
 
 thread_local! {
     /// This thread is a worker of a pipeline: a pipeline it runs is
@@ -92,13 +101,14 @@ pub fn report(wall: Duration) -> Option<String> {
     let _ = write!(
         out,
         "profile: wall {:.1} ms; parallel pipeline {:.1} ms: read {:.1} ms ({} blocks, one thread), \
-         work {:.1} ms (summed over the workers, {} items), in order {:.1} ms (one thread); \
+         work {:.1} ms (summed over {} workers, {} items), in order {:.1} ms (one thread); \
          outside the pipeline {:.1} ms",
         wall.as_secs_f64() * 1e3,
         PIPELINE.ms(),
         READ.ms(),
         READ.count.load(Relaxed),
         WORK.ms(),
+        WORKERS.load(Relaxed),
         WORK.count.load(Relaxed),
         IN_ORDER.ms(),
         (wall.as_secs_f64() * 1e3 - PIPELINE.ms()).max(0.0),

@@ -142,7 +142,7 @@ where
     // while those read before are searched on the others, each whole, and
     // taken in order. Reading is a copy the kernel makes on one core; it
     // is no longer waited for between searches.
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     let mut failed: Option<io::Error> = None;
     // Once taking fails (or stops: `-l` has its answer), nothing more is read.
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -224,19 +224,17 @@ impl Reading<'_> {
         let (front_part, back_part) = if back.is_empty() {
             (self.half(front, line, keep), None)
         } else {
-            std::thread::scope(|s| {
-                let worker = s.spawn(|| {
+            let (back, front) = crate::input::par::join(
+                true,
+                || {
                     // The back half's first line, counted while the front
                     // half is searched.
                     let back_line = line + memchr::memchr_iter(b'\n', front).count() as u64;
                     self.half(back, back_line, keep)
-                });
-                let front = self.half(front, line, keep);
-                let back = worker
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a search thread failed")));
-                (front, Some(back))
-            })
+                },
+                || self.half(front, line, keep),
+            );
+            (front, Some(back))
         };
         let mut line = line;
         for part in std::iter::once(front_part).chain(back_part) {

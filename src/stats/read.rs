@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::format::UsageAt;
+use std::borrow::Cow;
 
 /// The cost of a message: what it records (pi's `usage.cost.total`), or,
 /// for a format that records usage but no cost (Claude Code, Codex), its
@@ -72,8 +73,6 @@ pub fn model_of<'a>(repo: &'a Repo, facts: &'a [Option<Facts>], ix: Ix) -> Optio
 }
 
 fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
-    use std::borrow::Cow;
-
     let tree = &repo.tree;
     let len = tree.len();
     // A small session is read on one thread: a command over many sessions
@@ -81,79 +80,18 @@ fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
     let workers = if len < crate::input::par::SPLIT_AT {
         1
     } else {
-        crate::input::par::cores().clamp(1, 8)
+        crate::input::par::jobs_up_to(8)
     };
     let chunk = len.div_ceil(workers).max(1);
     // Read in parallel: each worker fills its own range of `all` in place
     // (the facts of a large session are tens of MB: never copied). Tool
     // calls' ids and the calls tool results answer are kept aside, to name
     // each result's tool and model once all are read.
-    type Calls<'r> = Vec<(Cow<'r, str>, Ix, Cow<'r, str>)>;
-    type Answers<'r> = Vec<(Ix, Cow<'r, str>)>;
-    type Part<'r> = (Calls<'r>, Answers<'r>);
     let mut all: Vec<Option<Facts>> = std::iter::repeat_with(|| None).take(len).collect();
-    let parts: Vec<io::Result<Part<'_>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = all
-            .chunks_mut(chunk)
-            .enumerate()
-            .map(|(at, slots)| {
-                let from = at * chunk;
-                scope.spawn(move || -> io::Result<Part<'_>> {
-                    let to = from + slots.len();
-                    let mut part: Part<'_> = (Vec::new(), Vec::new());
-                    let mut take = |part: &mut Part<'_>, ix: Ix, (facts, calls, answers): One| {
-                        part.0.extend(
-                            calls
-                                .into_iter()
-                                .map(|(id, name)| (Cow::Owned(id), ix, Cow::Owned(name))),
-                        );
-                        part.1.extend(answers.map(|call| (ix, Cow::Owned(call))));
-                        slots[ix as usize - from] = Some(facts);
-                    };
-                    // What the index and the load's tallies know is taken
-                    // from them; only the other lines are read.
-                    let mut unread = Vec::new();
-                    for ix in (from..to).map(|ix| ix as Ix) {
-                        // Bookkeeping has no account; a subagent's turns
-                        // folded into the file (Claude Code's sidechain
-                        // lines) have one, which the whole session's total
-                        // counts.
-                        let node = tree.node(ix);
-                        if tree.is_record(ix) && node.kind == MessageKind::Custom {
-                            continue;
-                        }
-                        // A tallied entry, sparsely: its calls and the call
-                        // it answers only, borrowed from its tally.
-                        if sparse
-                            && matches!(node.kind, MessageKind::Assistant | MessageKind::ToolResult)
-                            && let Some(tally) = repo.tally(ix)
-                        {
-                            part.0.extend(tally.calls.iter().map(|(id, name)| {
-                                (Cow::Borrowed(&**id), ix, Cow::Borrowed(&**name))
-                            }));
-                            if node.kind == MessageKind::ToolResult {
-                                part.1.push((ix, Cow::Borrowed(&*tally.call)));
-                            }
-                            continue;
-                        }
-                        match known(repo, ix) {
-                            Some(one) => take(&mut part, ix, one),
-                            None => unread.push(ix),
-                        }
-                    }
-                    repo.each_line(&unread, |ix, line| {
-                        take(&mut part, ix, read_one_from(repo, ix, line)?);
-                        Ok(())
-                    })?;
-                    Ok(part)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a reading thread does not panic"))
-            .collect()
-    });
+    let parts: Vec<io::Result<Part<'_>>> = crate::input::par::split(
+        all.chunks_mut(chunk).enumerate().collect(),
+        |(at, slots)| read_part(repo, sparse, at * chunk, slots),
+    );
     let mut by_call: HashMap<Cow<'_, str>, (Ix, Cow<'_, str>)> = HashMap::new();
     let mut answered = Vec::new();
     for part in parts {
@@ -198,6 +136,74 @@ fn read_facts(repo: &Repo, sparse: bool) -> io::Result<Sparse> {
         answers,
         tools,
     })
+}
+
+/// Tool calls' ids with the entry and the tool's name; a part's own.
+type Calls<'r> = Vec<(Cow<'r, str>, Ix, Cow<'r, str>)>;
+/// Tool results with the call each answers.
+type Answers<'r> = Vec<(Ix, Cow<'r, str>)>;
+/// What one worker of [`read_facts`] found beside the facts it filled in.
+type Part<'r> = (Calls<'r>, Answers<'r>);
+
+/// [`read_facts`]' work on the entries from `from` on, one per slot: fills
+/// each slot with its entry's facts and returns the calls and answers seen.
+fn read_part<'r>(
+    repo: &'r Repo,
+    sparse: bool,
+    from: usize,
+    slots: &mut [Option<Facts>],
+) -> io::Result<Part<'r>> {
+    let tree = &repo.tree;
+    let to = from + slots.len();
+    let mut part: Part<'_> = (Vec::new(), Vec::new());
+    let mut take = |part: &mut Part<'_>, ix: Ix, (facts, calls, answers): One| {
+        part.0.extend(
+            calls
+                .into_iter()
+                .map(|(id, name)| (Cow::Owned(id), ix, Cow::Owned(name))),
+        );
+        part.1.extend(answers.map(|call| (ix, Cow::Owned(call))));
+        slots[ix as usize - from] = Some(facts);
+    };
+    // What the index and the load's tallies know is taken
+    // from them; only the other lines are read.
+    let mut unread = Vec::new();
+    for ix in (from..to).map(|ix| ix as Ix) {
+        // Bookkeeping has no account; a subagent's turns
+        // folded into the file (Claude Code's sidechain
+        // lines) have one, which the whole session's total
+        // counts.
+        let node = tree.node(ix);
+        if tree.is_record(ix) && node.kind == MessageKind::Custom {
+            continue;
+        }
+        // A tallied entry, sparsely: its calls and the call
+        // it answers only, borrowed from its tally.
+        if sparse
+            && matches!(node.kind, MessageKind::Assistant | MessageKind::ToolResult)
+            && let Some(tally) = repo.tally(ix)
+        {
+            part.0.extend(
+                tally
+                    .calls
+                    .iter()
+                    .map(|(id, name)| (Cow::Borrowed(&**id), ix, Cow::Borrowed(&**name))),
+            );
+            if node.kind == MessageKind::ToolResult {
+                part.1.push((ix, Cow::Borrowed(&*tally.call)));
+            }
+            continue;
+        }
+        match known(repo, ix) {
+            Some(one) => take(&mut part, ix, one),
+            None => unread.push(ix),
+        }
+    }
+    repo.each_line(&unread, |ix, line| {
+        take(&mut part, ix, read_one_from(repo, ix, line)?);
+        Ok(())
+    })?;
+    Ok(part)
 }
 
 /// One entry's facts, the ids and names of the tool calls it makes, and the

@@ -630,7 +630,7 @@ pub fn export(
     mut progress: impl FnMut(),
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     let mut failed: io::Result<()> = Ok(());
     // Whole files are put in place by threads of their own (a part file
     // of the entries table, or not, with each).
@@ -680,7 +680,7 @@ pub fn export(
             },
             ending: to_end,
         });
-        crate::fleet::ordered(
+        crate::input::par::ordered(
             workers,
             workers * 2,
             files.iter(),

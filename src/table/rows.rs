@@ -248,7 +248,7 @@ fn on_chunks<T: Send>(
     len: usize,
     map: impl Fn(std::ops::Range<usize>) -> io::Result<T> + Sync,
 ) -> io::Result<Vec<T>> {
-    let workers = crate::input::par::cores().clamp(1, 8);
+    let workers = crate::input::par::jobs_up_to(8);
     let chunk = len.div_ceil(workers).max(4096);
     let parts: Vec<io::Result<T>> = std::thread::scope(|scope| {
         let map = &map;

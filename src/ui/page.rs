@@ -141,7 +141,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
     // The messages, in the same order as the nodes: read and serialized in
     // chunks on every core, written here in order.
     out.write_all(b"<script type=\"application/json\" id=\"messages\">[")?;
-    let workers = crate::input::par::cores().min(8);
+    let workers = crate::input::par::jobs_up_to(8);
     let mut chunks = shown.chunks(CHUNK).enumerate();
     let mut failed = None;
     crate::input::par::ordered_map(

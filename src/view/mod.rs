@@ -118,12 +118,12 @@ pub fn rows_in_order<T: Send, E>(
     make: impl Fn(crate::Ix) -> T + Sync,
     mut each: impl FnMut(crate::Ix, T) -> Result<(), E>,
 ) -> Result<(), E> {
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     if workers == 1 || order.len() <= ROWS_PER_PIECE {
         return order.iter().try_for_each(|&ix| each(ix, make(ix)));
     }
     let mut failed = None;
-    crate::fleet::ordered(
+    crate::input::par::ordered(
         workers,
         workers * 2,
         order.chunks(ROWS_PER_PIECE),

@@ -19,6 +19,7 @@ mod gemini;
 mod generated;
 mod grep;
 mod html;
+mod jobs;
 mod limits;
 mod log;
 mod log_filters;

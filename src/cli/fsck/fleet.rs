@@ -132,11 +132,11 @@ fn check_all(
             bar.found(*size);
         }
     });
-    let workers = crate::input::par::cores();
+    let workers = crate::input::par::jobs();
     let mut tally = Tally::default();
     let mut worst = Exit::Success;
     let mut failed: Option<Failure> = None;
-    crate::fleet::ordered(workers, workers * 4, items, check_item, |done| {
+    crate::input::par::ordered(workers, workers * 4, items, check_item, |done| {
         let read = match &done {
             Done::Checked { result: Ok(o), .. } => Some(o.report.summary.bytes),
             Done::Checked { result: Err(_), .. } => Some(0),
