@@ -869,6 +869,29 @@ impl Repo {
     }
 }
 
+/// The session as a format's own code sees it.
+impl crate::format::session::Session for Repo {
+    fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    fn line_bytes(&self, ix: Ix) -> io::Result<std::borrow::Cow<'_, [u8]>> {
+        Repo::line_bytes(self, ix)
+    }
+
+    fn each_line(
+        &self,
+        ixs: &[Ix],
+        each: &mut dyn FnMut(Ix, &[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        Repo::each_line(self, ixs, each)
+    }
+
+    fn format_memo(&self) -> &std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>> {
+        Repo::format_memo(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

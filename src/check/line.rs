@@ -1,6 +1,7 @@
 //! One line's verdict taken into the check: its findings, and its entry
 //! put in the tree ([`State::line`]).
 
+use crate::format::finding::link_finding;
 use super::{Code, Finding, State};
 use crate::format::claude::join as claude;
 use crate::format::fault::{FaultKind, LineFault};
@@ -322,42 +323,6 @@ impl State {
             extras,
             at,
         );
-    }
-}
-
-/// Why an entry could not join the tree, as a finding.
-pub(crate) fn link_finding(
-    line: u64,
-    offset: u64,
-    indent: usize,
-    id: &str,
-    parent: Option<&str>,
-    link: &Link,
-) -> Finding {
-    let (code, message) = match link {
-        Link::DuplicateId { first_line } => (
-            Code::DuplicateId,
-            format!("entry {id} already defined at line {first_line}"),
-        ),
-        Link::SelfParent => (
-            Code::SelfParent,
-            format!("entry {id} names itself as its parent"),
-        ),
-        Link::UnknownParent => (
-            Code::UnknownParent,
-            format!(
-                "entry {id}: parent {} is not defined in this file",
-                parent.unwrap_or_default()
-            ),
-        ),
-    };
-    Finding {
-        code,
-        line: Some(line),
-        offset: Some(offset + indent as u64),
-        id: Some(id.to_string()),
-        message,
-        remedy: None,
     }
 }
 

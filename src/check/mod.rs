@@ -10,143 +10,19 @@
 
 pub mod digest;
 mod line;
-pub(crate) use line::link_finding;
 pub mod since;
 pub(crate) mod warnings;
 
-use std::fmt;
 use std::io::{self, Read};
 
+pub use crate::format::finding::{Code, Finding, Remedy, Severity};
 use crate::format::Format;
 use crate::format::read::{Verdicts, read_blocks};
 use crate::tree::{Tree, TreeBuilder};
 use digest::{Digest, Hasher};
 use line::Place;
-use warnings::{ToolFacts, warn};
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// The file's own app would refuse the file (`fsck` exits 1).
-    Error,
-    /// The app loads it, but it is likely a mistake.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`, as printed and in `--json`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-macro_rules! codes {
-    ($($variant:ident = $name:literal, $severity:ident;)*) => {
-        /// A finding's stable code, as printed and in `--json` (the
-        /// README's table of codes says what each means).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)] // each variant is its name: see the README's table
-        pub enum Code { $($variant),* }
-
-        impl Code {
-            /// Every code, in the order of the README's table.
-            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
-
-            /// Its stable name, as printed and in `--json`.
-            pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $name),* }
-            }
-
-            /// How bad a finding with this code is.
-            pub fn severity(self) -> Severity {
-                match self { $(Code::$variant => Severity::$severity),* }
-            }
-        }
-    };
-}
-
-codes! {
-    Unreadable = "unreadable", Error;
-    NotUtf8 = "notUtf8", Error;
-    ByteOrderMark = "byteOrderMark", Error;
-    InvalidJson = "invalidJson", Error;
-    GluedLines = "gluedLines", Error;
-    TruncatedLastLine = "truncatedLastLine", Error;
-    InvalidEntry = "invalidEntry", Error;
-    InvalidMessage = "invalidMessage", Error;
-    DuplicateId = "duplicateId", Error;
-    SelfParent = "selfParent", Error;
-    UnknownParent = "unknownParent", Error;
-    ForwardParent = "forwardParent", Error;
-    DigestMismatch = "digestMismatch", Error;
-    HistoryRewritten = "historyRewritten", Error;
-    DuplicateLabel = "duplicateLabel", Warning;
-    EmptyLabel = "emptyLabel", Warning;
-    NonStandardId = "nonStandardId", Warning;
-    MultipleRoots = "multipleRoots", Warning;
-    OlderThanParent = "olderThanParent", Warning;
-    OrphanToolResult = "orphanToolResult", Warning;
-    UnansweredToolCall = "unansweredToolCall", Warning;
-    LabelAddedInPlace = "labelAddedInPlace", Warning;
-    InvalidRecord = "invalidRecord", Warning;
-    MissingHeader = "missingHeader", Error;
-    MisplacedHeader = "misplacedHeader", Warning;
-    UnknownEntryType = "unknownEntryType", Warning;
-    UnknownTarget = "unknownTarget", Warning;
-    DanglingParent = "danglingParent", Warning;
-    UnknownLineType = "unknownLineType", Warning;
-    RepeatedUuid = "repeatedUuid", Warning;
-    DanglingRef = "danglingRef", Error;
-    RefsWithoutSession = "refsWithoutSession", Warning;
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One problem in one file. `message` may quote session text: renderers
-/// must escape it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// What kind of problem it is.
-    pub code: Code,
-    /// The line it is on, from 1; `None` for the file as a whole.
-    pub line: Option<u64>,
-    /// The byte offset in the file where the problem is.
-    pub offset: Option<u64>,
-    /// The entry it is about, raw.
-    pub id: Option<String>,
-    /// What is wrong, for people.
-    pub message: String,
-    /// What a person can do about it, when ysess can do it: the front end
-    /// words it in its own terms (a command line names the command).
-    pub remedy: Option<Remedy>,
-}
-
-/// What ysess itself can do about a finding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Remedy {
-    /// Cutting the torn last line (`fsck --repair`), these many bytes.
-    CutTorn(u64),
-    /// Cutting the torn last line once no program writes the file: it may
-    /// still be being written.
-    CutTornWhenQuiet,
-    /// Comparing with an old copy of the file, which names the line that
-    /// changed (`fsck --since OLDFILE`).
-    CompareOldCopy,
-}
-
-impl Finding {
-    /// How bad it is (its code's severity).
-    pub fn severity(&self) -> Severity {
-        self.code.severity()
-    }
-}
+use crate::format::tools::ToolFacts;
+use warnings::warn;
 
 /// Counts describing a file's tree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

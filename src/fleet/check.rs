@@ -79,7 +79,7 @@ pub fn check_file(
     refs: Option<&Store>,
 ) -> io::Result<Outcome> {
     let refs_file = matches!(source, Source::Path(path) if crate::fleet::refs::is_refs(path));
-    let mut report = check(source.open()?, options)?;
+    let mut report = check(crate::Format::open(source)?, options)?;
     if let (true, Source::Path(path)) = (refs_file, source) {
         // The refs ysess keeps beside an app's session are checked as
         // such; what proves a file only grew (its digest, `--since`) is

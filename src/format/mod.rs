@@ -11,6 +11,7 @@ pub mod claude;
 pub mod codex;
 pub mod copilot;
 pub mod fault;
+pub mod finding;
 pub mod gemini;
 pub mod genai;
 pub mod handoff;
@@ -23,7 +24,9 @@ pub mod qwen;
 pub mod read;
 pub mod records;
 pub mod scan;
+pub mod session;
 pub mod spec;
+pub(crate) mod tools;
 pub mod yoagent;
 
 use std::borrow::Cow;
@@ -110,6 +113,18 @@ impl Format {
             .iter()
             .find(|f| f.spec().keeps_whole(path))
             .map(|f| f.spec().read_whole(path))
+    }
+
+    /// Opens `source` for reading: a regular file, standard input, or, for
+    /// a session its app keeps in a database, the session read whole.
+    pub fn open(source: &crate::input::Source) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+        match source {
+            crate::input::Source::Path(p) => match Format::read_whole(p) {
+                Some(bytes) => Ok(Box::new(std::io::Cursor::new(bytes?))),
+                None => Ok(Box::new(crate::input::open_session(p)?)),
+            },
+            crate::input::Source::Stdin => Ok(Box::new(std::io::stdin())),
+        }
     }
 
     /// Whether `path` names a session its app keeps other than as JSON
@@ -419,33 +434,7 @@ pub fn text_of(bytes: &[u8]) -> Result<(&str, usize), NoText> {
     Ok((trimmed, indent))
 }
 
-/// What kind of message an entry carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MessageKind {
-    /// The person's message.
-    #[default]
-    User,
-    /// A model's reply.
-    Assistant,
-    /// A tool's answer to a call.
-    ToolResult,
-    /// An app-specific record (`{role, kind, data}`), never sent to a model.
-    Custom,
-}
-
-impl MessageKind {
-    /// The one name ysess gives each kind in every output: the role as it
-    /// appears in the file, and `custom` for a custom message (which carries
-    /// a role string of its own).
-    pub fn role_name(self) -> &'static str {
-        match self {
-            MessageKind::User => "user",
-            MessageKind::Assistant => "assistant",
-            MessageKind::ToolResult => "toolResult",
-            MessageKind::Custom => "custom",
-        }
-    }
-}
+pub use crate::tree::MessageKind;
 
 /// The facts of one valid line, borrowed from the line where possible.
 #[derive(Debug, Default, Clone, PartialEq)]

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use super::message::{Entry, Message, NotAnEntry};
 use super::records::Record;
 use super::{Checked, LineFacts, Sent};
-use crate::repo::Repo;
+use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// Where a format's replies record their usage, which decides how `stats`
@@ -190,13 +190,13 @@ pub trait Spec: Sync {
 
     /// A reply filled in from the lines around it (Codex: the model and the
     /// usage stand on lines of their own).
-    fn fill_turn(&self, _repo: &Repo, _ix: Ix, _message: &mut Message) -> io::Result<()> {
+    fn fill_turn(&self, _repo: &dyn Session, _ix: Ix, _message: &mut Message) -> io::Result<()> {
         Ok(())
     }
 
     /// The first entry whose usage the file does not hold yet (Codex: a
     /// reply whose `token_count` has not come): an export stops before it.
-    fn waiting(&self, _repo: &Repo) -> io::Result<Option<Ix>> {
+    fn waiting(&self, _repo: &dyn Session) -> io::Result<Option<Ix>> {
         Ok(None)
     }
 
@@ -328,41 +328,24 @@ pub trait Spec: Sync {
         at: &super::handoff::At<'_>,
     ) -> Result<super::handoff::Handoff, super::handoff::Refusal>;
 
-    /// Ids for `count` new entries of ysess's: in the refs store, `ysess:N`.
-    fn new_ids(&self, repo: &Repo, count: usize) -> Option<Vec<String>> {
-        let first = match repo.stored_refs() {
-            Some(refs) => refs.next_number()?,
-            None => 1,
-        };
-        first.checked_add(count.saturating_sub(1) as u64)?;
-        Some(
-            (0..count as u64)
-                .map(|k| format!("{}{}", crate::refs::store::ID_PREFIX, first + k))
-                .collect(),
-        )
+    /// Ids for `count` new entries, as the file's own app makes them, for a
+    /// format ysess writes in place ([`Spec::writable`]); `None` when there
+    /// are none to give. ysess's records beside any other format's file
+    /// are numbered by the refs store.
+    fn new_ids(&self, _session: &dyn Session, _count: usize) -> Option<Vec<String>> {
+        None
     }
 
-    /// The lines that write `records` (with `ids`), timed `now_ms`: in the
-    /// refs store, never before a record already written (a shorter copy of
-    /// the session may have been read).
+    /// The lines that write `records` (with `ids`) into the file, timed
+    /// `now_ms`, for a format ysess writes in place; `None` otherwise.
     fn record_lines(
         &self,
-        repo: &Repo,
-        records: &[Record],
-        ids: &[String],
-        now_ms: u64,
+        _session: &dyn Session,
+        _records: &[Record],
+        _ids: &[String],
+        _now_ms: u64,
     ) -> Option<Vec<String>> {
-        let at = repo.app_end()?.max(
-            repo.stored_refs()
-                .map_or(0, crate::refs::store::Refs::last_at),
-        );
-        Some(
-            records
-                .iter()
-                .zip(ids)
-                .map(|(r, id)| crate::refs::store::record_line(r, id, now_ms, at))
-                .collect(),
-        )
+        None
     }
 
     /// Whether a label is one record on its target that never moves HEAD

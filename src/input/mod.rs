@@ -8,7 +8,7 @@
 pub mod back;
 mod blocks;
 pub mod open;
-pub(crate) mod par;
+pub mod par;
 pub mod profile;
 
 pub use blocks::{Block, Blocks};
@@ -71,18 +71,6 @@ impl Source {
         match self {
             Source::Path(p) => p.display().to_string(),
             Source::Stdin => "-".to_string(),
-        }
-    }
-
-    /// Opens it for reading (a regular file, or standard input).
-    pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
-        match self {
-            // A session its app keeps in a database: read whole.
-            Source::Path(p) => match crate::format::Format::read_whole(p) {
-                Some(bytes) => Ok(Box::new(io::Cursor::new(bytes?))),
-                None => Ok(Box::new(open_session(p)?)),
-            },
-            Source::Stdin => Ok(Box::new(io::stdin())),
         }
     }
 }

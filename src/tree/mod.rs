@@ -4,9 +4,11 @@
 
 pub mod abbrev;
 mod build;
+mod kind;
 pub mod graph;
 
 pub use build::{Link, NewEntry, TreeBuilder};
+pub use kind::MessageKind;
 
 pub use abbrev::MIN_LEN as SHORT_ID_LEN;
 
@@ -14,7 +16,6 @@ use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 
-use crate::format::MessageKind;
 
 /// The one rule for what a label names, read from the line that carries
 /// it: the entry itself, or, for a ysess record, the entry it hangs from in

@@ -8,16 +8,46 @@ use crate::tree::{Ix, Tree};
 
 /// Ids for `count` new entries, as the file's own app makes them: yoagent's
 /// `append` numbers them `e<N+1>`…, pi draws 8 hex digits not in the file.
-/// `None` when a yoagent session already has an id `e<N>` with the largest
-/// N there is, and for a format ysess does not write.
+/// ysess's records kept beside another app's file are `ysess:N` in the refs
+/// store. `None` when a yoagent session already has an id `e<N>` with the
+/// largest N there is.
 pub fn new_ids(repo: &Repo, count: usize) -> Option<Vec<String>> {
-    repo.format.spec().new_ids(repo, count)
+    let spec = repo.format.spec();
+    if spec.writable() {
+        return spec.new_ids(repo, count);
+    }
+    // ysess's records beside the app's file: `ysess:N` in the refs store.
+    let first = match repo.stored_refs() {
+        Some(refs) => refs.next_number()?,
+        None => 1,
+    };
+    first.checked_add(count.saturating_sub(1) as u64)?;
+    Some(
+        (0..count as u64)
+            .map(|k| format!("{}{}", crate::refs::store::ID_PREFIX, first + k))
+            .collect(),
+    )
 }
 
 /// The lines that write `records` (with `ids`) into the session, in its
 /// format, timed `now_ms`; `None` for a format ysess does not write.
 pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Option<Vec<String>> {
-    repo.format.spec().record_lines(repo, records, ids, now_ms)
+    let spec = repo.format.spec();
+    if spec.writable() {
+        return spec.record_lines(repo, records, ids, now_ms);
+    }
+    // In the refs store, never before a record already written (a shorter
+    // copy of the session may have been read).
+    let at = repo
+        .app_end()?
+        .max(repo.stored_refs().map_or(0, crate::refs::store::Refs::last_at));
+    Some(
+        records
+            .iter()
+            .zip(ids)
+            .map(|(r, id)| crate::refs::store::record_line(r, id, now_ms, at))
+            .collect(),
+    )
 }
 
 /// The records that label `target` as `name` while HEAD stays where it is.

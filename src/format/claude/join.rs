@@ -31,8 +31,8 @@ use std::collections::BinaryHeap;
 
 use hashbrown::{HashMap, HashSet};
 
-use crate::check::warnings::ToolFacts;
-use crate::check::{Code, Finding, link_finding};
+use crate::format::tools::ToolFacts;
+use crate::format::finding::{Code, Finding, link_finding};
 use crate::format::MessageKind;
 use crate::tree::{Ix, Link, NewEntry, TreeBuilder};
 

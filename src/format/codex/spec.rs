@@ -10,7 +10,7 @@ use crate::format::handoff::{At, Handoff, Refusal, is_uuid};
 use crate::format::message::{Entry, Message, NotAnEntry};
 use crate::format::spec::{HeadFacts, Spec, expand};
 use crate::format::{Checked, LineFacts, Sent};
-use crate::repo::Repo;
+use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// Codex's rollout files, read only.
@@ -59,11 +59,11 @@ impl Spec for Codex {
         Some(ASSUMED_MODEL)
     }
 
-    fn fill_turn(&self, repo: &Repo, ix: Ix, message: &mut Message) -> std::io::Result<()> {
+    fn fill_turn(&self, repo: &dyn Session, ix: Ix, message: &mut Message) -> std::io::Result<()> {
         super::usage::fill_turn(repo, ix, message)
     }
 
-    fn waiting(&self, repo: &Repo) -> std::io::Result<Option<Ix>> {
+    fn waiting(&self, repo: &dyn Session) -> std::io::Result<Option<Ix>> {
         Ok(super::usage::of_repo(repo)?.waiting)
     }
 

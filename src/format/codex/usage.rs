@@ -201,12 +201,12 @@ pub fn fast_tier(line: &[u8]) -> Option<bool> {
 /// The usage of a rollout's model calls, each on its first output, from
 /// the `token_count` events wherever they stand; worked out once per
 /// session ([`crate::repo::Repo::format_memo`]).
-pub fn of_repo(repo: &crate::repo::Repo) -> std::io::Result<&Attributed> {
+pub fn of_repo(repo: &dyn crate::format::session::Session) -> std::io::Result<&Attributed> {
     let memo = repo.format_memo();
     if let Some(done) = memo.get().and_then(|m| m.downcast_ref::<Attributed>()) {
         return Ok(done);
     }
-    let tree = &repo.tree;
+    let tree = repo.tree();
     let all = 0..tree.len() as Ix;
     // The token counts, and the service tier where the rollout records
     // one (Codex 0.169's `thread_settings_applied` events), in one read.
@@ -218,7 +218,7 @@ pub fn of_repo(repo: &crate::repo::Repo) -> std::io::Result<&Attributed> {
         .collect();
     let mut counts = Vec::with_capacity(events.len());
     let mut tiers = Vec::new();
-    repo.each_line(&events, |ix, line| {
+    repo.each_line(&events, &mut |ix, line| {
         if tree.tag(ix) == "token_count" {
             counts.push(super::token_count(line).flatten());
         } else if let Some(fast) = fast_tier(line) {
@@ -254,7 +254,7 @@ pub fn of_repo(repo: &crate::repo::Repo) -> std::io::Result<&Attributed> {
 /// their own: the model the tree names it by (the last `turn_context`'s),
 /// and its call's usage when it is the call's first output ([`of_repo`]).
 pub fn fill_turn(
-    repo: &crate::repo::Repo,
+    repo: &dyn crate::format::session::Session,
     ix: Ix,
     message: &mut crate::format::message::Message,
 ) -> std::io::Result<()> {
@@ -265,7 +265,7 @@ pub fn fill_turn(
         return Ok(());
     };
     model.clear();
-    model.push_str(repo.tree.tag(ix));
+    model.push_str(repo.tree().tag(ix));
     let attributed = of_repo(repo)?;
     if let Some(used) = attributed.of(ix) {
         *usage = used;

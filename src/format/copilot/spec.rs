@@ -10,7 +10,7 @@ use crate::format::handoff::{At, Handoff, Refusal};
 use crate::format::message::{Entry, Message, NotAnEntry};
 use crate::format::spec::{HeadFacts, Spec, expand};
 use crate::format::{Checked, LineFacts, Sent};
-use crate::repo::Repo;
+use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// GitHub Copilot CLI's session files, read only.
@@ -52,11 +52,11 @@ impl Spec for Copilot {
     /// A reply's usage is the `session.usage_record` it hangs from, when
     /// that record counts the same call; in a file without usage records,
     /// what its shutdowns say ([`super::usage`]).
-    fn fill_turn(&self, repo: &Repo, ix: Ix, message: &mut Message) -> std::io::Result<()> {
+    fn fill_turn(&self, repo: &dyn Session, ix: Ix, message: &mut Message) -> std::io::Result<()> {
         let Message::Assistant { usage, .. } = message else {
             return Ok(());
         };
-        let tree = &repo.tree;
+        let tree = repo.tree();
         let Some(record) = tree.raw_parent(ix).filter(|&p| tree.tag(p) == USAGE) else {
             // A version without usage records: from its shutdowns.
             if let Some(used) = super::usage::of_repo(repo)?.of(ix) {

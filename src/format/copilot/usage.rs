@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::USAGE;
 use crate::format::message::Usage;
-use crate::repo::Repo;
+use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// The tokens put on each reply.
@@ -65,12 +65,12 @@ fn reply_facts(line: &[u8]) -> (String, u64) {
 
 /// The usage of each reply of a file without usage records, from its
 /// shutdowns (see the module's docs); worked out once per session.
-pub fn of_repo(repo: &Repo) -> io::Result<&Attributed> {
+pub fn of_repo(repo: &dyn Session) -> io::Result<&Attributed> {
     let memo = repo.format_memo();
     if let Some(done) = memo.get().and_then(|m| m.downcast_ref::<Attributed>()) {
         return Ok(done);
     }
-    let tree = &repo.tree;
+    let tree = repo.tree();
     let all: Vec<Ix> = (0..tree.len() as Ix).collect();
     let records = all.iter().any(|&ix| tree.tag(ix) == USAGE);
     let mut attributed = Attributed::default();
@@ -88,7 +88,7 @@ pub fn of_repo(repo: &Repo) -> io::Result<&Attributed> {
         let mut since: Vec<(Ix, String, u64)> = Vec::new();
         let mut before: HashMap<String, Usage> = HashMap::new();
         let mut last_reply: Option<Ix> = None;
-        repo.each_line(&wanted, |ix, line| {
+        repo.each_line(&wanted, &mut |ix, line| {
             if tree.node(ix).kind == crate::MessageKind::Assistant {
                 let (model, output) = reply_facts(line);
                 attributed.usage.insert(ix, Usage::counted(0, output, 0, 0));

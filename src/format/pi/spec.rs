@@ -11,7 +11,7 @@ use crate::format::message::{Entry, NotAnEntry};
 use crate::format::records::Record;
 use crate::format::spec::{HeadFacts, Joins, Spec, UsageAt, expand};
 use crate::format::{Checked, LineFacts};
-use crate::repo::Repo;
+use crate::format::session::Session;
 
 /// pi's session files (`@mariozechner/pi-coding-agent`, version 3, and the
 /// versions 1 and 2 it migrates).
@@ -170,19 +170,19 @@ impl Spec for Pi {
     }
 
     /// pi draws 8 hex digits not in the file.
-    fn new_ids(&self, repo: &Repo, count: usize) -> Option<Vec<String>> {
-        Some(super::new_ids(|id| repo.tree.find(id).is_some(), count))
+    fn new_ids(&self, repo: &dyn Session, count: usize) -> Option<Vec<String>> {
+        Some(super::new_ids(|id| repo.tree().find(id).is_some(), count))
     }
 
     /// pi appends each entry after the one before: its leaf.
     fn record_lines(
         &self,
-        repo: &Repo,
+        repo: &dyn Session,
         records: &[Record],
         ids: &[String],
         now_ms: u64,
     ) -> Option<Vec<String>> {
-        let tree = &repo.tree;
+        let tree = repo.tree();
         let mut leaf = tree.last().map(|ix| tree.id(ix).to_string());
         Some(
             records

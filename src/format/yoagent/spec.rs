@@ -5,7 +5,7 @@ use crate::format::message::{Entry, NotAnEntry};
 use crate::format::records::{self, Record};
 use crate::format::spec::{Joins, Spec, UsageAt};
 use crate::format::{Checked, LineFacts};
-use crate::repo::Repo;
+use crate::format::session::Session;
 
 /// yoagent 0.26.6's `Session::to_jsonl`: the format ysess writes its own
 /// records in.
@@ -95,8 +95,8 @@ impl Spec for Yoagent {
 
     /// yoagent's `append` numbers new entries `e<N+1>`…; `None` when the
     /// session already has an id `e<N>` with the largest N there is.
-    fn new_ids(&self, repo: &Repo, count: usize) -> Option<Vec<String>> {
-        let first = repo.next_number()?;
+    fn new_ids(&self, repo: &dyn Session, count: usize) -> Option<Vec<String>> {
+        let first = next_number(repo.tree())?;
         first.checked_add(count.saturating_sub(1) as u64)?;
         Some(
             (0..count as u64)
@@ -107,7 +107,7 @@ impl Spec for Yoagent {
 
     fn record_lines(
         &self,
-        _repo: &Repo,
+        _repo: &dyn Session,
         records: &[Record],
         ids: &[String],
         now_ms: u64,
@@ -120,4 +120,15 @@ impl Spec for Yoagent {
                 .collect(),
         )
     }
+}
+
+/// The number of the next id yoagent's `append` would give, `e<N+1>` for
+/// the largest N of the ids of the form `e<N>` (as yoagent parses them);
+/// `None` when N is already the largest number there is.
+fn next_number(tree: &crate::tree::Tree) -> Option<u64> {
+    let max = (0..tree.len() as crate::tree::Ix)
+        .filter_map(|ix| super::counter_number(tree.id(ix)))
+        .max()
+        .unwrap_or(0);
+    max.checked_add(1)
 }
