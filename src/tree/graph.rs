@@ -1,10 +1,12 @@
-//! `log --graph`: the order entries are listed in, and the lines drawn beside
-//! them, in the manner of `jj log`.
+//! `log --graph`'s layout: the order entries are listed in, and the columns
+//! of the lines beside them, in the manner of `jj log`. The characters are
+//! the front end's (the command line draws them in `ui::graph`), as jj keeps
+//! the edges in its library and the drawing in its command line.
 //!
 //! [`display_order`] lists newest branch work first, each subtree in one
-//! piece and every entry below all of its descendants. [`Graph`] then draws
-//! one row at a time from a few columns of state, so a session of any size
-//! streams out in time proportional to its rows times its open columns.
+//! piece and every entry below all of its descendants. [`Layout`] then lays
+//! out one row at a time from a few columns of state, so a session of any
+//! size streams out in time proportional to its rows times its open columns.
 //!
 //! Like jj's renderer, a branch joins the column of its fork point right
 //! after its last row, not all at once just above the fork point:
@@ -88,120 +90,86 @@ pub fn display_order(tree: &Tree, records: bool) -> Vec<Ix> {
     order
 }
 
-/// How the graph is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Style {
-    /// Box drawing, as `jj log` draws: `○ │ ├─╯`.
-    #[default]
-    Curved,
-    /// Plain ASCII for terminals without box drawing, as `git log --graph`
-    /// draws: `o | |/`.
-    Ascii,
+/// What an entry's node is drawn as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    /// HEAD, where the app resumes.
+    Head,
+    /// An entry without a (shown) parent.
+    Root,
+    /// Any other entry.
+    Entry,
 }
 
-/// The characters of one style.
-struct Glyphs {
-    head: char,
-    root: char,
-    entry: char,
-    /// A column passing by.
-    line: char,
-    /// Where a joining branch lands.
-    join: char,
-    /// The horizontal part of a join.
-    run: char,
-    /// A join passing over an unrelated column.
-    cross: char,
-    /// Where a joining branch turns towards the column it joins.
-    corner: char,
-    /// Draw the corner in the gap left of the joining column, as git does
-    /// (`|/`), instead of on the column itself (`├─╯`).
-    corner_in_gap: bool,
-}
-
-const CURVED: Glyphs = Glyphs {
-    head: '@',
-    root: '◆',
-    entry: '○',
-    line: '│',
-    join: '├',
-    run: '─',
-    cross: '┼',
-    corner: '╯',
-    corner_in_gap: false,
-};
-
-const ASCII: Glyphs = Glyphs {
-    head: '@',
-    root: '#',
-    entry: 'o',
-    line: '|',
-    join: '|',
-    run: '-',
-    cross: '+',
-    corner: '/',
-    corner_in_gap: true,
-};
-
-/// The graph text of one entry.
+/// A line where a branch joins the column of its fork point: column `from`
+/// runs into column `into`, passing over those between.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
-    /// A line to print first, when the entry starts a new tree in the
-    /// column where a root just ended: without it, the root would read as
-    /// the entry's child. Trailing whitespace is trimmed.
-    pub gap: Option<String>,
-    /// A line to print before the entry's row, where the branch drawn just
-    /// above joins the column of its fork point (`├─╯`). Trailing whitespace
-    /// is trimmed.
-    pub connector: Option<String>,
-    /// The start of the entry's row (`│ ○  `); the entry's text follows.
-    pub prefix: String,
+pub struct Join {
+    /// The column joined (the left one).
+    pub into: usize,
+    /// The column that ends here (the right one).
+    pub from: usize,
+    /// Whether each column of the line carries a line of its own, as wide
+    /// as the row above.
+    pub active: Vec<bool>,
 }
 
-/// Where a [`Graph`] stopped drawing: its open columns, nothing borrowed.
-#[derive(Debug, Clone)]
+/// The layout of one entry's row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    /// A line first, with these columns carrying lines, when the entry
+    /// starts a new tree in the column where a root just ended: without
+    /// it, the root would read as the entry's child.
+    pub gap: Option<Vec<bool>>,
+    /// A join before the entry's row, where the branch laid out just above
+    /// joins the column of its fork point.
+    pub connector: Option<Join>,
+    /// The entry's column.
+    pub at: usize,
+    /// What the entry is.
+    pub node: Node,
+    /// Whether each column of the row carries a line (the entry's own
+    /// column included).
+    pub active: Vec<bool>,
+}
+
+/// The graph beside an extra line of the last entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Extra {
+    /// The join that would otherwise come before the next row, as jj draws.
+    Join(Join),
+    /// The columns carrying lines, as wide as the last row.
+    Columns(Vec<bool>),
+}
+
+/// Where a [`Layout`] stopped: its open columns, nothing borrowed.
+#[derive(Debug, Clone, Default)]
 pub struct Paused {
-    style: Style,
     columns: Vec<Option<Ix>>,
     join: Option<(usize, usize)>,
     width: usize,
     after_root: Option<usize>,
 }
 
-impl Paused {
-    /// A drawing not yet begun, in `style`.
-    pub fn start(style: Style) -> Paused {
-        Paused {
-            style,
-            columns: Vec::new(),
-            join: None,
-            width: 0,
-            after_root: None,
-        }
-    }
-}
-
-/// Draws a tree row by row, entries given in [`display_order`].
+/// Lays out a tree row by row, entries given in [`display_order`].
 ///
-/// Any order in which every entry comes after its children also draws
+/// Any order in which every entry comes after its children also lays out
 /// correctly (reversed file order, say), but only `display_order` keeps
 /// joins from crossing other columns and leaves no blank columns between
-/// lines. Extra lines of an entry ([`Graph::continuation`]) must be printed
-/// before the next entry is drawn.
-pub struct Graph<'t> {
+/// lines. Extra lines of an entry ([`Layout::continuation`]) must be taken
+/// before the next entry is placed.
+pub struct Layout<'t> {
     tree: &'t Tree,
-    style: Style,
-    glyphs: &'static Glyphs,
     /// Each column's line runs down to the entry it names; `None` is blank
     /// space. A blank column is reused by the next branch tip; blank columns
     /// at the right end are dropped.
-    columns: Vec<Option<Ix>>,
+    pub(crate) columns: Vec<Option<Ix>>,
     /// Two columns now running to the same entry, left and right: the right
     /// one joins the left before anything else is drawn.
-    join: Option<(usize, usize)>,
+    pub(crate) join: Option<(usize, usize)>,
     /// Columns of the last entry's row, so its extra lines line up with it.
     width: usize,
-    /// The column of the last row when that was a root's: an entry drawn
+    /// The column of the last row when that was a root's: an entry placed
     /// next in that column is set apart by a gap line.
     after_root: Option<usize>,
     /// The parent an entry is drawn joining: its own, or (when some entries
@@ -209,23 +177,11 @@ pub struct Graph<'t> {
     parent: Box<dyn Fn(Ix) -> Option<Ix> + 't>,
 }
 
-impl<'t> Graph<'t> {
-    /// Draws only some entries: each joins its nearest shown ancestor, as
-    /// given by `parent`.
-    pub fn with_parents(mut self, parent: impl Fn(Ix) -> Option<Ix> + 't) -> Graph<'t> {
-        self.parent = Box::new(parent);
-        self
-    }
-
-    /// A graph of `tree`, drawn in `style`.
-    pub fn new(tree: &'t Tree, style: Style) -> Graph<'t> {
-        Graph {
+impl<'t> Layout<'t> {
+    /// The layout of `tree`.
+    pub fn new(tree: &'t Tree) -> Layout<'t> {
+        Layout {
             tree,
-            style,
-            glyphs: match style {
-                Style::Curved => &CURVED,
-                Style::Ascii => &ASCII,
-            },
             columns: Vec::new(),
             join: None,
             width: 0,
@@ -234,12 +190,18 @@ impl<'t> Graph<'t> {
         }
     }
 
-    /// Stops drawing, keeping where the drawing is, so that a view that
-    /// draws rows only as they come into sight (`ysess tui`) can go on
-    /// later with [`Graph::resume`] without holding the tree borrowed.
+    /// Lays out only some entries: each joins its nearest shown ancestor,
+    /// as given by `parent`.
+    pub fn with_parents(mut self, parent: impl Fn(Ix) -> Option<Ix> + 't) -> Layout<'t> {
+        self.parent = Box::new(parent);
+        self
+    }
+
+    /// Stops, keeping where the layout is, so that a view that draws rows
+    /// only as they come into sight (`ysess tui`) can go on later with
+    /// [`Layout::resume`] without holding the tree borrowed.
     pub fn pause(self) -> Paused {
         Paused {
-            style: self.style,
             columns: self.columns,
             join: self.join,
             width: self.width,
@@ -247,24 +209,20 @@ impl<'t> Graph<'t> {
         }
     }
 
-    /// Goes on drawing `tree` where [`Graph::pause`] stopped (the whole
-    /// tree's graph: every entry joins its own parent).
-    pub fn resume(tree: &'t Tree, paused: Paused) -> Graph<'t> {
-        let mut graph = Graph::new(tree, paused.style);
-        graph.columns = paused.columns;
-        graph.join = paused.join;
-        graph.width = paused.width;
-        graph.after_root = paused.after_root;
-        graph
+    /// Goes on laying out `tree` where [`Layout::pause`] stopped (the whole
+    /// tree: every entry joins its own parent).
+    pub fn resume(tree: &'t Tree, paused: Paused) -> Layout<'t> {
+        let mut layout = Layout::new(tree);
+        layout.columns = paused.columns;
+        layout.join = paused.join;
+        layout.width = paused.width;
+        layout.after_root = paused.after_root;
+        layout
     }
 
-    /// The graph text of the next entry, which must be an entry of the tree.
-    pub fn draw(&mut self, ix: Ix) -> Row {
-        let trim = |mut line: String| {
-            line.truncate(line.trim_end().len());
-            line
-        };
-        let connector = self.take_join().map(trim);
+    /// The row of the next entry, which must be an entry of the tree.
+    pub fn place(&mut self, ix: Ix) -> Shape {
+        let connector = self.take_join();
         // A root's line has ended: the next entry in its column starts
         // another tree, set apart so that it does not read as the root's
         // parent.
@@ -276,27 +234,16 @@ impl<'t> Graph<'t> {
             Some(at) => at,
             None => self.open_column(),
         };
-        let gap = (after_root == Some(at)).then(|| trim(self.continuation()));
-        let glyph = if self.tree.head() == Some(ix) {
-            self.glyphs.head
+        let gap = (after_root == Some(at)).then(|| self.active());
+        let node = if self.tree.head() == Some(ix) {
+            Node::Head
         } else if (self.parent)(ix).is_none() {
-            self.glyphs.root
+            Node::Root
         } else {
-            self.glyphs.entry
+            Node::Entry
         };
         self.width = self.columns.len();
-        let mut prefix = String::with_capacity(4 * self.width + 1);
-        for (k, column) in self.columns.iter().enumerate() {
-            prefix.push(if k == at {
-                glyph
-            } else if column.is_some() {
-                self.glyphs.line
-            } else {
-                ' '
-            });
-            prefix.push(' ');
-        }
-        prefix.push(' ');
+        let active = self.columns.iter().map(Option::is_some).collect();
 
         // The line now runs on down to the parent; a root ends it. If a
         // sibling's branch already runs there, the two join next.
@@ -312,33 +259,35 @@ impl<'t> Graph<'t> {
             self.join = other.map(|other| (at.min(other), at.max(other)));
         }
         self.drop_blank_end();
-        Row {
+        Shape {
             gap,
             connector,
-            prefix,
+            at,
+            node,
+            active,
         }
     }
 
-    /// The graph text before an extra line of the last entry, as wide as its
-    /// row so that the text lines up. The first such line also carries the
-    /// join that would otherwise be the next row's connector, as jj does:
+    /// The graph beside an extra line of the last entry, as wide as its row
+    /// so that the text lines up. The first such line also carries the
+    /// join that would otherwise come before the next row, as jj does:
     ///
     /// ```text
     /// │ ○  e4 first line
     /// ├─╯  second line
     /// ```
-    pub fn continuation(&mut self) -> String {
-        if let Some(line) = self.take_join() {
-            return line;
+    pub fn continuation(&mut self) -> Extra {
+        match self.take_join() {
+            Some(join) => Extra::Join(join),
+            None => Extra::Columns(self.active()),
         }
-        let mut text = String::with_capacity(4 * self.width + 1);
-        for k in 0..self.width {
-            let active = self.columns.get(k).is_some_and(Option::is_some);
-            text.push(if active { self.glyphs.line } else { ' ' });
-            text.push(' ');
-        }
-        text.push(' ');
-        text
+    }
+
+    /// Whether each column as wide as the last row carries a line.
+    fn active(&self) -> Vec<bool> {
+        (0..self.width)
+            .map(|k| self.columns.get(k).is_some_and(Option::is_some))
+            .collect()
     }
 
     /// The reusable column furthest left, or a new one at the right.
@@ -358,648 +307,17 @@ impl<'t> Graph<'t> {
         }
     }
 
-    /// Draws the pending join, if any, as wide as the last row (with the two
-    /// spaces before text), and frees the column that joined.
-    fn take_join(&mut self) -> Option<String> {
+    /// The pending join, if any, as wide as the last row, and frees the
+    /// column that joined.
+    fn take_join(&mut self) -> Option<Join> {
         let (into, from) = self.join.take()?;
-        let g = self.glyphs;
-        let active = |k: usize| self.columns.get(k).is_some_and(Option::is_some);
-        let spans = |k: usize| into < k && k < from;
-        let mut line = String::with_capacity(4 * self.width + 1);
-        for k in 0..self.width {
-            line.push(if k == into {
-                g.join
-            } else if k == from {
-                if g.corner_in_gap { ' ' } else { g.corner }
-            } else if spans(k) {
-                if active(k) { g.cross } else { g.run }
-            } else if active(k) {
-                g.line
-            } else {
-                ' '
-            });
-            // The gap right of column k.
-            line.push(if g.corner_in_gap && k + 1 == from {
-                g.corner
-            } else if into <= k && k < from {
-                g.run
-            } else {
-                ' '
-            });
-        }
-        line.push(' ');
+        let join = Join {
+            into,
+            from,
+            active: self.active(),
+        };
         self.columns[from] = None;
         self.drop_blank_end();
-        Some(line)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::tree;
-
-    /// `prefix + id` for each entry in `order`, connectors included.
-    fn render(tree: &Tree, order: &[Ix], style: Style) -> String {
-        let mut graph = Graph::new(tree, style);
-        let mut out = String::new();
-        for &ix in order {
-            let row = graph.draw(ix);
-            for line in row.gap.into_iter().chain(row.connector) {
-                out.push_str(&line);
-                out.push('\n');
-            }
-            out.push_str(&row.prefix);
-            out.push_str(tree.id(ix));
-            out.push('\n');
-        }
-        out
-    }
-
-    fn log(tree: &Tree, style: Style) -> String {
-        render(tree, &display_order(tree, false), style)
-    }
-
-    /// An expected drawing as written indented in this file: the literal
-    /// starts with a newline and every line loses the first line's
-    /// indentation (a drawing's first line always starts with a node).
-    fn drawing(text: &str) -> String {
-        let body = text.strip_prefix('\n').expect("starts on the next line");
-        let indent = body.len() - body.trim_start_matches(' ').len();
-        let mut out = String::new();
-        let lines: Vec<&str> = body.lines().collect();
-        // The last line is the closing quote's indentation; a blank line
-        // before it is a gap line of the drawing.
-        for line in &lines[..lines.len().saturating_sub(1)] {
-            out.push_str(line.get(indent..).unwrap_or_default().trim_end());
-            out.push('\n');
-        }
-        out
-    }
-
-    fn fork() -> Tree {
-        tree(&[
-            ("e1", None),
-            ("e2", Some("e1")),
-            ("e3", Some("e2")),
-            ("e4", Some("e3")),
-            ("e5", Some("e3")),
-            ("e6", Some("e5")),
-        ])
-    }
-
-    #[test]
-    fn linear() {
-        let t = tree(&[("a", None), ("b", Some("a")), ("c", Some("b"))]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  c
-                ○  b
-                ◆  a
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn single_entry_is_head() {
-        let t = tree(&[("a", None)]);
-        assert_eq!(log(&t, Style::Curved), "@  a\n");
-    }
-
-    #[test]
-    fn empty_tree_draws_nothing() {
-        let t = tree(&[]);
-        assert!(display_order(&t, false).is_empty());
-        assert_eq!(log(&t, Style::Curved), "");
-    }
-
-    #[test]
-    fn one_fork() {
-        assert_eq!(
-            log(&fork(), Style::Curved),
-            drawing(
-                "
-                @  e6
-                ○  e5
-                │ ○  e4
-                ├─╯
-                ○  e3
-                ○  e2
-                ◆  e1
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn head_on_an_older_branch_still_leads() {
-        // HEAD is the last line, so its branch has the newest activity even
-        // when the branch itself started earlier.
-        let t = tree(&[
-            ("a", None),
-            ("b", Some("a")),
-            ("x", Some("a")),
-            ("y", Some("x")),
-            ("c", Some("b")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  c
-                ○  b
-                │ ○  y
-                │ ○  x
-                ├─╯
-                ◆  a
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn fork_of_a_fork() {
-        let t = tree(&[
-            ("a", None),
-            ("b", Some("a")),
-            ("c", Some("b")),
-            ("d", Some("c")),
-            ("e", Some("b")),
-            ("f", Some("e")),
-            ("g", Some("e")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  g
-                │ ○  f
-                ├─╯
-                ○  e
-                │ ○  d
-                │ ○  c
-                ├─╯
-                ○  b
-                ◆  a
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn three_children_of_one_node() {
-        let t = tree(&[
-            ("p", None),
-            ("c1", Some("p")),
-            ("c2", Some("p")),
-            ("c3", Some("p")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  c3
-                │ ○  c2
-                ├─╯
-                │ ○  c1
-                ├─╯
-                ◆  p
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn two_roots() {
-        // Lines of the two trees interleave in the file; each tree is still
-        // drawn in one piece, the one with the newest line first.
-        let t = tree(&[
-            ("a1", None),
-            ("b1", None),
-            ("a2", Some("a1")),
-            ("b2", Some("b1")),
-            ("a3", Some("a2")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  a3
-                ○  a2
-                ◆  a1
-
-                ○  b2
-                ◆  b1
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn fork_points_deep_below_keep_branches_open() {
-        // The main line r-a-p1-p2-p3 with an older branch q off a, which
-        // forks again into s and t, and an even older branch x off r.
-        let t = tree(&[
-            ("r", None),
-            ("x1", Some("r")),
-            ("x2", Some("x1")),
-            ("a", Some("r")),
-            ("q", Some("a")),
-            ("s1", Some("q")),
-            ("s2", Some("s1")),
-            ("t1", Some("q")),
-            ("t2", Some("t1")),
-            ("p1", Some("a")),
-            ("p2", Some("p1")),
-            ("p3", Some("p2")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Curved),
-            drawing(
-                "
-                @  p3
-                ○  p2
-                ○  p1
-                │ ○  t2
-                │ ○  t1
-                │ │ ○  s2
-                │ │ ○  s1
-                │ ├─╯
-                │ ○  q
-                ├─╯
-                ○  a
-                │ ○  x2
-                │ ○  x1
-                ├─╯
-                ◆  r
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn join_crossing_an_unrelated_column() {
-        // In reversed file order (not `display_order`), branch w is still
-        // open when t joins v on the way to their fork point a; then m's
-        // line crosses a's on the way to r.
-        let t = tree(&[
-            ("r", None),
-            ("a", Some("r")),
-            ("m", Some("r")),
-            ("t", Some("a")),
-            ("w", Some("m")),
-            ("v", Some("a")),
-            ("z", Some("r")),
-        ]);
-        let reversed: Vec<Ix> = (0..t.len() as Ix).rev().collect();
-        assert_eq!(
-            render(&t, &reversed, Style::Curved),
-            drawing(
-                "
-                @  z
-                │ ○  v
-                │ │ ○  w
-                │ │ │ ○  t
-                │ ├─┼─╯
-                │ │ ○  m
-                ├─┼─╯
-                │ ○  a
-                ├─╯
-                ◆  r
-                "
-            )
-        );
-        assert_eq!(
-            render(&t, &reversed, Style::Ascii),
-            drawing(
-                "
-                @  z
-                | o  v
-                | | o  w
-                | | | o  t
-                | |-+/
-                | | o  m
-                |-+/
-                | o  a
-                |/
-                #  r
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn blank_columns() {
-        // Reversed file order again: the root c ends its column, and the
-        // next tip b takes it.
-        let t = tree(&[
-            ("r1", None),
-            ("b", Some("r1")),
-            ("c", None),
-            ("d", Some("r1")),
-        ]);
-        let reversed: Vec<Ix> = (0..t.len() as Ix).rev().collect();
-        assert_eq!(
-            render(&t, &reversed, Style::Curved),
-            drawing(
-                "
-                @  d
-                │ ◆  c
-                │
-                │ ○  b
-                ├─╯
-                ◆  r1
-                "
-            )
-        );
-        // A column that ends in the middle (at the root x) stays blank
-        // space, and the join below runs across it.
-        let t = tree(&[
-            ("r", None),
-            ("a", Some("r")),
-            ("x", None),
-            ("b", Some("r")),
-            ("y", Some("x")),
-            ("c", Some("a")),
-        ]);
-        let reversed: Vec<Ix> = (0..t.len() as Ix).rev().collect();
-        assert_eq!(
-            render(&t, &reversed, Style::Curved),
-            drawing(
-                "
-                @  c
-                │ ○  y
-                │ │ ○  b
-                │ ◆ │  x
-                ○   │  a
-                ├───╯
-                ◆  r
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn ascii() {
-        assert_eq!(
-            log(&fork(), Style::Ascii),
-            drawing(
-                "
-                @  e6
-                o  e5
-                | o  e4
-                |/
-                o  e3
-                o  e2
-                #  e1
-                "
-            )
-        );
-        let t = tree(&[
-            ("a", None),
-            ("b", Some("a")),
-            ("c", Some("b")),
-            ("d", Some("a")),
-            ("e", Some("b")),
-        ]);
-        assert_eq!(
-            log(&t, Style::Ascii),
-            drawing(
-                "
-                @  e
-                | o  c
-                |/
-                o  b
-                | o  d
-                |/
-                #  a
-                "
-            )
-        );
-    }
-
-    #[test]
-    fn continuation_lines() {
-        let t = fork();
-        let mut graph = Graph::new(&t, Style::Curved);
-        let mut out = String::new();
-        for ix in display_order(&t, false) {
-            let row = graph.draw(ix);
-            if let Some(connector) = row.connector {
-                out.push_str(&connector);
-                out.push('\n');
-            }
-            out.push_str(&row.prefix);
-            out.push_str(t.id(ix));
-            out.push('\n');
-            for n in 2..=3 {
-                out.push_str(&graph.continuation());
-                out.push_str(&format!("line {n}\n"));
-            }
-        }
-        assert_eq!(
-            out,
-            drawing(
-                "
-                @  e6
-                │  line 2
-                │  line 3
-                ○  e5
-                │  line 2
-                │  line 3
-                │ ○  e4
-                ├─╯  line 2
-                │    line 3
-                ○  e3
-                │  line 2
-                │  line 3
-                ○  e2
-                │  line 2
-                │  line 3
-                ◆  e1
-                   line 2
-                   line 3
-                "
-            )
-        );
-    }
-
-    use crate::testing::Rng;
-
-    /// A session that mostly appends, sometimes rewinds to an earlier entry
-    /// and rarely starts a new root.
-    fn random_tree(seed: u64, n: usize) -> Tree {
-        let mut rng = Rng(seed);
-        let ids: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
-        let mut lines: Vec<(&str, Option<&str>)> = Vec::with_capacity(n);
-        for i in 0..n {
-            let parent = match (i, rng.below(100)) {
-                (0, _) | (_, 0) => None,
-                (_, 1..=84) => Some(i - 1),
-                _ => Some(rng.below(i as u64) as usize),
-            };
-            lines.push((&ids[i], parent.map(|p| ids[p].as_str())));
-        }
-        tree(&lines)
-    }
-
-    #[test]
-    fn display_order_on_random_trees() {
-        for seed in [1, 2, 3, 0x9e37_79b9_7f4a_7c15] {
-            let t = random_tree(seed, 3000);
-            let order = display_order(&t, false);
-            let n = t.len();
-            assert_eq!(order.len(), n);
-            let mut position = vec![usize::MAX; n];
-            for (i, &ix) in order.iter().enumerate() {
-                assert_eq!(position[ix as usize], usize::MAX, "listed twice");
-                position[ix as usize] = i;
-            }
-            // Subtree sizes and newest lines, children before parents.
-            let mut size = vec![1usize; n];
-            let mut newest: Vec<usize> = (0..n).collect();
-            for ix in (0..n).rev() {
-                if let Some(p) = t.parent(ix as Ix) {
-                    size[p as usize] += size[ix];
-                    newest[p as usize] = newest[p as usize].max(newest[ix]);
-                }
-            }
-            // Each child lies in the `size` rows ending at its parent: then
-            // every subtree fills exactly those rows, below its descendants.
-            for ix in 0..n {
-                if let Some(parent) = t.parent(ix as Ix) {
-                    let (c, p) = (position[ix], position[parent as usize]);
-                    assert!(c < p, "e{ix} drawn below its parent");
-                    assert!(p - c < size[parent as usize], "subtree of e{ix} split");
-                }
-            }
-            // Siblings, and roots, newest activity first.
-            let mut groups: Vec<Vec<Ix>> = (0..n).map(|ix| t.children(ix as Ix).to_vec()).collect();
-            groups.push(t.roots().collect());
-            for mut group in groups {
-                group.sort_by_key(|&ix| position[ix as usize]);
-                for pair in group.windows(2) {
-                    assert!(newest[pair[0] as usize] > newest[pair[1] as usize]);
-                }
-            }
-            assert_eq!(t.head(), order.first().copied());
-        }
-    }
-
-    /// Which of a graph character's strokes reach the rows above and below.
-    fn strokes(tree: &Tree, node: Ix, ch: char) -> (bool, bool) {
-        match ch {
-            '│' | '├' | '┼' => (true, true),
-            '╯' => (true, false),
-            '@' | '○' | '◆' => (!tree.children(node).is_empty(), tree.parent(node).is_some()),
-            _ => (false, false),
-        }
-    }
-
-    /// A curved drawing in ASCII: the same characters, except that the
-    /// corner moves into the gap on its left (`├─╯` is `|/`).
-    fn as_ascii(curved: &str) -> String {
-        let ascii: String = curved
-            .replace("─╯", "/ ")
-            .chars()
-            .map(|ch| match ch {
-                '│' | '├' => '|',
-                '─' => '-',
-                '┼' => '+',
-                '○' => 'o',
-                '◆' => '#',
-                other => other,
-            })
-            .collect();
-        // Connector lines end at the corner; a node row ends in two spaces.
-        if curved.ends_with('╯') {
-            ascii.trim_end().to_owned()
-        } else {
-            ascii
-        }
-    }
-
-    #[test]
-    fn random_trees_draw_connected_lines() {
-        // Every stroke leaving a row downwards arrives in the row below, and
-        // nothing arrives from nowhere.
-        for seed in [7, 8, 9] {
-            let t = random_tree(seed, 3000);
-            let mut graph = Graph::new(&t, Style::Curved);
-            let mut rows: Vec<(Ix, String)> = Vec::new();
-            for ix in display_order(&t, false) {
-                let row = graph.draw(ix);
-                if let Some(connector) = row.connector {
-                    assert_eq!(connector.matches('├').count(), 1);
-                    assert!(!connector.contains('┼'), "display order never crosses");
-                    rows.push((ix, connector));
-                }
-                let glyphs = row.prefix.chars().filter(|c| "@○◆".contains(*c)).count();
-                assert_eq!(glyphs, 1);
-                rows.push((ix, row.prefix));
-            }
-            assert!(graph.columns.is_empty() && graph.join.is_none());
-
-            // ASCII draws the same picture.
-            let curved: Vec<String> = rows.iter().map(|(_, text)| as_ascii(text)).collect();
-            let mut graph = Graph::new(&t, Style::Ascii);
-            let mut ascii = Vec::new();
-            for ix in display_order(&t, false) {
-                let row = graph.draw(ix);
-                ascii.extend(row.connector);
-                ascii.push(row.prefix);
-            }
-            assert_eq!(ascii, curved);
-
-            let mut above: Vec<bool> = Vec::new();
-            for (ix, text) in &rows {
-                let cells: Vec<(bool, bool)> =
-                    text.chars().map(|ch| strokes(&t, *ix, ch)).collect();
-                for x in 0..above.len().max(cells.len()) {
-                    let down = above.get(x).copied().unwrap_or(false);
-                    let up = cells.get(x).is_some_and(|c| c.0);
-                    assert_eq!(down, up, "broken line at column {x} of {text:?}");
-                }
-                above = cells.iter().map(|c| c.1).collect();
-            }
-            assert!(!above.contains(&true));
-        }
-    }
-
-    #[test]
-    fn deep_linear_tree() {
-        let n = 200_000;
-        let ids: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
-        let lines: Vec<(&str, Option<&str>)> = (0..n)
-            .map(|i| (ids[i].as_str(), i.checked_sub(1).map(|p| ids[p].as_str())))
-            .collect();
-        let t = tree(&lines);
-        let order = display_order(&t, false);
-        assert!(order.iter().rev().copied().eq(0..n as Ix));
-        let mut graph = Graph::new(&t, Style::Curved);
-        for &ix in &order {
-            let row = graph.draw(ix);
-            assert!(row.connector.is_none() && row.prefix.chars().count() == 3);
-        }
-    }
-
-    #[test]
-    fn wide_fork_stays_narrow() {
-        // Many rewinds to the same entry: each retry joins as soon as it
-        // ends, so the drawing never grows past two columns.
-        let n = 20_000;
-        let ids: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
-        let lines: Vec<(&str, Option<&str>)> = (0..n)
-            .map(|i| (ids[i].as_str(), (i > 0).then(|| ids[0].as_str())))
-            .collect();
-        let t = tree(&lines);
-        let mut graph = Graph::new(&t, Style::Curved);
-        for ix in display_order(&t, false) {
-            let row = graph.draw(ix);
-            assert!(row.prefix.chars().count() <= "│ ○  ".chars().count());
-        }
+        Some(join)
     }
 }

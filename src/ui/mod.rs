@@ -2,6 +2,7 @@
 //! width, how entries are drawn, and shell completion.
 
 pub mod complete;
+pub mod graph;
 pub mod json;
 pub mod markdown;
 pub mod output;

@@ -25,7 +25,8 @@ use crate::format::message::{Block, Entry, Message};
 use crate::refs::Names;
 use crate::repo::Repo;
 use crate::tree::Ix;
-use crate::tree::graph::{Graph, Style, display_order};
+use crate::tree::graph::display_order;
+use crate::ui::graph::{Graph, Style};
 
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");

@@ -8,8 +8,7 @@ use super::Row;
 use crate::refs::revision::RevError;
 use crate::repo::Repo;
 use crate::tree::Ix;
-// The graph as every view draws it: `log --graph`, the page, `ysess tui`.
-pub use crate::tree::graph::{Graph, Paused, Row as GraphRow, Style, display_order};
+use crate::tree::graph::display_order;
 
 /// Which entries to list.
 #[derive(Debug, Clone, Copy, Default)]

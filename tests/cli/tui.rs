@@ -9,7 +9,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ysess::cli::tui::{App, Start};
-use ysess::tree::graph::Style;
+use ysess::ui::graph::Style;
 
 use crate::sessgen as sg;
 use crate::support::{Dir, fixture};

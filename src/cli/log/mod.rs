@@ -8,7 +8,7 @@ use super::{Context, Exit, Failure, open_repo};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
-use crate::view::log::{Graph, Style};
+use crate::ui::graph::{Graph, Style};
 use crate::view::{Row, log};
 use crate::{Format, Ix, Names, Tree};
 use template::Template;

@@ -11,7 +11,7 @@ use super::view::{Pane, Tick, View};
 use crate::Format;
 use crate::cli::grep::Matcher;
 use crate::ui::output::escape;
-use crate::view::log::Style;
+use crate::ui::graph::Style;
 
 /// Where the browser starts.
 pub enum Start {

@@ -27,7 +27,7 @@ pub use draw::KEYS;
 pub use view::Pane;
 
 use super::{Context, Exit, Failure};
-use crate::view::log::Style;
+use crate::ui::graph::Style;
 
 /// Browse a session's tree and its chat, as tig browses a repository
 ///

@@ -16,7 +16,8 @@ use ratatui::text::Line;
 use super::chat;
 use crate::repo::{LoadError, Repo};
 use crate::stats::Spent;
-use crate::view::log::{Graph, GraphRow, Paused, Style, display_order};
+use crate::tree::graph::display_order;
+use crate::ui::graph::{Graph, Paused, Row as GraphRow, Style};
 use crate::{Format, Ix};
 
 /// Which pane keys move.

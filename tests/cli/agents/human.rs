@@ -9,7 +9,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ysess::cli::tui::{App, Start};
-use ysess::tree::graph::Style;
+use ysess::ui::graph::Style;
 
 use super::text::raw_markup_or_long_id as claude_or_codex_check;
 use crate::support::Dir;
