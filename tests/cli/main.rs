@@ -3,6 +3,7 @@
 mod agents;
 mod branch;
 mod ccusage;
+mod ci;
 mod claude;
 mod codex;
 mod copilot;
