@@ -19,7 +19,7 @@
 //! | [`tree`] | the index of every entry and the user's tree with ysess's records folded out: parents, children, depth, tips, fork points, branch lengths; the graph layout |
 //! | [`check`] | the validator behind `fsck`: findings with stable codes, warnings, digests, `--since` |
 //! | [`refs`] | branches, labels, HEAD and revision syntax: the one resolver, ranges (`A..B`), the reflog of HEAD moves, and `log -n`'s read from the end of the file |
-//! | [`repo`] | [`repo::Repo::open`]: a session opened at a path (file, format, tree, refs), where every command starts |
+//! | [`repo`] | [`repo::Repo::open`]: a session opened (file, format, tree, refs), where every command starts; what it reads from ([`repo::Input`]: a path, standard input, bytes read, a locked file) and how ([`repo::Open`]: format, torn last line, subjects, tallies, one read into memory, digest) |
 //! | [`search`] | the text of messages searched (`grep`, `log --grep`) and `log`'s filters: a pattern's raw form picks the lines worth decoding |
 //! | [`stats`] | accounting: turns, tokens, cost, tool calls and errors, models, wall time of any set of entries (`ysess stats`) |
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
@@ -42,9 +42,9 @@
 //!
 //! ```
 //! use ysess::check::{Options, check};
-//! use ysess::repo::Repo;
+//! use ysess::repo::{Open, Repo};
 //!
-//! let repo = Repo::open("tests/fixtures/demo.jsonl")?;
+//! let repo = Repo::open("tests/fixtures/demo.jsonl", &Open::default())?;
 //! let draft = repo.resolve("first-draft")?;
 //! let tree = &repo.tree;
 //!

@@ -442,7 +442,11 @@ fn files_diff(
 ) -> Result<Exit, Failure> {
     let quiet = ctx.global.quiet;
     let load = |path: &std::path::Path| {
-        Repo::load(&Source::Path(path.to_path_buf())).map_err(|e| {
+        Repo::open(
+            Source::Path(path.to_path_buf()),
+            &crate::repo::Open::default(),
+        )
+        .map_err(|e| {
             Failure::from(anyhow::anyhow!(
                 "{}: {e}",
                 escape(&path.display().to_string())

@@ -319,8 +319,11 @@ fn search_file(
             });
         }
         let repo = match raw {
-            Some(bytes) => crate::repo::Repo::load_read(bytes)?,
-            None => crate::repo::Repo::load_once(path, crate::fleet::sessions::ONCE)?,
+            Some(bytes) => crate::repo::Repo::open(bytes, &crate::repo::Open::default())?,
+            None => crate::repo::Repo::open(
+                crate::Source::Path(path.to_path_buf()),
+                &crate::repo::Open::default().once(crate::fleet::sessions::ONCE),
+            )?,
         };
         let mut ixs: Vec<crate::Ix> = repo.tree.entries().collect();
         ixs.sort_by_key(|&ix| repo.tree.node(ix).line);

@@ -287,19 +287,13 @@ impl Context<'_> {
 
 /// Loads the session file for a command that shows it.
 fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
-    open_with(ctx, crate::repo::Repo::load_as)
+    open_with(ctx, crate::repo::Open::default())
 }
 
-/// [`open_repo`] with a loader of its own.
-fn open_with(
-    ctx: &Context<'_>,
-    load: impl FnOnce(
-        &crate::Source,
-        Option<crate::Format>,
-    ) -> Result<crate::repo::Repo, crate::repo::LoadError>,
-) -> Result<crate::repo::Repo, Failure> {
+/// [`open_repo`] with options of its own (`--format-of` is added to them).
+fn open_with(ctx: &Context<'_>, open: crate::repo::Open) -> Result<crate::repo::Repo, Failure> {
     let source = crate::Source::new(&ctx.global.file);
-    let format = ctx.global.format_of;
+    let open = open.format(ctx.global.format_of);
     let with_refs = |repo: crate::repo::Repo| match &source {
         // An app-owned session's refs, kept beside it.
         crate::Source::Path(path) => repo
@@ -307,7 +301,7 @@ fn open_with(
             .map_err(crate::repo::LoadError::Io),
         crate::Source::Stdin => Ok(repo),
     };
-    load(&source, format)
+    crate::repo::Repo::open(&source, &open)
         .and_then(with_refs)
         .map_err(|e| match e {
             crate::repo::LoadError::Invalid { .. } => {

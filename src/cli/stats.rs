@@ -86,7 +86,7 @@ pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         }
         by => by.unwrap_or_default(),
     };
-    let repo = open_with(ctx, crate::repo::Repo::load_tallied)?;
+    let repo = open_with(ctx, crate::repo::Open::default().tallies(true))?;
     let tree = &repo.tree;
     if tree.head().is_none() {
         return Err(super::empty("it has no entry to account for"));

@@ -44,7 +44,10 @@ pub fn run(args: &StatusArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             "--digest compares a file, which standard input is not; name the file",
         ));
     }
-    let repo = open_with(ctx, Repo::load_torn)?;
+    let repo = open_with(
+        ctx,
+        crate::repo::Open::default().torn(crate::repo::TornLine::Keep),
+    )?;
     let since = match (&digest, &source) {
         (Some(d), Source::Path(path)) => {
             let file = open_for_digest(path).map_err(|e| super::unreadable(ctx.global, &e, ""))?;

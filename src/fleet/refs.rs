@@ -64,7 +64,7 @@ pub fn check_refs_file(path: &Path) -> io::Result<Report> {
             .push(missing("which is not a session file there".to_string()));
         return Ok(report);
     }
-    let session = match Repo::open(&header.path) {
+    let session = match Repo::open(&header.path, &crate::repo::Open::default()) {
         Ok(repo) => repo.with_store(&header.path, None)?,
         Err(e) => {
             report
@@ -126,7 +126,7 @@ pub fn check_session_refs(
     if !has_refs {
         return Ok(());
     }
-    let repo = match Repo::open(path) {
+    let repo = match Repo::open(path, &crate::repo::Open::default()) {
         Ok(repo) => repo,
         // The session's own findings say why.
         Err(_) => return Ok(()),

@@ -34,7 +34,7 @@ use crate::tree::Ix;
 const HEAD: u64 = 64 << 10;
 
 /// The largest session file a command over many sessions reads whole into
-/// memory, to read it once ([`Repo::load_once`]); with one file per core
+/// memory, to read it once ([`crate::repo::Open::once`]); with one file per core
 /// at a time, this bounds what such a command holds.
 pub const ONCE: u64 = 64 << 20;
 
@@ -242,7 +242,10 @@ impl Session {
     /// Reads the session file at `path`, once ([`ONCE`]), for its tree and
     /// its accounts (as `stats` totals them).
     pub fn of(path: &Path) -> Result<Session, LoadError> {
-        let repo = Repo::load_once_tallied(path, ONCE)?;
+        let repo = Repo::open(
+            crate::Source::Path(path.to_path_buf()),
+            &crate::repo::Open::default().once(ONCE).tallies(true),
+        )?;
         let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
         Ok(Session::of_repo(path, &repo, &facts, counted))
     }
@@ -507,7 +510,10 @@ fn account_of(
     drop: &hashbrown::HashSet<String>,
 ) -> Result<Read, LoadError> {
     type Keyed = BTreeMap<String, Account>;
-    let repo = Repo::load_once_tallied(path, ONCE)?;
+    let repo = Repo::open(
+        crate::Source::Path(path.to_path_buf()),
+        &crate::repo::Open::default().once(ONCE).tallies(true),
+    )?;
     let (facts, counted) = whole_session(&repo, Some(path)).map_err(LoadError::Io)?;
     let kept: Vec<Ix> = counted
         .into_iter()

@@ -168,7 +168,7 @@ mod tests {
         };
         assert_eq!(at.id, "e2");
         assert!(at.labels.iter().any(|l| l == "v1"), "{at:?}");
-        let repo = Repo::open(&path).expect("opens");
+        let repo = Repo::open(&path, &crate::repo::Open::default()).expect("opens");
         assert_eq!(repo.tree.head().map(|h| repo.tree.id(h)), Some("e2"));
     }
 }

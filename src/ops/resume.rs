@@ -38,7 +38,7 @@ pub fn plan(
         LoadError::Io(e) => Error::Open(WriteError::Io(e)),
         e => Error::Open(WriteError::Invalid(e)),
     };
-    let plain = Repo::open(path).map_err(load)?;
+    let plain = Repo::open(path, &crate::repo::Open::default()).map_err(load)?;
     let app_head = plain.head().map(|h| plain.tree.id(h).to_string());
     let repo = plain
         .with_store(path, store)

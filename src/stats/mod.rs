@@ -272,7 +272,7 @@ mod tests {
                 .collect();
         files.push(odd_file);
         for file in files {
-            let repo = Repo::open(&file).expect("opens");
+            let repo = Repo::open(&file, &crate::repo::Open::default()).expect("opens");
             let mut leaned = 0;
             for ix in 0..repo.tree.len() as Ix {
                 if repo.tree.is_record(ix) {
@@ -303,7 +303,7 @@ mod tests {
             "agent-a3f9c2e1.jsonl",
             "compacted.jsonl",
         ] {
-            let repo = Repo::open(root.join(name)).expect("opens");
+            let repo = Repo::open(root.join(name), &crate::repo::Open::default()).expect("opens");
             for ix in 0..repo.tree.len() as Ix {
                 if repo.tree.node(ix).kind == MessageKind::Custom {
                     continue;
@@ -374,7 +374,7 @@ mod tests {
             "claude/today.jsonl",
             "claude/compacted.jsonl",
         ] {
-            let repo = Repo::open(root.join(file)).expect("opens");
+            let repo = Repo::open(root.join(file), &crate::repo::Open::default()).expect("opens");
             let facts = read(&repo).expect("reads");
             let tree = &repo.tree;
             // Every entry as an end: tips, inner entries and records.

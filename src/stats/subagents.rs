@@ -85,7 +85,9 @@ pub fn answered_by(repo: &Repo, path: &Path, ix: Ix) -> io::Result<Option<Subage
 /// The facts of every entry of a subagent's file (as [`read`] gives them);
 /// `None` when it cannot be read (`ysess fsck` on the file says why).
 pub fn facts_of(file: &Path) -> Option<Vec<Option<super::Facts>>> {
-    Repo::open(file).ok().and_then(|sub| read(&sub).ok())
+    Repo::open(file, &crate::repo::Open::default())
+        .ok()
+        .and_then(|sub| read(&sub).ok())
 }
 
 /// What a subagent's file used, all of it.

@@ -32,7 +32,7 @@ use sha2::Digest as _;
 
 use crate::check::digest::Digest;
 use crate::fleet::sessions::{ONCE, Session};
-use crate::repo::{LoadError, Once, Repo};
+use crate::repo::{LoadError, Open, Repo, TornLine};
 use crate::stats::report::{counted_own, whole_session};
 use part::{Columns, Pages, Part};
 use rows::{ENTRIES, SESSIONS, Source, TREE};
@@ -152,13 +152,12 @@ fn read_session(
     };
     // Each line's usage and text length are taken in the check's own
     // pass, where its format's scanner reads them.
-    let once = |p: &Path| Once {
-        since: old(p),
-        torn: true,
-        tallies: true,
-        ..Once::default()
+    let open = |p: &Path| {
+        let once = Open::default().once(ONCE).since(old(p));
+        let once = once.torn(TornLine::Keep).tallies(true);
+        Repo::open(crate::Source::Path(p.to_path_buf()), &once).map_err(|e| refuse(p, e))
     };
-    let (repo, _) = Repo::load_once_with(path, ONCE, &once(path)).map_err(|e| refuse(path, e))?;
+    let repo = open(path)?;
     let from = old(path).map_or(0, |d| d.bytes);
     let until = settled(&repo).map_err(|e| refuse(path, LoadError::Io(e)))?;
     let mut read = vec![(path.to_path_buf(), from, until)];
@@ -166,8 +165,7 @@ fn read_session(
     let mut subs = Vec::new();
     {
         for (id, file) in repo.format.spec().subagent_files(path) {
-            let (sub, _) =
-                Repo::load_once_with(&file, ONCE, &once(&file)).map_err(|e| refuse(&file, e))?;
+            let sub = open(&file)?;
             let from = old(&file).map_or(0, |d| d.bytes);
             let until = settled(&sub).map_err(|e| refuse(&file, LoadError::Io(e)))?;
             read.push((file.clone(), from, until));

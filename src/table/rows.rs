@@ -822,15 +822,12 @@ mod tests {
             "pi/v2.jsonl",
         ]
         .map(|name| root.join(name));
-        let once = crate::repo::Once {
-            tallies: true,
-            ..crate::repo::Once::default()
-        };
+        let once = crate::repo::Open::default().once(u64::MAX).tallies(true);
         files
             .into_iter()
             .chain([odd])
             .map(|path| {
-                let (repo, _) = Repo::load_once_with(&path, u64::MAX, &once).expect("loads");
+                let repo = Repo::open(&path, &once).expect("loads");
                 (path, repo)
             })
             .collect()
@@ -842,7 +839,7 @@ mod tests {
         let mut tallied = 0;
         for (path, repo) in tallied_fixtures(dir.path()) {
             let path = &path;
-            let plain = Repo::open(path).expect("opens");
+            let plain = Repo::open(path, &crate::repo::Open::default()).expect("opens");
             assert_eq!(
                 crate::stats::read(&repo).expect("reads"),
                 crate::stats::read(&plain).expect("reads"),
@@ -935,7 +932,7 @@ mod tests {
             "claude/delegates.jsonl",
             "claude/commands.jsonl",
         ] {
-            let repo = Repo::open(root.join(name)).expect("opens");
+            let repo = Repo::open(root.join(name), &crate::repo::Open::default()).expect("opens");
             for ix in 0..repo.tree.len() as Ix {
                 let line = repo.line(ix).expect("reads");
                 let Ok(entry) = repo.entry_from(ix, &line) else {

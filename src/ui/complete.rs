@@ -49,7 +49,7 @@ fn candidates(current: &OsStr, want: Want) -> Vec<CompletionCandidate> {
     let Some(path) = session_path(&line_words(), std::env::var_os("YSESS_FILE")) else {
         return Vec::new();
     };
-    let Ok(repo) = Repo::load(&Source::Path(path)) else {
+    let Ok(repo) = Repo::open(Source::Path(path), &crate::repo::Open::default()) else {
         return Vec::new();
     };
     let tree = &repo.tree;

@@ -75,7 +75,7 @@ pub fn resumed_messages(
     }
     let mut messages = Vec::new();
     for (parent, lines) in chain.iter().rev() {
-        let earlier = match Repo::open(parent) {
+        let earlier = match Repo::open(parent, &crate::repo::Open::default()) {
             Ok(r) => r,
             Err(crate::repo::LoadError::Io(e)) => return Err(e),
             Err(e) => return Err(io::Error::other(format!("{}: {e}", parent.display()))),

@@ -265,7 +265,7 @@ impl Locked {
             }
             let meta = file.metadata()?;
             let (len, id) = (meta.len(), file_id(&meta));
-            let session = match crate::repo::Repo::load_locked(&file) {
+            let session = match crate::repo::Repo::open(&file, &crate::repo::Open::default()) {
                 Ok(session) => session,
                 Err(crate::repo::LoadError::Invalid { first, errors }) => {
                     return Err(match first.code {
@@ -438,10 +438,11 @@ impl Locked {
             let refs = crate::refs::store::Refs::parse(&bytes);
             // The app's file, read under the refs file's lock.
             let loaded = match &app {
-                App::File(file) => crate::repo::Repo::load_locked(file),
-                App::Whole => {
-                    crate::repo::Repo::load(&crate::input::Source::Path(path.to_path_buf()))
-                }
+                App::File(file) => crate::repo::Repo::open(file, &crate::repo::Open::default()),
+                App::Whole => crate::repo::Repo::open(
+                    crate::input::Source::Path(path.to_path_buf()),
+                    &crate::repo::Open::default(),
+                ),
             };
             let repo = match loaded {
                 Ok(repo) => repo,

@@ -154,20 +154,15 @@ impl App {
             } => {
                 let repo = match repo {
                     Some(repo) => repo,
-                    None => {
-                        crate::repo::Repo::load_lean(&crate::Source::Path(path.clone()), format_of)
-                            .and_then(|repo| {
-                                repo.with_store(&path, app.refs.as_ref())
-                                    .map_err(crate::repo::LoadError::Io)
-                            })
-                            .map_err(|e| {
-                                crate::cli::Failure::refuse(format!(
-                                    "{}: {}",
-                                    path.display(),
-                                    crate::cli::hint::load_error(&e)
-                                ))
-                            })?
-                    }
+                    None => super::view::load(path.clone(), format_of, app.refs.as_ref()).map_err(
+                        |e| {
+                            crate::cli::Failure::refuse(format!(
+                                "{}: {}",
+                                path.display(),
+                                crate::cli::hint::load_error(&e)
+                            ))
+                        },
+                    )?,
                 };
                 let at = match rev.as_deref() {
                     Some(rev) => Some(repo.resolve(rev)?),

@@ -85,7 +85,12 @@ pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 "ysess tui watches a file: it cannot read the session from standard input",
             ));
         };
-        let repo = super::open_with(ctx, crate::repo::Repo::load_lean)?;
+        let repo = super::open_with(
+            ctx,
+            crate::repo::Open::default()
+                .torn(crate::repo::TornLine::Keep)
+                .subjects(false),
+        )?;
         let start = Start::Session {
             path,
             format_of: ctx.global.format_of,

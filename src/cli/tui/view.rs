@@ -46,10 +46,20 @@ fn seen(path: &std::path::Path) -> Option<Seen> {
 
 /// The session at `path`, read as the browser reads it: without subject
 /// lines, a torn last line waited for.
-fn load(path: PathBuf, format: Option<Format>, refs: Option<&Store>) -> Result<Repo, LoadError> {
-    Repo::load_lean(&crate::Source::Path(path.clone()), format)?
-        .with_store(&path, refs)
-        .map_err(LoadError::Io)
+pub(super) fn load(
+    path: PathBuf,
+    format: Option<Format>,
+    refs: Option<&Store>,
+) -> Result<Repo, LoadError> {
+    Repo::open(
+        crate::Source::Path(path.clone()),
+        &crate::repo::Open::default()
+            .torn(crate::repo::TornLine::Keep)
+            .subjects(false)
+            .format(format),
+    )?
+    .with_store(&path, refs)
+    .map_err(LoadError::Io)
 }
 
 /// What a background read sent: `Some(Some(value))`; `Some(None)` when it
