@@ -125,7 +125,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -s -C -q -h -V --file --session --color --quiet --no-pager --format-of --help --version log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
+            opts="-f -s -C -q -j -h -V --file --session --color --quiet --no-pager --format-of --jobs --help --version log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -159,6 +159,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -167,7 +175,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__append)
-            opts="-f -C -q -h -V --user --parent --label --create --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --user --parent --label --create --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,6 +213,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -213,7 +229,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__branch)
-            opts="-F -d -m -v -f -C -q -h -V --force --delete --move --verbose --contains --json --format --file --color --quiet --no-pager --format-of --help --version"
+            opts="-F -d -m -v -f -C -q -j -h -V --force --delete --move --verbose --contains --json --format --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -263,6 +279,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -271,7 +295,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__checkout)
-            opts="-b -f -C -q -h -V --file --color --quiet --no-pager --format-of --help --version"
+            opts="-b -f -C -q -j -h -V --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -301,6 +325,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -309,7 +341,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__diff)
-            opts="-U -f -C -q -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --file --color --quiet --no-pager --format-of --help --version"
+            opts="-U -f -C -q -j -h -V --unified --stat --summary --word-diff --color-words --exit-code --json --files --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,6 +379,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -355,7 +395,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__export)
-            opts="-o -f -C -q -h -V --session --html --markdown --output --parquet --all --since-manifest --manifest --file --color --quiet --no-pager --format-of --help --version"
+            opts="-o -f -C -q -j -h -V --session --html --markdown --output --parquet --all --since-manifest --manifest --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -448,6 +488,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -456,7 +504,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__fsck)
-            opts="-v -f -C -q -h -V --strict --verbose --json --repair --digest --since --glob --since-rev --manifest --since-manifest --allow-empty --file --color --quiet --no-pager --format-of --help --version"
+            opts="-v -f -C -q -j -h -V --strict --verbose --json --repair --digest --since --glob --since-rev --manifest --since-manifest --allow-empty --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +550,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -510,7 +566,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__grep)
-            opts="-F -i -w -l -c -f -C -q -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --file --color --quiet --no-pager --format-of --help --version"
+            opts="-F -i -w -l -c -f -C -q -j -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -546,6 +602,14 @@ _ysess() {
                     ;;
                 --format-of)
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -808,7 +872,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__log)
-            opts="-n -z -i -F -f -C -q -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --grep --all-match --regexp-ignore-case --fixed-strings --role --tool --model --since --until --labelled --min-tokens --file --color --quiet --no-pager --format-of --help --version"
+            opts="-n -z -i -F -f -C -q -j -h -V --oneline --max-count --reverse --all --graph --ascii --format --json --markers --grep --all-match --regexp-ignore-case --fixed-strings --role --tool --model --since --until --labelled --min-tokens --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -874,6 +938,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -882,7 +954,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__ls)
-            opts="-f -C -q -h -V --since --until --agent --project --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --since --until --agent --project --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -924,6 +996,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -932,7 +1012,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__reflog)
-            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,6 +1036,14 @@ _ysess() {
                     ;;
                 --format-of)
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -966,7 +1054,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__resume)
-            opts="-f -C -q -h -V --print --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --print --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -990,6 +1078,14 @@ _ysess() {
                     ;;
                 --format-of)
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1000,7 +1096,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__show)
-            opts="-f -C -q -h -V --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1026,6 +1122,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1034,7 +1138,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__stats)
-            opts="-f -C -q -h -V --by --all --since --until --tz --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --by --all --since --until --tz --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1076,6 +1180,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1084,7 +1196,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__status)
-            opts="-f -C -q -h -V --digest --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --digest --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1114,6 +1226,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1122,7 +1242,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__tag)
-            opts="-F -d -n -l -f -C -q -h -V --force --delete --list --json --file --color --quiet --no-pager --format-of --help --version"
+            opts="-F -d -n -l -f -C -q -j -h -V --force --delete --list --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1164,6 +1284,14 @@ _ysess() {
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
                     return 0
                     ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1172,7 +1300,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__tui)
-            opts="-f -C -q -h -V --all --ascii --file --color --quiet --no-pager --format-of --help --version"
+            opts="-f -C -q -j -h -V --all --ascii --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1196,6 +1324,14 @@ _ysess() {
                     ;;
                 --format-of)
                     COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

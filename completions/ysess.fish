@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ysess_global_optspecs
-    string join \n f/file= s/session= C= color= q/quiet no-pager format-of= h/help V/version
+    string join \n f/file= s/session= C= color= q/quiet no-pager format-of= j/jobs= h/help V/version
 end
 
 function __fish_ysess_needs_command
@@ -38,6 +38,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_needs_command" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_needs_command" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_needs_command" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -83,6 +84,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand log" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l oneline -d 'One line per entry: id, decorations, role and subject'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l reverse -d 'Oldest first'
 complete -c ysess -n "__fish_ysess_using_subcommand log" -l all -d 'Every entry of every branch, not just one path (so no REV)'
@@ -123,6 +125,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l json -d 'One JSON object per session, then a total'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -141,6 +144,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand show" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l json -d 'Each entry as stored, one JSON object per line'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand show" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -163,6 +167,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand branch" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s F -l force -d 'Start the branch again even if the name exists'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -s v -l verbose -d 'Also show each branch\'s tip, fork point, length and last message'
 complete -c ysess -n "__fish_ysess_using_subcommand branch" -l json -d 'One JSON object per branch'
@@ -185,6 +190,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand tag" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s F -l force -d 'Set the label even if it names another entry already'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -s n -d 'Also show the first line of each label\'s entry'
 complete -c ysess -n "__fish_ysess_using_subcommand tag" -l json -d 'One JSON object per label'
@@ -206,6 +212,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand checkout" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -223,6 +230,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand resume" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -l print -d 'Print the command (one shell-quoted line, after `cd` to the working directory) instead of running it; a new session file it needs is written all the same'
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand resume" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -244,13 +252,14 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand append" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l create -d 'Start a new session when the file is missing or empty (otherwise an empty file is refused: an app saving it whole empties it first)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done; never the session file)' -r -F
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l parquet -d 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see the README)' -r -f -a "(__fish_complete_directories)"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l parquet -d 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see docs/tables.md)' -r -f -a "(__fish_complete_directories)"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l since-manifest -d 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l manifest -d 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
@@ -266,6 +275,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write the path as a linear session file (JSON Lines)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
@@ -289,6 +299,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand diff" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l stat -d 'Per side: turns by role, tokens in and out, tool calls by name'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l summary -d 'One line per turn: `+ e42 assistant: …`'
 complete -c ysess -n "__fish_ysess_using_subcommand diff" -l word-diff -d 'Show changed words inline ([-old-]{+new+}) instead of lines'
@@ -317,6 +328,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l strict -d 'Treat warnings as errors for the exit status'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -s v -l verbose -d 'Print a summary line per file: entries, roots, tips, labels, HEAD'
 complete -c ysess -n "__fish_ysess_using_subcommand fsck" -l json -d 'Print findings and summaries as JSON Lines on stdout'
@@ -341,6 +353,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand status" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l json -d 'One JSON object'
 complete -c ysess -n "__fish_ysess_using_subcommand status" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand status" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -359,6 +372,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l json -d 'One JSON object per move'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand reflog" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -382,6 +396,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s F -l fixed-strings -d 'PATTERN is a fixed string, not a regular expression'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s i -l ignore-case -d 'Ignore case'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s w -l word-regexp -d 'Match whole words only'
@@ -418,6 +433,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l all -d 'Every session, not only the session file\'s'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l json -d 'One JSON object per group, then the total'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Print less: no status messages, no hints'
@@ -437,6 +453,7 @@ qwen\t'Qwen Code\'s session files (read only)'
 gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
+complete -c ysess -n "__fish_ysess_using_subcommand tui" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l all -d 'Start from the list of every session `ysess ls` finds'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l ascii -d 'Draw the graph with ASCII characters only'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s q -l quiet -d 'Print less: no status messages, no hints'

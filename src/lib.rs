@@ -64,8 +64,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Where a new command, format or check goes: see "Contributing" at the end
-//! of the README.
+//! Where a new command, format or check goes: see docs/contributing.md.
 
 #![warn(missing_docs)]
 pub mod check;

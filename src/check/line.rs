@@ -1,10 +1,10 @@
 //! One line's verdict taken into the check: its findings, and its entry
 //! put in the tree ([`State::line`]).
 
-use crate::format::finding::link_finding;
 use super::{Code, Finding, State};
 use crate::format::claude::join as claude;
 use crate::format::fault::{FaultKind, LineFault};
+use crate::format::finding::link_finding;
 use crate::format::read::{Facts, Line, Verdict, Verdicts};
 use crate::tree::{Link, NewEntry};
 

@@ -15,13 +15,13 @@ pub(crate) mod warnings;
 
 use std::io::{self, Read};
 
-pub use crate::format::finding::{Code, Finding, Remedy, Severity};
 use crate::format::Format;
+pub use crate::format::finding::{Code, Finding, Remedy, Severity};
 use crate::format::read::{Verdicts, read_blocks};
+use crate::format::tools::ToolFacts;
 use crate::tree::{Tree, TreeBuilder};
 use digest::{Digest, Hasher};
 use line::Place;
-use crate::format::tools::ToolFacts;
 use warnings::warn;
 
 /// Counts describing a file's tree.

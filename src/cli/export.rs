@@ -55,7 +55,7 @@ pub struct ExportArgs {
     #[arg(short, long, value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
     pub output: Option<PathBuf>,
     /// Write sessions as Parquet tables into the folder OUT: every entry,
-    /// tree and session, for DuckDB, Spark or Trino (see the README)
+    /// tree and session, for DuckDB, Spark or Trino (see docs/tables.md)
     #[arg(long, value_name = "OUT", value_hint = clap::ValueHint::DirPath,
           conflicts_with_all = ["session", "html", "markdown", "output"])]
     pub parquet: Option<PathBuf>,

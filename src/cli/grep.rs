@@ -188,7 +188,8 @@ fn stream(
     let found_any = AtomicBool::new(false);
     let mut skipped: Vec<Skipped> = Vec::new();
     let source = crate::Source::new(&ctx.global.file);
-    let mut reader = Some(crate::Format::open(&source).map_err(|e| unreadable(ctx.global, &e, ""))?);
+    let mut reader =
+        Some(crate::Format::open(&source).map_err(|e| unreadable(ctx.global, &e, ""))?);
     let format = ctx.global.format_of;
     paged(&mut ctx.streams, args.json, |out| {
         // A pager that fails has the output written again, from the start.

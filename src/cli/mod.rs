@@ -34,8 +34,8 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-pub use exit::{Exit, Failure, report};
 use exit::is_broken_pipe;
+pub use exit::{Exit, Failure, report};
 
 use crate::ui::output::{self, ColorWhen, Streams};
 use crate::ui::pager;

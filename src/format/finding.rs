@@ -28,14 +28,14 @@ impl Severity {
 
 macro_rules! codes {
     ($($variant:ident = $name:literal, $severity:ident;)*) => {
-        /// A finding's stable code, as printed and in `--json` (the
-        /// README's table of codes says what each means).
+        /// A finding's stable code, as printed and in `--json` (the table
+        /// of codes in docs/commands/fsck.md says what each means).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        #[allow(missing_docs)] // each variant is its name: see the README's table
+        #[allow(missing_docs)] // each variant is its name: see docs/commands/fsck.md's table
         pub enum Code { $($variant),* }
 
         impl Code {
-            /// Every code, in the order of the README's table.
+            /// Every code, in the order of docs/commands/fsck.md's table.
             pub const ALL: &'static [Code] = &[$(Code::$variant),*];
 
             /// Its stable name, as printed and in `--json`.

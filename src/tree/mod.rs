@@ -4,8 +4,8 @@
 
 pub mod abbrev;
 mod build;
-mod kind;
 pub mod graph;
+mod kind;
 
 pub use build::{Link, NewEntry, TreeBuilder};
 pub use kind::MessageKind;
@@ -15,7 +15,6 @@ pub use abbrev::MIN_LEN as SHORT_ID_LEN;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
-
 
 /// The one rule for what a label names, read from the line that carries
 /// it: the entry itself, or, for a ysess record, the entry it hangs from in

@@ -245,8 +245,8 @@ fn join_line(g: &Glyphs, join: &Join) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::graph::display_order;
     use crate::testing::tree;
+    use crate::tree::graph::display_order;
 
     /// `prefix + id` for each entry in `order`, connectors included.
     fn render(tree: &Tree, order: &[Ix], style: Style) -> String {

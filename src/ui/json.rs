@@ -1,6 +1,6 @@
 //! Every JSON shape ysess prints, in one place: the contract that scripts
-//! rely on (each command's `--json` section in the README). Each command
-//! prints JSON Lines (one value per line) through
+//! rely on (each command's `--json` section in its page of docs/commands/).
+//! Each command prints JSON Lines (one value per line) through
 //! [`super::output::json_line`], which escapes terminal hazards inside
 //! strings. Fields are only ever added.
 //!
@@ -64,7 +64,7 @@ pub struct Finding<'a> {
     pub offset: Option<u64>,
     /// `error` (yoagent would refuse the file) or `warning`.
     pub severity: &'static str,
-    /// The stable code (the README's table of codes).
+    /// The stable code (the table of codes in docs/commands/fsck.md).
     pub code: &'static str,
     /// The entry's id, raw, when the finding is about one entry.
     pub id: Option<&'a str>,

@@ -38,9 +38,10 @@ pub fn lines(repo: &Repo, records: &[Record], ids: &[String], now_ms: u64) -> Op
     }
     // In the refs store, never before a record already written (a shorter
     // copy of the session may have been read).
-    let at = repo
-        .app_end()?
-        .max(repo.stored_refs().map_or(0, crate::refs::store::Refs::last_at));
+    let at = repo.app_end()?.max(
+        repo.stored_refs()
+            .map_or(0, crate::refs::store::Refs::last_at),
+    );
     Some(
         records
             .iter()

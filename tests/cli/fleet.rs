@@ -451,17 +451,20 @@ fn a_manifest_round_trip_proves_growth_and_names_missing_files() {
     );
 }
 
-/// The README's `pre-receive` hook, as printed there, on a bare repository:
-/// growth is pushed, a shortened session is refused.
+/// The manual's `pre-receive` hook (docs/commands/fsck.md), as printed
+/// there, on a bare repository: growth is pushed, a shortened session is
+/// refused.
 #[cfg(unix)]
 #[test]
 fn the_readme_pre_receive_hook_refuses_a_push_that_shortens_a_session() {
     use std::os::unix::fs::PermissionsExt;
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README reads");
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands/fsck.md"),
+    )
+    .expect("docs/commands/fsck.md reads");
     let start = readme
         .find("```sh\n#!/bin/sh\n# Refuse a push")
-        .expect("the README shows the hook");
+        .expect("the page shows the hook");
     let hook = &readme[start + "```sh\n".len()..];
     let hook = &hook[..hook.find("```").expect("the block ends")];
 

@@ -199,7 +199,7 @@ fn tag_checkout_and_branch_append_entries_pi_writes_and_ysess_reads_back() {
     let added: Vec<serde_json::Value> = text
         .lines()
         .skip(10)
-        // Each batch starts with its own newline (README "Writing safely").
+        // Each batch starts with its own newline (docs/writing-safely.md).
         .filter(|l| !l.is_empty())
         .map(|l| serde_json::from_str(l).expect("JSON"))
         .collect();

@@ -432,7 +432,9 @@ fn man_synopsis_names_every_option_value() {
     let diff = synopsis("ysess-diff.1");
     assert!(diff.contains("[--files OLD NEW]"), "{diff}");
     assert!(synopsis("ysess-fsck.1").contains("[PATH]..."));
-    assert!(synopsis("ysess.1").ends_with("[--no-pager] [--format-of FORMAT] COMMAND"));
+    assert!(
+        synopsis("ysess.1").ends_with("[--no-pager] [--format-of FORMAT] [-j|--jobs N] COMMAND")
+    );
 }
 
 #[test]
@@ -506,15 +508,21 @@ fn variables_read() -> BTreeMap<String, String> {
     found
 }
 
+/// Help texts, the options table and the manual say the same things: the
+/// formats and the environment variables they list.
 #[test]
 fn help_and_readme_name_every_format_and_every_variable_ysess_reads() {
     let dir = Dir::new();
     let help = dir.run(&["--help"]);
     help.status(0);
     let help = help.stdout;
-    const README: &str = include_str!("../../README.md");
+    let manual = crate::readme::pages::manual();
+    let options_page = "docs/global-options.md";
+    let options = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(options_page))
+        .expect("the options table's page reads");
     // Every variable read is in --help's Environment section and the
-    // README; but HOME, and the crash harness's pause point (a test hook).
+    // manual (README.md and docs/); but HOME, and the crash harness's pause
+    // point (a test hook).
     let environment = help
         .split("\nEnvironment:\n")
         .nth(1)
@@ -530,12 +538,13 @@ fn help_and_readme_name_every_format_and_every_variable_ysess_reads() {
             "{name} (read in {file}) is missing from --help's Environment"
         );
         assert!(
-            README.contains(name.as_str()),
-            "{name} (read in {file}) is missing from README.md"
+            manual.contains(name.as_str()),
+            "{name} (read in {file}) is missing from the manual (README.md and docs/)"
         );
     }
     // Every format --format-of takes is in the options table's row, and
-    // its app's name in --help's description.
+    // its app's name in --help's description and in the manual's table of
+    // formats (README.md).
     let values: Vec<(&str, &str)> = help
         .split("--format-of <FORMAT>")
         .nth(1)
@@ -547,19 +556,40 @@ fn help_and_readme_name_every_format_and_every_variable_ysess_reads() {
         .collect();
     assert_eq!(values.len(), 8, "{values:?}");
     let about = help.split("\nUsage:").next().unwrap().replace('\n', " ");
-    let row = README
+    let row = options
         .lines()
         .find(|l| l.starts_with("| `--format-of "))
         .expect("the options table has --format-of");
+    let readme = crate::readme::pages::readme().text;
+    let formats_table: Vec<&str> = readme
+        .split("## The formats it reads")
+        .nth(1)
+        .expect("README.md has its table of formats")
+        .lines()
+        .skip_while(|l| !l.starts_with("| format "))
+        .skip(2)
+        .take_while(|l| l.starts_with("| "))
+        .collect();
+    assert_eq!(formats_table.len(), values.len(), "{formats_table:?}");
     for (value, said) in values {
         assert!(
             row.contains(value),
-            "README's --format-of row lacks {value}: {row}"
+            "{options_page}'s --format-of row lacks {value}: {row}"
         );
         let app = said.split("'s ").next().unwrap();
         assert!(
             about.contains(app),
             "--help's description does not name {app} ({value})"
+        );
+        let table_row = formats_table
+            .iter()
+            .find(|l| l.starts_with(&format!("| {app} |")))
+            .unwrap_or_else(|| panic!("README.md's table of formats has no row for {app}"));
+        let read_only = said.contains("(read only)");
+        assert_eq!(
+            table_row.contains("| read only"),
+            read_only,
+            "README.md's table and --help disagree on whether ysess writes {app}'s files"
         );
     }
 }

@@ -641,7 +641,7 @@ fn log_z_ends_each_entry_with_nul_instead_of_a_newline() {
 }
 
 /// With `-z` a program splits the output on NUL: each piece is one entry,
-/// as the README says ("-z ends each entry with NUL instead of a newline").
+/// as docs/commands/log.md says ("-z ends each entry with NUL instead of a newline").
 #[test]
 fn log_z_in_the_default_format_separates_entries_by_nul_alone() {
     let run = demo().run(&["log", "-z", "-n", "2", "HEAD~0"]);

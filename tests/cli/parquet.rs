@@ -4,7 +4,7 @@
 //! it is missing, and fail rather than skip under CI), add up to what
 //! `ysess stats --json` says of each session, in every format; an
 //! incremental export plus the first equals one full export; and every
-//! column has the type the README documents.
+//! column has the type the manual documents (docs/tables.md).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -421,14 +421,16 @@ fn an_export_since_a_manifest_refuses_a_session_whose_history_was_rewritten() {
     assert_eq!(tables(&dir.join("out")), before, "nothing of it exported");
 }
 
-/// The README's table of a table's columns: (name, DuckDB type).
+/// The manual's table of a table's columns (docs/tables.md): (name,
+/// DuckDB type).
 fn documented(table: &str) -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("the README");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/tables.md"))
+            .expect("docs/tables.md reads");
     let header = format!("| `{table}` column | type |");
     let start = readme
         .find(&header)
-        .unwrap_or_else(|| panic!("the README documents the {table} table"));
+        .unwrap_or_else(|| panic!("docs/tables.md documents the {table} table"));
     readme[start..]
         .lines()
         .skip(2)

@@ -838,8 +838,10 @@ fn a_signal_from_outside_ends_the_browser_with_the_terminal_given_back() {
 
 #[test]
 fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("the README");
+    // The browser's page of the manual.
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands/tui.md"))
+            .expect("docs/commands/tui.md");
     let table: Vec<(String, String)> = readme
         .lines()
         .skip_while(|l| *l != "| key | what it does |")
@@ -854,7 +856,10 @@ fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
         .iter()
         .map(|(k, w)| (k.to_string(), w.to_string()))
         .collect();
-    assert_eq!(table, keys, "the README's key table is `?`'s list");
+    assert_eq!(
+        table, keys,
+        "docs/commands/tui.md's key table is `?`'s list"
+    );
     let marker = "<!-- tui screenshot: tests/cli/tui/demo.txt, first screen -->\n```text\n";
     let at = readme.find(marker).expect("the screenshot") + marker.len();
     let shown = &readme[at..at + readme[at..].find("\n```").expect("its end") + 1];
@@ -862,7 +867,7 @@ fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
     assert_eq!(
         shown,
         s.text(),
-        "the README's screenshot is what the browser draws"
+        "docs/commands/tui.md's screenshot is what the browser draws"
     );
 }
 

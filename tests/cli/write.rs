@@ -1629,8 +1629,8 @@ fn append_killed_at_any_moment_never_leaves_a_torn_line() {
     // Killed at each step of an append by construction, not by timing: the
     // debug build `cargo test` makes stops where YSESS_DEBUG_PAUSE says
     // (src/write/mod.rs) and is killed there. The write itself is one
-    // write(2) of a batch smaller than a page: whole or not at all (README
-    // "Writing safely" says what holds for larger ones).
+    // write(2) of a batch smaller than a page: whole or not at all
+    // (docs/writing-safely.md says what holds for larger ones).
     let dir = demo();
     let exe = env!("CARGO_BIN_EXE_ysess");
     for round in 0..3 {

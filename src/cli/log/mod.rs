@@ -5,10 +5,10 @@ use clap::Args;
 mod template;
 
 use super::{Context, Exit, Failure, open_repo};
+use crate::ui::graph::{Graph, Style};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
-use crate::ui::graph::{Graph, Style};
 use crate::view::{Row, log};
 use crate::{Format, Ix, Names, Tree};
 use template::Template;

@@ -10,8 +10,8 @@ use super::list::List;
 use super::view::{Pane, Tick, View};
 use crate::Format;
 use crate::cli::grep::Matcher;
-use crate::ui::output::escape;
 use crate::ui::graph::Style;
+use crate::ui::output::escape;
 
 /// Where the browser starts.
 pub enum Start {

@@ -14,7 +14,7 @@ use super::view::{Pane, View};
 use crate::cli::ls::tokens;
 use crate::ui::output::escape;
 
-/// The keys, as `?` lists them (and the README's table).
+/// The keys, as `?` lists them (and the table in docs/commands/tui.md).
 pub const KEYS: &[(&str, &str)] = &[
     (
         "j / k, ↓ / ↑",

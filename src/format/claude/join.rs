@@ -31,9 +31,9 @@ use std::collections::BinaryHeap;
 
 use hashbrown::{HashMap, HashSet};
 
-use crate::format::tools::ToolFacts;
-use crate::format::finding::{Code, Finding, link_finding};
 use crate::format::MessageKind;
+use crate::format::finding::{Code, Finding, link_finding};
+use crate::format::tools::ToolFacts;
 use crate::tree::{Ix, Link, NewEntry, TreeBuilder};
 
 /// No turn.

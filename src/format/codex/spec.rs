@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::{ASSUMED_MODEL, TYPES, is_codex_line};
 use crate::format::handoff::{At, Handoff, Refusal, is_uuid};
 use crate::format::message::{Entry, Message, NotAnEntry};
+use crate::format::session::Session;
 use crate::format::spec::{HeadFacts, Spec, expand};
 use crate::format::{Checked, LineFacts, Sent};
-use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// Codex's rollout files, read only.

@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::{USAGE, is_copilot_line};
 use crate::format::handoff::{At, Handoff, Refusal};
 use crate::format::message::{Entry, Message, NotAnEntry};
+use crate::format::session::Session;
 use crate::format::spec::{HeadFacts, Spec, expand};
 use crate::format::{Checked, LineFacts, Sent};
-use crate::format::session::Session;
 use crate::tree::Ix;
 
 /// GitHub Copilot CLI's session files, read only.

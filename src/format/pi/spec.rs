@@ -9,9 +9,9 @@ use super::{TYPES, is_header};
 use crate::format::handoff::{At, Handoff, Refusal};
 use crate::format::message::{Entry, NotAnEntry};
 use crate::format::records::Record;
+use crate::format::session::Session;
 use crate::format::spec::{HeadFacts, Joins, Spec, UsageAt, expand};
 use crate::format::{Checked, LineFacts};
-use crate::format::session::Session;
 
 /// pi's session files (`@mariozechner/pi-coding-agent`, version 3, and the
 /// versions 1 and 2 it migrates).

@@ -3,9 +3,9 @@
 use crate::format::handoff::{At, Handoff, Refusal};
 use crate::format::message::{Entry, NotAnEntry};
 use crate::format::records::{self, Record};
+use crate::format::session::Session;
 use crate::format::spec::{Joins, Spec, UsageAt};
 use crate::format::{Checked, LineFacts};
-use crate::format::session::Session;
 
 /// yoagent 0.26.6's `Session::to_jsonl`: the format ysess writes its own
 /// records in.

@@ -9,7 +9,7 @@
 //!   Code, `sessions/` for Codex) and `mock.json`: the versions, and every
 //!   model call the mock answered with the usage it reported.
 //! - [`generate`] writes them anew, one scenario after another, with one
-//!   command (the README's "Tests" says which):
+//!   command (docs/tests.md says which):
 //!   `YSESS_REGENERATE=1 cargo test --test cli agents::generate -- --ignored`.
 //! - The checks (in [`claude`] and [`codex`]) run on every committed file:
 //!   `fsck` is clean, `branch` lists the scenario's forks, `export` is what

@@ -1,7 +1,7 @@
 //! What a conversation says, taken out of each API's shape, so that what an
 //! agent sends its model on resume and what `ysess export` gives can be
 //! compared turn by turn. Each rule that drops or merges something the
-//! agent itself does is written here once, and the README's "Tests" lists
+//! agent itself does is written here once, and docs/tests.md lists
 //! them.
 
 use serde_json::Value;

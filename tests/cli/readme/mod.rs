@@ -1,7 +1,7 @@
-//! README.md as a tested manual: every `$ ysess …` example in it runs, and
-//! its output must be what the README shows.
+//! The manual, tested: every `$ ysess …` example in README.md and in every
+//! page of `docs/` runs, and its output must be what the page shows.
 //!
-//! The rules for README authors:
+//! The rules for the manual's authors (README.md and `docs/**/*.md` alike):
 //!
 //! - An example with commands and their output goes in a fenced block tagged
 //!   `console`. Blocks tagged otherwise (`sh`, `json`, `yaml`, none) are not
@@ -31,18 +31,20 @@ use std::path::Path;
 
 use crate::support::Dir;
 
-const README: &str = include_str!("../../README.md");
+pub mod pages;
+
+use pages::Page;
 
 /// One fenced code block.
 struct Block {
     /// The info string after the opening fence (`console`, `sh`, …).
     tag: String,
-    /// The 1-based README line of each content line, with the content (the
+    /// The 1-based line of each content line, with the content (the
     /// fence's indentation taken off).
     lines: Vec<(usize, String)>,
 }
 
-fn blocks(markdown: &str) -> Vec<Block> {
+fn blocks(name: &str, markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut open: Option<(usize, usize, Block)> = None; // (indent, fence length, block)
     for (i, line) in markdown.lines().enumerate() {
@@ -67,22 +69,25 @@ fn blocks(markdown: &str) -> Vec<Block> {
             }
         }
     }
-    assert!(open.is_none(), "README.md ends inside a code block");
+    assert!(open.is_none(), "{name} ends inside a code block");
     out
 }
 
 /// One `$ ` line of a console block and the output shown after it.
 struct Example {
+    /// The page it is on (`README.md`, `docs/commands/log.md`).
+    file: String,
     line: usize,
     command: String,
     expected: Vec<String>,
 }
 
-fn examples(block: &Block) -> Vec<Example> {
+fn examples(file: &str, block: &Block) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
     for (n, text) in &block.lines {
         if let Some(command) = text.strip_prefix("$ ") {
             out.push(Example {
+                file: file.to_string(),
                 line: *n,
                 command: command.to_string(),
                 expected: vec![],
@@ -92,6 +97,7 @@ fn examples(block: &Block) -> Vec<Example> {
         } else if !text.trim().is_empty() {
             // Output before any command: nothing runs to print it.
             out.push(Example {
+                file: file.to_string(),
                 line: *n,
                 command: String::new(),
                 expected: vec![text.clone()],
@@ -263,11 +269,16 @@ impl std::fmt::Display for Status {
     }
 }
 
-fn console_examples() -> Vec<Vec<Example>> {
-    blocks(README)
+/// The console blocks of `pages`, each as its examples.
+fn console_examples(pages: &[Page]) -> Vec<Vec<Example>> {
+    pages
         .iter()
-        .filter(|b| b.tag == "console")
-        .map(examples)
+        .flat_map(|page| {
+            blocks(&page.name, &page.text)
+                .into_iter()
+                .filter(|b| b.tag == "console")
+                .map(|b| examples(&page.name, &b))
+        })
         .collect()
 }
 
@@ -284,11 +295,11 @@ fn indented(lines: &[String]) -> String {
 
 /// Runs one example in `dir`; what is wrong with it, if anything.
 fn check(dir: &Dir, example: &Example) -> Option<String> {
-    let at = format!("README.md:{}: $ {}", example.line, example.command);
+    let at = format!("{}:{}: $ {}", example.file, example.line, example.command);
     if example.command.is_empty() {
         return Some(format!(
-            "README.md:{}: output with no `$ ysess` command before it in a ```console block",
-            example.line
+            "{}:{}: output with no `$ ysess` command before it in a ```console block",
+            example.file, example.line
         ));
     }
     let words = match split(&example.command) {
@@ -326,8 +337,9 @@ fn check(dir: &Dir, example: &Example) -> Option<String> {
                 .unwrap_or(expected.len().min(actual.len()));
             let _ = write!(
                 problems,
-                "  output differs from README.md:{} on\n  \
-                 --- expected (README)\n{}  --- actual (stdout, then stderr)\n{}",
+                "  output differs from {}:{} on\n  \
+                 --- expected (the page)\n{}  --- actual (stdout, then stderr)\n{}",
+                example.file,
                 example.line + 1 + first,
                 indented(&expected),
                 indented(&actual),
@@ -341,11 +353,11 @@ fn check(dir: &Dir, example: &Example) -> Option<String> {
     }
 }
 
-#[test]
-fn readme_console_examples_print_what_the_readme_shows() {
+/// Runs every console block of `pages`, each in a fresh directory.
+fn run_console_examples(pages: &[Page]) {
     let mut failures = Vec::new();
     let mut commands = 0;
-    for block in console_examples() {
+    for block in console_examples(pages) {
         let dir = block_dir();
         for example in &block {
             commands += 1;
@@ -354,30 +366,47 @@ fn readme_console_examples_print_what_the_readme_shows() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {commands} README commands do not match the binary:\n\n{}",
+        "{} of {commands} commands of the manual do not match the binary:\n\n{}",
         failures.len(),
         failures.join("\n")
     );
 }
 
 #[test]
+fn readme_console_examples_print_what_the_readme_shows() {
+    run_console_examples(&[pages::readme()]);
+}
+
+#[test]
+fn readme_docs_console_examples_print_what_their_pages_show() {
+    run_console_examples(&pages::docs());
+}
+
+#[test]
 fn readme_has_enough_console_commands() {
-    let commands: usize = console_examples().iter().map(Vec::len).sum();
-    assert!(
-        commands >= 12,
-        "README.md has only {commands} commands in ```console blocks; the examples \
-         should be tested, so they belong in ```console blocks"
-    );
+    for (pages, least) in [(vec![pages::readme()], 12), (pages::docs(), 40)] {
+        let commands: usize = console_examples(&pages).iter().map(Vec::len).sum();
+        assert!(
+            commands >= least,
+            "{} has only {commands} commands in ```console blocks; the examples \
+             should be tested, so they belong in ```console blocks",
+            if least == 12 { "README.md" } else { "docs/" }
+        );
+    }
 }
 
 #[test]
 fn readme_dollar_lines_appear_only_in_console_blocks() {
-    let stray: Vec<String> = blocks(README)
+    let stray: Vec<String> = pages::all()
         .iter()
-        .filter(|b| b.tag != "console")
-        .flat_map(|b| &b.lines)
-        .filter(|(_, l)| l.starts_with("$ "))
-        .map(|(n, l)| format!("README.md:{n}: {l}"))
+        .flat_map(|page| {
+            blocks(&page.name, &page.text)
+                .into_iter()
+                .filter(|b| b.tag != "console")
+                .flat_map(|b| b.lines)
+                .filter(|(_, l)| l.starts_with("$ "))
+                .map(|(n, l)| format!("{}:{n}: {l}", page.name))
+        })
         .collect();
     assert!(
         stray.is_empty(),
@@ -387,9 +416,13 @@ fn readme_dollar_lines_appear_only_in_console_blocks() {
     );
 }
 
+/// README's "Try it" shows the demo and the test command CI runs
+/// (`.ci/run` runs "the README's test command"), and says what the tests
+/// need and what installs it.
 #[test]
 fn readme_try_it_commands_are_in_a_sh_block() {
-    let sh: Vec<String> = blocks(README)
+    let readme = pages::readme();
+    let sh: Vec<String> = blocks(&readme.name, &readme.text)
         .into_iter()
         .filter(|b| b.tag == "sh")
         .flat_map(|b| b.lines)
@@ -400,11 +433,30 @@ fn readme_try_it_commands_are_in_a_sh_block() {
         .collect();
     for command in [
         "cargo run --release -- -f tests/fixtures/demo.jsonl log --graph",
-        "cargo test",
+        "cargo test --locked",
     ] {
         assert!(
             sh.iter().any(|l| l == command),
             "README.md's \"Try it\" should show `{command}` in a ```sh block"
+        );
+    }
+    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run"))
+        .expect(".ci/run reads");
+    assert!(
+        ci.contains("cargo test --locked"),
+        "CI runs another command"
+    );
+    for need in [
+        "npm",
+        "venv",
+        "Chromium",
+        "strace",
+        "bash .ci/run",
+        "docs/tests.md",
+    ] {
+        assert!(
+            readme.text.contains(need),
+            "README.md offers `cargo test --locked` without naming {need}"
         );
     }
 }
@@ -457,14 +509,14 @@ fn readme_harness_refuses_what_it_cannot_run() {
 #[test]
 fn readme_harness_reads_fences_blocks_and_outputs() {
     let md = "text\n\n```console\n$ ysess a   # one\nout 1  \n\n$ ysess b\n```\n\n- item\n\n  ```console\n  $ ysess c\n   x\n  ```\n```sh\n$ not run\n```\n";
-    let blocks = blocks(md);
+    let blocks = blocks("test.md", md);
     assert_eq!(blocks.len(), 3);
     assert_eq!(
         blocks[1].lines,
         [(13, "$ ysess c".into()), (14, " x".into())]
     );
     assert_eq!(blocks[2].tag, "sh");
-    let first = examples(&blocks[0]);
+    let first = examples("test.md", &blocks[0]);
     assert_eq!(first.len(), 2);
     assert_eq!(
         (first[0].line, first[0].command.as_str()),
@@ -477,14 +529,18 @@ fn readme_harness_reads_fences_blocks_and_outputs() {
     assert!(first[1].expected.is_empty());
 }
 
-/// The README's install lines for completions and man pages, run in the
+/// The manual's install lines for completions and man pages, run in the
 /// repository with an empty `$HOME`: every file lands where it says.
 #[test]
 fn completion_install_lines_work_in_a_fresh_home() {
-    let start = README
-        .find("## Shell completion and man pages")
-        .expect("the README has the section");
-    let block = blocks(&README[start..])
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands/generate.md"),
+    )
+    .expect("docs/commands/generate.md reads");
+    let start = page
+        .find("# Shell completion and man pages")
+        .expect("the page has the section");
+    let block = blocks("docs/commands/generate.md", &page[start..])
         .into_iter()
         .next()
         .expect("the section opens with its install block");
