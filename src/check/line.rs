@@ -135,7 +135,6 @@ impl State {
         block: &Verdicts,
     ) {
         let tally = facts.tally.take();
-        let findings = &mut self.report.findings;
         let text = &block.text;
         // pi numbers a version-1 file's entries when it opens it,
         // each the child of the one before: ysess numbers them by
@@ -143,7 +142,7 @@ impl State {
         let numbered = (self.format.numbered_by_line(self.version))
             .then(|| (format!("line{}", line.number), self.chain.take()));
         if numbered.is_none() && facts.unnumbered {
-            findings.push(
+            self.report.findings.push(
                 line.finding(
                     Code::InvalidEntry,
                     indent,
@@ -163,53 +162,11 @@ impl State {
                 .and_then(|at| self.numbered.get(at).cloned().flatten()),
             _ => None,
         };
-        let id = match &numbered {
-            Some((id, _)) => id.as_str(),
-            None => facts.id.of(text),
-        };
-        let entry = NewEntry {
-            id,
-            parent: match &numbered {
-                Some((_, parent)) => parent.as_deref(),
-                None => facts.parent.map(|p| p.of(text)),
-            },
-            label: facts.label.map(|l| l.of(text)),
-            timestamp: facts.timestamp,
-            kind: facts.kind,
-            line: line.number,
-            offset: line.offset,
-            len: len as u64,
-            tag: facts.tag.map(|t| t.of(text)),
-            subject: facts.subject.map(|s| s.of(text)),
-            record: facts.record,
-            target: match &numbered {
-                Some(_) if facts.unnumbered => kept.as_deref(),
-                _ => facts.target.map(|t| t.of(text)),
-            },
-        };
+        let entry = new_entry(line, len, &facts, text, numbered.as_ref(), kept.as_deref());
         if self.format.joins() == crate::format::Joins::AsClaude {
             return self.claude_entry(line, entry, &facts, numbered.as_ref(), indent, block);
         }
-        if facts.unknown_type {
-            findings.push(line.finding(
-                Code::UnknownEntryType,
-                indent,
-                Some(id.to_string()),
-                format!(
-                    "entry {id} has type `{}`, which pi does not know; pi keeps it in the tree but nothing reads it",
-                    entry.tag.unwrap_or_default()
-                ),
-            ));
-        }
-        if let Some(problem) = facts.record_problem {
-            findings.push(line.finding(
-                Code::InvalidRecord,
-                indent,
-                Some(id.to_string()),
-                problem.of(text).to_string(),
-            ));
-        }
-        let target = entry.target;
+        self.entry_problems(line, indent, &entry, &facts, text);
         let pushed = match self.format.joins() {
             crate::format::Joins::InFileOrder => self.order.push(&mut self.builder, entry),
             _ => self.builder.push(entry).map(|ix| (ix, false)),
@@ -232,47 +189,102 @@ impl State {
                 } else {
                     self.tools.remember(ix, &facts, block);
                 }
-                if let Some(target) = target
-                    && self.builder.line_of(target).is_none()
-                {
-                    findings.push(line.finding(
-                        Code::UnknownTarget,
-                        indent,
-                        Some(id.to_string()),
-                        format!("entry {id} names entry {target}, which is not defined before it"),
-                    ));
-                }
-                // A checkout record resumes at the entry it hangs
-                // from in the user's tree; anything else is forged.
-                if let Some(target) = facts.checkout_target.map(|t| t.of(text))
-                    && let Some(at) = self.builder.entry_parent(ix)
-                    && at != target
-                {
-                    findings.push(line.finding(
-                        Code::InvalidRecord,
-                        indent,
-                        Some(id.to_string()),
-                        format!(
-                            "record ysess.checkout: its target {target} is not the entry it hangs from ({at})"
-                        ),
-                    ));
-                }
+                self.check_targets(line, indent, ix, &entry, &facts, text);
             }
-            Err(link @ (Link::DuplicateId { .. } | Link::SelfParent)) => findings.push(
-                link_finding(line.number, line.offset, indent, id, entry.parent, &link),
-            ),
-            Err(link @ Link::UnknownParent) => {
-                let parent = entry.parent.unwrap_or_default().to_string();
-                findings.push(link_finding(
-                    line.number,
-                    line.offset,
-                    indent,
-                    id,
-                    entry.parent,
-                    &link,
-                ));
-                self.unknown_parents.push((findings.len() - 1, parent));
-            }
+            Err(link) => self.not_joined(line, indent, &entry, &link),
+        }
+    }
+
+    /// What is wrong with an entry before it joins: a type pi does not
+    /// know, a ysess record that is not sound.
+    #[inline]
+    fn entry_problems(
+        &mut self,
+        line: Place,
+        indent: usize,
+        entry: &NewEntry<'_>,
+        facts: &Facts,
+        text: &str,
+    ) {
+        let findings = &mut self.report.findings;
+        let id = entry.id;
+        if facts.unknown_type {
+            findings.push(line.finding(
+                Code::UnknownEntryType,
+                indent,
+                Some(id.to_string()),
+                format!(
+                    "entry {id} has type `{}`, which pi does not know; pi keeps it in the tree but nothing reads it",
+                    entry.tag.unwrap_or_default()
+                ),
+            ));
+        }
+        if let Some(problem) = facts.record_problem {
+            findings.push(line.finding(
+                Code::InvalidRecord,
+                indent,
+                Some(id.to_string()),
+                problem.of(text).to_string(),
+            ));
+        }
+    }
+
+    /// The entries a joined entry names: its target must come before it,
+    /// and a checkout record resumes at the entry it hangs from in the
+    /// user's tree (anything else is forged).
+    #[inline]
+    fn check_targets(
+        &mut self,
+        line: Place,
+        indent: usize,
+        ix: crate::tree::Ix,
+        entry: &NewEntry<'_>,
+        facts: &Facts,
+        text: &str,
+    ) {
+        let findings = &mut self.report.findings;
+        let id = entry.id;
+        if let Some(target) = entry.target
+            && self.builder.line_of(target).is_none()
+        {
+            findings.push(line.finding(
+                Code::UnknownTarget,
+                indent,
+                Some(id.to_string()),
+                format!("entry {id} names entry {target}, which is not defined before it"),
+            ));
+        }
+        if let Some(target) = facts.checkout_target.map(|t| t.of(text))
+            && let Some(at) = self.builder.entry_parent(ix)
+            && at != target
+        {
+            findings.push(line.finding(
+                Code::InvalidRecord,
+                indent,
+                Some(id.to_string()),
+                format!(
+                    "record ysess.checkout: its target {target} is not the entry it hangs from ({at})"
+                ),
+            ));
+        }
+    }
+
+    /// An entry that could not join the tree; an unknown parent is
+    /// remembered, as it may yet come later in the file.
+    #[inline]
+    fn not_joined(&mut self, line: Place, indent: usize, entry: &NewEntry<'_>, link: &Link) {
+        let findings = &mut self.report.findings;
+        findings.push(link_finding(
+            line.number,
+            line.offset,
+            indent,
+            entry.id,
+            entry.parent,
+            link,
+        ));
+        if let Link::UnknownParent = link {
+            let parent = entry.parent.unwrap_or_default().to_string();
+            self.unknown_parents.push((findings.len() - 1, parent));
         }
     }
 
@@ -323,6 +335,43 @@ impl State {
             extras,
             at,
         );
+    }
+}
+
+/// The entry a line's facts describe, its text borrowed from the block
+/// (`numbered`: the id and parent pi gives an entry of a version-1 file;
+/// `kept`: the entry a compaction of such a file keeps from).
+#[inline]
+fn new_entry<'a>(
+    line: Place,
+    len: usize,
+    facts: &Facts,
+    text: &'a str,
+    numbered: Option<&'a (String, Option<String>)>,
+    kept: Option<&'a str>,
+) -> NewEntry<'a> {
+    NewEntry {
+        id: match numbered {
+            Some((id, _)) => id.as_str(),
+            None => facts.id.of(text),
+        },
+        parent: match numbered {
+            Some((_, parent)) => parent.as_deref(),
+            None => facts.parent.map(|p| p.of(text)),
+        },
+        label: facts.label.map(|l| l.of(text)),
+        timestamp: facts.timestamp,
+        kind: facts.kind,
+        line: line.number,
+        offset: line.offset,
+        len: len as u64,
+        tag: facts.tag.map(|t| t.of(text)),
+        subject: facts.subject.map(|s| s.of(text)),
+        record: facts.record,
+        target: match numbered {
+            Some(_) if facts.unnumbered => kept,
+            _ => facts.target.map(|t| t.of(text)),
+        },
     }
 }
 

@@ -248,19 +248,7 @@ impl State {
             &mut self.tools,
             &mut self.report.findings,
         );
-        for (kind, line, offset, count) in std::mem::take(&mut self.unknown_types) {
-            let lines = if count == 1 { "line" } else { "lines" };
-            self.report.findings.push(Finding {
-                code: Code::UnknownLineType,
-                line: Some(line),
-                offset: Some(offset),
-                id: None,
-                message: format!(
-                    "{count} {lines} of type `{kind}`, which ysess does not know (first here): skipped, as the app's own bookkeeping"
-                ),
-                remedy: None,
-            });
-        }
+        self.report_unknown_types();
         let State {
             mut report,
             builder,
@@ -277,16 +265,9 @@ impl State {
         } = self;
         report.format = format;
         report.version = version;
-        // Else the last summary of this session's own entries: one whose
-        // leaf is in another file is that session's title.
-        let summary = || {
-            summaries.into_iter().rev().find(|t| {
-                t.leaf
-                    .as_deref()
-                    .is_none_or(|leaf| builder.line_of(leaf).is_some())
-            })
-        };
-        report.title = title.or_else(summary).map(|t| t.text.into());
+        report.title = title
+            .or_else(|| own_summary(summaries, &builder))
+            .map(|t| t.text.into());
         // pi starts a file afresh, every entry dropped, when its first line
         // is not a header.
         if format.spec().header_first() && header_first == Some(false) {
@@ -300,25 +281,7 @@ impl State {
                 remedy: None,
             });
         }
-        // A parent defined after its child is a forward reference.
-        // A parent named by a line that could not be read is reported
-        // there, once; its children do not cascade into more errors.
-        let mut cascaded = Vec::new();
-        // (In file order, so `cascaded` comes out sorted.)
-        for (at, parent) in unknown_parents {
-            match builder.line_of(&parent) {
-                Some(line) => {
-                    let finding = &mut report.findings[at];
-                    finding.code = Code::ForwardParent;
-                    finding.message = format!(
-                        "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
-                        finding.id.as_deref().unwrap_or("?")
-                    );
-                }
-                None if broken_ids.contains(&parent) => cascaded.push(at),
-                None => {}
-            }
-        }
+        let cascaded = settle_parents(&mut report.findings, &builder, unknown_parents, &broken_ids);
         // The last line cut short is an interrupted write.
         if let (Some(at), Some(offset)) = (last_eof_finding, last_nonblank) {
             let finding = &mut report.findings[at];
@@ -327,39 +290,122 @@ impl State {
             finding.offset = Some(offset);
             report.torn = Some(Torn { offset, len: 0 });
         }
-        if !cascaded.is_empty() {
-            let mut at = 0;
-            report.findings.retain(|_| {
-                at += 1;
-                cascaded.binary_search(&(at - 1)).is_err()
-            });
-        }
+        // Only now, as the indices above count every finding.
+        drop_findings(&mut report.findings, &cascaded);
         let tree = builder.finish();
-        // The summary is counted on another thread while the warnings are
-        // looked for, in a large file: the other cores are idle by now.
-        let findings = &mut report.findings;
-        let (summary, ()) = crate::input::par::join(
-            tree.len() >= crate::input::par::SPLIT_AT,
-            || summarize(&tree, 0),
-            || {
-                if warnings {
-                    warn(&tree, &tools, format, findings);
-                }
-            },
-        );
-        report.summary = summary;
-        let mut short_ids: Vec<(String, String)> = report
-            .findings
-            .iter()
-            .map(|f| f.message.as_str())
-            .chain(report.summary.head.as_deref())
-            .flat_map(|text| tree.long_ids_in(text))
-            .collect();
-        short_ids.sort();
-        short_ids.dedup();
-        report.short_ids = short_ids;
+        summarize_and_warn(&mut report, &tree, &tools, format, warnings);
+        report.short_ids = short_ids(&report, &tree);
         (report, tree)
     }
+
+    /// One finding per type of line the format does not know.
+    fn report_unknown_types(&mut self) {
+        for (kind, line, offset, count) in std::mem::take(&mut self.unknown_types) {
+            let lines = if count == 1 { "line" } else { "lines" };
+            self.report.findings.push(Finding {
+                code: Code::UnknownLineType,
+                line: Some(line),
+                offset: Some(offset),
+                id: None,
+                message: format!(
+                    "{count} {lines} of type `{kind}`, which ysess does not know (first here): skipped, as the app's own bookkeeping"
+                ),
+                remedy: None,
+            });
+        }
+    }
+}
+
+/// The last summary of this session's own entries, for a file with no
+/// title of its own: one whose leaf is in another file is that session's
+/// title.
+fn own_summary(
+    summaries: Vec<crate::format::Title>,
+    builder: &TreeBuilder,
+) -> Option<crate::format::Title> {
+    summaries.into_iter().rev().find(|t| {
+        t.leaf
+            .as_deref()
+            .is_none_or(|leaf| builder.line_of(leaf).is_some())
+    })
+}
+
+/// Settles the parents that were unknown when their child was read: a
+/// parent defined after its child is a forward reference. A parent named by
+/// a line that could not be read is reported there, once; its children do
+/// not cascade into more errors: their findings' indices are returned, to
+/// be dropped.
+fn settle_parents(
+    findings: &mut [Finding],
+    builder: &TreeBuilder,
+    unknown_parents: Vec<(usize, String)>,
+    broken_ids: &hashbrown::HashSet<String>,
+) -> Vec<usize> {
+    let mut cascaded = Vec::new();
+    // (In file order, so `cascaded` comes out sorted.)
+    for (at, parent) in unknown_parents {
+        match builder.line_of(&parent) {
+            Some(line) => {
+                let finding = &mut findings[at];
+                finding.code = Code::ForwardParent;
+                finding.message = format!(
+                    "entry {}: parent {parent} is defined later, at line {line}; a parent must come before its children",
+                    finding.id.as_deref().unwrap_or("?")
+                );
+            }
+            None if broken_ids.contains(&parent) => cascaded.push(at),
+            None => {}
+        }
+    }
+    cascaded
+}
+
+/// Drops the findings at the sorted indices `cascaded`.
+fn drop_findings(findings: &mut Vec<Finding>, cascaded: &[usize]) {
+    if cascaded.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    findings.retain(|_| {
+        at += 1;
+        cascaded.binary_search(&(at - 1)).is_err()
+    });
+}
+
+/// Counts the summary and looks for the warnings (when asked): on two
+/// threads in a large file, as the other cores are idle by now.
+fn summarize_and_warn(
+    report: &mut Report,
+    tree: &Tree,
+    tools: &ToolFacts,
+    format: Format,
+    warnings: bool,
+) {
+    let findings = &mut report.findings;
+    let (summary, ()) = crate::input::par::join(
+        tree.len() >= crate::input::par::SPLIT_AT,
+        || summarize(tree, 0),
+        || {
+            if warnings {
+                warn(tree, tools, format, findings);
+            }
+        },
+    );
+    report.summary = summary;
+}
+
+/// The entries' long ids the findings and the head name, sorted, once each.
+fn short_ids(report: &Report, tree: &Tree) -> Vec<(String, String)> {
+    let mut short_ids: Vec<(String, String)> = report
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .chain(report.summary.head.as_deref())
+        .flat_map(|text| tree.long_ids_in(text))
+        .collect();
+    short_ids.sort();
+    short_ids.dedup();
+    short_ids
 }
 
 fn compare_prefix(expected: &Digest, hasher: Hasher, bytes: u64) -> Option<Finding> {

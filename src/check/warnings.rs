@@ -36,14 +36,19 @@ fn finding(tree: &Tree, ix: Ix, code: Code, message: String) -> Finding {
 /// Labels (empty, or a name on several entries), ids yoagent would not make,
 /// extra roots, children older than their parents.
 fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
+    labels(tree, out);
+    odd_ids(tree, format, out);
+    roots_and_times(tree, format, out);
+}
+
+/// Labels: empty ones, and names on several entries.
+fn labels(tree: &Tree, out: &mut Vec<Finding>) {
     let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
     let all = 0..tree.len() as Ix;
-
-    // Labels: empty ones, and names on several entries.
     let mut by_label: hashbrown::HashMap<&str, Vec<Ix>> = hashbrown::HashMap::new();
     // (pi's label changes set one label per entry: moving one or clearing
     // it with an empty label is what they are for.)
-    for ix in all.clone().filter(|&ix| tree.node(ix).label_on.is_none()) {
+    for ix in all.filter(|&ix| tree.node(ix).label_on.is_none()) {
         if tree.node(ix).unknown_target {
             continue;
         }
@@ -77,10 +82,13 @@ fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
             ));
         }
     }
+}
 
-    // Ids yoagent would not have made: one finding, with the count.
+/// Ids yoagent would not have made: one finding, with the count.
+fn odd_ids(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
+    let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
+    let all = 0..tree.len() as Ix;
     let mut odd = all
-        .clone()
         .filter(|_| format.spec().counter_ids())
         .filter(|&ix| !crate::format::yoagent::is_counter_id(tree.id(ix)));
     if let Some(first) = odd.next() {
@@ -99,8 +107,11 @@ fn labels_ids_and_links(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
             ),
         ));
     }
+}
 
-    // More than one root.
+/// More than one root; children older than their parents.
+fn roots_and_times(tree: &Tree, format: Format, out: &mut Vec<Finding>) {
+    let finding = |ix: Ix, code: Code, message: String| finding(tree, ix, code, message);
     let mut roots = tree.roots().filter(|&r| !tree.node(r).detached);
     if let Some(first) = roots.next() {
         for root in roots {

@@ -150,18 +150,7 @@ const AGENTS: &str = "# AGENTS.md instructions for ";
 pub fn read(text: &str) -> Option<Vec<Piece>> {
     let start = text.trim_start();
     if let Some(rest) = start.strip_prefix(IDE) {
-        let (context, words) = match rest.find(IDE_REQUEST) {
-            Some(at) => (&rest[..at], &rest[at + IDE_REQUEST.len()..]),
-            None => (rest, ""),
-        };
-        let mut pieces = vec![Piece::Context {
-            tag: "IDE context".to_string(),
-            text: context.trim().to_string(),
-        }];
-        if !words.trim().is_empty() {
-            pieces.push(Piece::Words(words.trim().to_string()));
-        }
-        return Some(pieces);
+        return Some(ide(rest));
     }
     if start.starts_with(AGENTS) {
         return Some(vec![Piece::Context {
@@ -181,40 +170,9 @@ pub fn read(text: &str) -> Option<Vec<Piece>> {
     while let Some((tag, inside, after)) = element(rest) {
         match tag {
             t if COMMAND.contains(&t) => {
-                // The group of tags, whatever their order: the command as typed.
-                let mut group = rest;
-                let (mut name, mut message, mut args) = ("", "", "");
-                while let Some((t, inside, after)) = element(group)
-                    .filter(|(t, ..)| COMMAND.contains(t))
-                    .filter(|(t, ..)| match *t {
-                        "command-name" => name.is_empty(),
-                        "command-message" => message.is_empty(),
-                        _ => args.is_empty(),
-                    })
-                {
-                    match t {
-                        "command-name" => name = inside,
-                        "command-message" => message = inside,
-                        _ => args = inside,
-                    }
-                    group = after;
-                }
-                let name = match (name, message) {
-                    ("", "") => "/",
-                    ("", message) => message,
-                    (name, _) => name,
-                };
-                let mut line = if name.starts_with('/') {
-                    name.to_string()
-                } else {
-                    format!("/{name}")
-                };
-                if !args.is_empty() {
-                    line.push(' ');
-                    line.push_str(args);
-                }
+                let (line, after) = command(rest);
                 pieces.push(Piece::Command(line));
-                rest = group;
+                rest = after;
                 continue;
             }
             "local-command-stdout" | "local-command-stderr" => pieces.push(Piece::Output {
@@ -261,6 +219,60 @@ pub fn read(text: &str) -> Option<Vec<Piece>> {
         pieces.extend(words_and_reminders(rest));
     }
     Some(pieces)
+}
+
+/// Codex's preamble from an IDE (`rest`, after its heading): the context,
+/// then the user's words after their heading.
+fn ide(rest: &str) -> Vec<Piece> {
+    let (context, words) = match rest.find(IDE_REQUEST) {
+        Some(at) => (&rest[..at], &rest[at + IDE_REQUEST.len()..]),
+        None => (rest, ""),
+    };
+    let mut pieces = vec![Piece::Context {
+        tag: "IDE context".to_string(),
+        text: context.trim().to_string(),
+    }];
+    if !words.trim().is_empty() {
+        pieces.push(Piece::Words(words.trim().to_string()));
+    }
+    pieces
+}
+
+/// A slash command's group of tags at the start of `rest`, whatever their
+/// order (each once): the command as typed, and what follows the group.
+fn command(rest: &str) -> (String, &str) {
+    let mut group = rest;
+    let (mut name, mut message, mut args) = ("", "", "");
+    while let Some((t, inside, after)) = element(group)
+        .filter(|(t, ..)| COMMAND.contains(t))
+        .filter(|(t, ..)| match *t {
+            "command-name" => name.is_empty(),
+            "command-message" => message.is_empty(),
+            _ => args.is_empty(),
+        })
+    {
+        match t {
+            "command-name" => name = inside,
+            "command-message" => message = inside,
+            _ => args = inside,
+        }
+        group = after;
+    }
+    let name = match (name, message) {
+        ("", "") => "/",
+        ("", message) => message,
+        (name, _) => name,
+    };
+    let mut line = if name.starts_with('/') {
+        name.to_string()
+    } else {
+        format!("/{name}")
+    };
+    if !args.is_empty() {
+        line.push(' ');
+        line.push_str(args);
+    }
+    (line, group)
 }
 
 /// The words of `text`, split where a whole `<system-reminder>` element

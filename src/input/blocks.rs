@@ -96,53 +96,7 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
             Ok(limit) => *limit,
             Err(e) => return Err(io::Error::new(e.kind(), e.to_string())),
         };
-        // The first line of `buf[..end]` longer than the limit (the last
-        // one may have no end yet).
-        let first_long = |buf: &[u8], end: usize| {
-            let mut start = 0;
-            for nl in memchr::memchr_iter(b'\n', &buf[..end]).chain([end]) {
-                if (nl - start) as u64 > limit {
-                    return Some(start);
-                }
-                start = nl + 1;
-            }
-            None
-        };
-        let too_long = |buf: &[u8], at: usize, offset: u64| {
-            LineTooLong {
-                line: None,
-                uncounted: memchr::memchr_iter(b'\n', &buf[..at]).count() as u64,
-                offset: offset + at as u64,
-                limit,
-            }
-            .error()
-        };
-        // A recycled buffer is already initialized to its full length, so
-        // reading into it needs no zeroing; only growth does.
-        let mut buf = self
-            .pool
-            .lock()
-            .ok()
-            .and_then(|mut p| p.pop())
-            .unwrap_or_default();
-        // A fresh buffer starts small and doubles as it fills, so a small
-        // file costs a small buffer; it never grows past what tells a line
-        // over the limit (the limit and a byte), so memory is bounded by
-        // the limit, not by the file.
-        let bound = |start: usize| {
-            start
-                .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
-                .saturating_add(1)
-        };
-        let want = (64 << 10)
-            .min(self.size)
-            .max((self.carry.len() * 2).min(bound(0)));
-        if buf.len() < want {
-            buf.resize(want, 0);
-        }
-        buf[..self.carry.len()].copy_from_slice(&self.carry);
-        let mut len = self.carry.len();
-        self.carry.clear();
+        let (mut buf, mut len) = self.start_buffer(limit);
         // Where the line without an end yet starts (the carry has no
         // newline); only new bytes are searched, so a long line costs
         // linear time however it trickles in.
@@ -150,23 +104,17 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         loop {
             if len == buf.len() {
                 // A line longer than a block.
-                let grown = (buf.len() * 2).min(bound(line_start)).max(len + 1);
+                let grown = (buf.len() * 2).min(bound(line_start, limit)).max(len + 1);
                 buf.resize(grown, 0);
             }
-            let n = loop {
-                match self.reader.read(&mut buf[len..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                }
-            };
+            let n = read_some(&mut self.reader, &mut buf[len..])?;
             if let Some(i) = memchr::memrchr(b'\n', &buf[len..len + n]) {
                 line_start = len + i + 1;
             }
             len += n;
             if (len - line_start) as u64 > limit {
-                let at = first_long(&buf, len).unwrap_or(line_start);
-                return Err(too_long(&buf, at, self.offset));
+                let at = first_long(&buf, len, limit).unwrap_or(line_start);
+                return Err(too_long(&buf, at, self.offset, limit));
             }
             if n == 0 {
                 self.done = true;
@@ -183,9 +131,9 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         }
         // A whole line longer than the limit can come in one read.
         if len as u64 > limit
-            && let Some(at) = first_long(&buf, len)
+            && let Some(at) = first_long(&buf, len, limit)
         {
-            return Err(too_long(&buf, at, self.offset));
+            return Err(too_long(&buf, at, self.offset, limit));
         }
         let block = Block {
             offset: self.offset,
@@ -196,6 +144,81 @@ impl<R: Read, F: FnMut(&[u8])> Blocks<R, F> {
         self.offset += len as u64;
         Ok(Some(block))
     }
+
+    /// A buffer for the next block, the carried bytes of the last one's
+    /// unfinished line at its start, and their length.
+    #[inline]
+    fn start_buffer(&mut self, limit: u64) -> (Vec<u8>, usize) {
+        // A recycled buffer is already initialized to its full length, so
+        // reading into it needs no zeroing; only growth does.
+        let mut buf = self
+            .pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        // A fresh buffer starts small and doubles as it fills, so a small
+        // file costs a small buffer.
+        let want = (64 << 10)
+            .min(self.size)
+            .max((self.carry.len() * 2).min(bound(0, limit)));
+        if buf.len() < want {
+            buf.resize(want, 0);
+        }
+        buf[..self.carry.len()].copy_from_slice(&self.carry);
+        let len = self.carry.len();
+        self.carry.clear();
+        (buf, len)
+    }
+}
+
+/// How far a buffer whose unfinished line starts at `start` may grow: it
+/// never grows past what tells a line over the limit (the limit and a
+/// byte), so memory is bounded by the limit, not by the file.
+#[inline]
+fn bound(start: usize, limit: u64) -> usize {
+    start
+        .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
+        .saturating_add(1)
+}
+
+/// Reads what the reader has, again when a signal interrupts it.
+#[inline]
+fn read_some(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match reader.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The first line of `buf[..end]` longer than the limit (the last one may
+/// have no end yet).
+#[inline]
+fn first_long(buf: &[u8], end: usize, limit: u64) -> Option<usize> {
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', &buf[..end]).chain([end]) {
+        if (nl - start) as u64 > limit {
+            return Some(start);
+        }
+        start = nl + 1;
+    }
+    None
+}
+
+/// The error of a line over the limit that starts at `at` in a block that
+/// starts at `offset`.
+#[inline]
+fn too_long(buf: &[u8], at: usize, offset: u64, limit: u64) -> io::Error {
+    LineTooLong {
+        line: None,
+        uncounted: memchr::memchr_iter(b'\n', &buf[..at]).count() as u64,
+        offset: offset + at as u64,
+        limit,
+    }
+    .error()
 }
 
 #[cfg(test)]

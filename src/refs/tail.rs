@@ -166,18 +166,7 @@ impl Walk {
             return Step::Unsure;
         }
         let is_record = crate::format::records::is_record_entry(&facts);
-        // Read from the end, the first carrier of a name is the newest: it
-        // names the entry the one rule says, which comes at or before it.
-        if let Some(label) = facts.label.as_deref()
-            && self.labels.insert(label.to_string())
-            && let Some(target) =
-                crate::tree::label_target(facts.id.as_ref(), is_record, facts.parent.as_deref())
-        {
-            self.named
-                .entry(target.to_string())
-                .or_default()
-                .push(label.to_string());
-        }
+        self.remember_label(&facts, is_record);
         let on_path = match &self.wanted {
             None => self.out.is_empty() && self.hidden == 0, // the last line: HEAD
             Some(id) => *id == facts.id,
@@ -204,10 +193,6 @@ impl Walk {
                 _ => return Step::Unsure,
             }
         };
-        // The line as stored, trimmed as yoagent trims it.
-        let text = std::str::from_utf8(bytes).unwrap_or_default();
-        let start = text.len() - text.trim_start().len();
-        let end = start + text.trim().len();
         let own = |c: &Option<Cow<'_, str>>| c.as_deref().unwrap_or_default().to_string();
         self.wanted = facts.parent.as_deref().map(str::to_string);
         let mut entry = PathEntry {
@@ -230,15 +215,7 @@ impl Walk {
             raw: Vec::new(),
         };
         drop(facts);
-        // A line read whole (a long one) is kept, not copied.
-        entry.raw = match line {
-            Cow::Owned(mut raw) => {
-                raw.truncate(end);
-                raw.drain(..start);
-                raw
-            }
-            Cow::Borrowed(raw) => raw[start..end].to_vec(),
-        };
+        entry.raw = stored(line);
         self.out.push(entry);
         // One entry more than asked for: it is the parent of the last one
         // shown, whatever ysess records stand between them in the file.
@@ -247,6 +224,40 @@ impl Walk {
         } else {
             Step::More
         }
+    }
+}
+
+impl Walk {
+    /// Remembers the entry a line's label names. Read from the end, the
+    /// first carrier of a name is the newest: it names the entry the one
+    /// rule says, which comes at or before it.
+    fn remember_label(&mut self, facts: &LineFacts<'_>, is_record: bool) {
+        if let Some(label) = facts.label.as_deref()
+            && self.labels.insert(label.to_string())
+            && let Some(target) =
+                crate::tree::label_target(facts.id.as_ref(), is_record, facts.parent.as_deref())
+        {
+            self.named
+                .entry(target.to_string())
+                .or_default()
+                .push(label.to_string());
+        }
+    }
+}
+
+/// The line as stored, trimmed as yoagent trims it. A line read whole (a
+/// long one) is kept, not copied.
+fn stored(line: Cow<'_, [u8]>) -> Vec<u8> {
+    let text = std::str::from_utf8(&line).unwrap_or_default();
+    let start = text.len() - text.trim_start().len();
+    let end = start + text.trim().len();
+    match line {
+        Cow::Owned(mut raw) => {
+            raw.truncate(end);
+            raw.drain(..start);
+            raw
+        }
+        Cow::Borrowed(raw) => raw[start..end].to_vec(),
     }
 }
 

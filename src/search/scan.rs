@@ -547,8 +547,9 @@ mod tests {
         "\n",
     );
 
-    #[test]
-    fn reading_blocks_where_they_stand_finds_what_decoding_the_line_finds() {
+    /// The files both ways of reading are compared on: the fixtures of the
+    /// formats the scanner reads, and the lines above.
+    fn searched_files() -> Vec<Vec<u8>> {
         let mut files: Vec<Vec<u8>> = [
             "tests/fixtures/demo.jsonl",
             "tests/fixtures/medium.jsonl",
@@ -564,6 +565,31 @@ mod tests {
         .collect();
         files.push(ESCAPED.as_bytes().to_vec());
         files.push(ODD.as_bytes().to_vec());
+        files
+    }
+
+    /// The scopes they are searched in: all, a role, a tool.
+    fn searched_scopes() -> [Scope; 4] {
+        [
+            Scope::default(),
+            Scope {
+                roles: vec![MessageKind::Assistant],
+                ..Scope::default()
+            },
+            Scope {
+                tool: Some("the_tool".into()),
+                ..Scope::default()
+            },
+            Scope {
+                tool: Some("bash".into()),
+                ..Scope::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn reading_blocks_where_they_stand_finds_what_decoding_the_line_finds() {
+        let files = searched_files();
         let option = |ignore_case, word, fixed| PatternOptions {
             ignore_case,
             word,
@@ -587,21 +613,7 @@ mod tests {
             ("bash", plain),
             ("x", plain),
         ];
-        let scopes = [
-            Scope::default(),
-            Scope {
-                roles: vec![MessageKind::Assistant],
-                ..Scope::default()
-            },
-            Scope {
-                tool: Some("the_tool".into()),
-                ..Scope::default()
-            },
-            Scope {
-                tool: Some("bash".into()),
-                ..Scope::default()
-            },
-        ];
+        let scopes = searched_scopes();
         let mut total = 0;
         for (text, options) in patterns {
             let pattern = Pattern::new(text, options).expect("compiles");

@@ -182,15 +182,7 @@ impl Join {
         if let Some(model) = extras.model {
             self.model = Some(model.to_string());
         }
-        let named = match e.kind {
-            _ if !e.tag.is_none_or(str::is_empty) => None,
-            MessageKind::ToolResult => extras.answer.and_then(|call| self.names.get(call).cloned()),
-            MessageKind::Assistant => self
-                .model
-                .clone()
-                .or_else(|| extras.assumed_model.map(str::to_string)),
-            _ => None,
-        };
+        let named = self.tool_or_model(&e, extras);
         // A result of a turn that went on since the line it hangs from
         // joins the turn where it stands.
         let parent_turn = e.parent.and_then(|p| builder.user_entry(p)).map(|p| {
@@ -219,52 +211,9 @@ impl Join {
         let (id, parent) = (e.id, e.parent);
         match builder.push(e) {
             Ok(ix) => {
-                tools.remember_owned(
-                    ix,
-                    &extras
-                        .calls
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>(),
-                    extras.answer,
-                );
-                for (call, name) in extras.calls.iter().zip(&extras.names) {
-                    if !name.is_empty() {
-                        self.names.insert(call.to_string(), name.to_string());
-                    }
-                }
-                self.turn_of.resize(ix as usize + 1, NONE);
+                self.remember_calls(tools, ix, extras);
                 if !record {
-                    let turn = match (kind, parent_turn) {
-                        (MessageKind::Assistant, Some((p, turn)))
-                            if turn != NONE
-                                && (builder.node(p).kind == MessageKind::Assistant
-                                    || !self.open[turn as usize].is_empty()) =>
-                        {
-                            // The next line of the same reply: it hangs from
-                            // a line of the reply, or (Claude Code runs a
-                            // call's tool while the model still writes) from
-                            // a result while the reply's other calls wait.
-                            Some(turn)
-                        }
-                        (MessageKind::Assistant, _) => {
-                            self.tails.push(ix);
-                            self.open.push(HashSet::new());
-                            Some(self.tails.len() as u32 - 1)
-                        }
-                        (MessageKind::ToolResult, Some((_, turn))) if turn != NONE => Some(turn),
-                        _ => None,
-                    };
-                    if let Some(turn) = turn {
-                        self.turn_of[ix as usize] = turn;
-                        self.tails[turn as usize] = ix;
-                        let open = &mut self.open[turn as usize];
-                        if kind == MessageKind::Assistant {
-                            open.extend(extras.calls.iter().map(|c| c.to_string()));
-                        } else if let Some(call) = extras.answer {
-                            open.remove(call);
-                        }
-                    }
+                    self.join_turn(builder, ix, kind, parent_turn, extras);
                 }
                 Some(ix)
             }
@@ -287,6 +236,86 @@ impl Join {
                     at.line, at.offset, at.indent, id, parent, &link,
                 ));
                 None
+            }
+        }
+    }
+
+    /// The tag an entry is shown with when its line has none: a result's
+    /// tool (by the call it answers), a reply's model.
+    #[inline]
+    fn tool_or_model(&self, e: &NewEntry<'_>, extras: &Extras<'_>) -> Option<String> {
+        match e.kind {
+            _ if !e.tag.is_none_or(str::is_empty) => None,
+            MessageKind::ToolResult => extras.answer.and_then(|call| self.names.get(call).cloned()),
+            MessageKind::Assistant => self
+                .model
+                .clone()
+                .or_else(|| extras.assumed_model.map(str::to_string)),
+            _ => None,
+        }
+    }
+
+    /// Remembers a joined entry's calls and answer, and the tools its
+    /// calls name.
+    #[inline]
+    fn remember_calls(&mut self, tools: &mut ToolFacts, ix: Ix, extras: &Extras<'_>) {
+        tools.remember_owned(
+            ix,
+            &extras
+                .calls
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>(),
+            extras.answer,
+        );
+        for (call, name) in extras.calls.iter().zip(&extras.names) {
+            if !name.is_empty() {
+                self.names.insert(call.to_string(), name.to_string());
+            }
+        }
+        self.turn_of.resize(ix as usize + 1, NONE);
+    }
+
+    /// Puts a joined entry of the user's in its turn: a reply's next line
+    /// or a result joins its parent's turn, a reply's first line starts
+    /// one; the turn's calls still open follow.
+    #[inline]
+    fn join_turn(
+        &mut self,
+        builder: &TreeBuilder,
+        ix: Ix,
+        kind: MessageKind,
+        parent_turn: Option<(Ix, u32)>,
+        extras: &Extras<'_>,
+    ) {
+        let turn = match (kind, parent_turn) {
+            (MessageKind::Assistant, Some((p, turn)))
+                if turn != NONE
+                    && (builder.node(p).kind == MessageKind::Assistant
+                        || !self.open[turn as usize].is_empty()) =>
+            {
+                // The next line of the same reply: it hangs from
+                // a line of the reply, or (Claude Code runs a
+                // call's tool while the model still writes) from
+                // a result while the reply's other calls wait.
+                Some(turn)
+            }
+            (MessageKind::Assistant, _) => {
+                self.tails.push(ix);
+                self.open.push(HashSet::new());
+                Some(self.tails.len() as u32 - 1)
+            }
+            (MessageKind::ToolResult, Some((_, turn))) if turn != NONE => Some(turn),
+            _ => None,
+        };
+        if let Some(turn) = turn {
+            self.turn_of[ix as usize] = turn;
+            self.tails[turn as usize] = ix;
+            let open = &mut self.open[turn as usize];
+            if kind == MessageKind::Assistant {
+                open.extend(extras.calls.iter().map(|c| c.to_string()));
+            } else if let Some(call) = extras.answer {
+                open.remove(call);
             }
         }
     }

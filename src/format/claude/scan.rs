@@ -173,23 +173,52 @@ impl<'a> Scanner<'a> {
         }
         if kind != "user" && kind != "assistant" {
             // A progress or attachment line: an entry of the app's own.
-            if seen.has(CONTENT) || !matches!(kind.as_ref(), "progress" | "attachment") {
+            if seen.has(CONTENT) {
                 return None;
             }
-            facts.kind = MessageKind::Custom;
-            facts.model = None;
-            facts.custom_kind = Some(data_kind.unwrap_or_else(|| kind.clone()));
-            if self.want_subject {
-                facts.subject = Some(kind.clone());
-            }
-            facts.custom_role = Some(kind);
-            facts.sidechain = sidechain;
-            return Some(Scanned::Entry(facts));
+            return self.app_entry(facts, kind, data_kind, sidechain);
         }
         if !seen.has(MESSAGE) {
             return None;
         }
-        match kind.as_ref() {
+        self.message_entry(facts, &kind, &blocks, sidechain)
+    }
+
+    /// A progress or attachment line (`kind`): an entry of the app's own,
+    /// named by what its `data` reports; `None` for other types.
+    #[inline]
+    fn app_entry(
+        &self,
+        mut facts: LineFacts<'a>,
+        kind: Cow<'a, str>,
+        data_kind: Option<Cow<'a, str>>,
+        sidechain: bool,
+    ) -> Option<Scanned<'a>> {
+        if !matches!(kind.as_ref(), "progress" | "attachment") {
+            return None;
+        }
+        facts.kind = MessageKind::Custom;
+        facts.model = None;
+        facts.custom_kind = Some(data_kind.unwrap_or_else(|| kind.clone()));
+        if self.want_subject {
+            facts.subject = Some(kind.clone());
+        }
+        facts.custom_role = Some(kind);
+        facts.sidechain = sidechain;
+        Some(Scanned::Entry(facts))
+    }
+
+    /// A user's or an assistant's line (`kind`) with its message's
+    /// `blocks`: a tool result, or a reply and the tools it calls.
+    #[inline]
+    fn message_entry(
+        &self,
+        mut facts: LineFacts<'a>,
+        kind: &str,
+        blocks: &[Block<'a>],
+        sidechain: bool,
+    ) -> Option<Scanned<'a>> {
+        match kind {
             "user" => match blocks
                 .iter()
                 .find(|b| b.kind.as_deref() == Some("tool_result"))
@@ -365,7 +394,7 @@ impl<'a> Scanner<'a> {
 /// tool call; else the first thinking with a line; else the first image.
 /// Each line is made only when it is the one shown. `None` when it cannot
 /// be sure (the slow path decides).
-fn subject(blocks: Vec<Block<'_>>) -> Option<String> {
+fn subject(blocks: &[Block<'_>]) -> Option<String> {
     let kind = |b: &Block<'_>, want: &str| b.kind.as_deref() == Some(want);
     if let Some(first) = blocks
         .iter()

@@ -53,8 +53,55 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         _ => Vec::new(),
     };
     let paginated = meta.contains_key("ordinal") && findable;
-    // REV's turn ends where the history goes on: its events (usage, the
-    // turn's end) stay with it; the next item, context or turn does not.
+    let (cut, cut_line) = turn_end(at);
+    let bytes = if paginated {
+        let last_before = at
+            .after
+            .iter()
+            .take_while(|(offset, _)| *offset < cut)
+            .last()
+            .map(|(_, line)| line.as_slice())
+            .or(at.path_lines.last().map(Vec::as_slice));
+        let ordinal_of = |line: &[u8]| {
+            serde_json::from_slice::<Map<String, Value>>(line)
+                .ok()?
+                .get("ordinal")?
+                .as_u64()
+        };
+        let end = match cut_line {
+            Some(line) => ordinal_of(line),
+            None => last_before.and_then(ordinal_of).map(|o| o + 1),
+        }
+        .ok_or_else(|| unreadable("the rollout's lines have no ordinal where REV ends"))?;
+        let base = Base {
+            thread: at.session,
+            end,
+            offset: cut,
+        };
+        forked_meta(payload, &session, &now, base)
+    } else {
+        let lines = (at.before)(cut).map_err(|e| Refusal::Unreadable(e.to_string()))?;
+        copied(&meta, &session, &now, &lines)
+    };
+    let (date, time) = local_stamp(at.now_ms, at.zone);
+    let path = sessions
+        .join(date.replace('-', "/"))
+        .join(format!("rollout-{date}T{time}-{session}.jsonl"));
+    let args = resume_args(at.args, &session);
+    Ok(
+        Handoff::run("codex", args, cwd, env, INSTALL).writing(NewFile {
+            path,
+            bytes,
+            session,
+        }),
+    )
+}
+
+/// Where REV's turn ends: the offset of the first line after it, and that
+/// line (none when the turn runs to the end of the file). The turn's
+/// events (usage, the turn's end) stay with it; the next item, context or
+/// turn does not.
+fn turn_end<'a>(at: &At<'a>) -> (u64, Option<&'a [u8]>) {
     // (`kind`, the event's own type.)
     let kinds = |line: &[u8]| {
         let fields = serde_json::from_slice::<Map<String, Value>>(line).ok();
@@ -79,105 +126,102 @@ pub fn handoff(at: &At<'_>) -> Result<Handoff, Refusal> {
         through_end |= ended(line);
         stop
     });
-    let (cut, cut_line) = match next {
+    match next {
         Some((offset, line)) => (*offset, Some(line.as_slice())),
         None => (at.end, None),
-    };
-    let last_before = at
-        .after
-        .iter()
-        .take_while(|(offset, _)| *offset < cut)
-        .last()
-        .map(|(_, line)| line.as_slice())
-        .or(at.path_lines.last().map(Vec::as_slice));
-    let bytes = if paginated {
-        let ordinal_of = |line: &[u8]| {
-            serde_json::from_slice::<Map<String, Value>>(line)
-                .ok()?
-                .get("ordinal")?
-                .as_u64()
-        };
-        let end = match cut_line {
-            Some(line) => ordinal_of(line),
-            None => last_before.and_then(ordinal_of).map(|o| o + 1),
+    }
+}
+
+/// Where a forked rollout's history ends in the original.
+struct Base<'a> {
+    /// The original's session id.
+    thread: &'a str,
+    /// Its first ordinal left out.
+    end: u64,
+    /// Its first byte left out.
+    offset: u64,
+}
+
+/// A paginated rollout's fork, as Codex's own `fork` writes it: one
+/// `session_meta` under the new id whose `history_base` is the original up
+/// to `base`.
+fn forked_meta(payload: &Map<String, Value>, session: &str, now: &str, base: Base<'_>) -> Vec<u8> {
+    let Base {
+        thread,
+        end,
+        offset,
+    } = base;
+    let mut payload = payload.clone();
+    payload.insert("session_id".into(), Value::from(session));
+    payload.insert("id".into(), Value::from(session));
+    payload.insert("timestamp".into(), Value::from(now));
+    payload.insert("forked_from_id".into(), Value::from(thread));
+    payload.insert("forked_from_ordinal_exclusive".into(), Value::from(end));
+    payload.insert("history_mode".into(), Value::from("paginated"));
+    payload.insert(
+        "history_base".into(),
+        json!({
+            "thread_id": thread,
+            "end_ordinal_exclusive": end,
+            "end_byte_offset": offset,
+        }),
+    );
+    let line = json!({
+        "timestamp": now,
+        "ordinal": end,
+        "type": "session_meta",
+        "payload": payload,
+    });
+    let mut bytes = serde_json::to_vec(&line).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// An older rollout copied up to REV: the session_meta under the new id,
+/// then the lines as they are, but for their events.
+fn copied(meta: &Map<String, Value>, session: &str, now: &str, lines: &[Vec<u8>]) -> Vec<u8> {
+    let mut meta = meta.clone();
+    if let Some(p) = meta.get_mut("payload").and_then(Value::as_object_mut) {
+        p.insert("id".into(), Value::from(session));
+        if p.contains_key("session_id") {
+            p.insert("session_id".into(), Value::from(session));
         }
-        .ok_or_else(|| unreadable("the rollout's lines have no ordinal where REV ends"))?;
-        let mut payload = payload.clone();
-        payload.insert("session_id".into(), Value::from(session.clone()));
-        payload.insert("id".into(), Value::from(session.clone()));
-        payload.insert("timestamp".into(), Value::from(now.clone()));
-        payload.insert("forked_from_id".into(), Value::from(at.session));
-        payload.insert("forked_from_ordinal_exclusive".into(), Value::from(end));
-        payload.insert("history_mode".into(), Value::from("paginated"));
-        payload.insert(
-            "history_base".into(),
-            json!({
-                "thread_id": at.session,
-                "end_ordinal_exclusive": end,
-                "end_byte_offset": cut,
-            }),
-        );
-        let line = json!({
-            "timestamp": now,
-            "ordinal": end,
-            "type": "session_meta",
-            "payload": payload,
-        });
-        let mut bytes = serde_json::to_vec(&line).unwrap_or_default();
+        p.insert("timestamp".into(), Value::from(now));
+    }
+    let mut bytes = serde_json::to_vec(&meta).unwrap_or_default();
+    bytes.push(b'\n');
+    for line in lines {
+        #[derive(serde::Deserialize)]
+        struct Kind<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: Option<std::borrow::Cow<'a, str>>,
+        }
+        let kind = serde_json::from_slice::<Kind<'_>>(line)
+            .ok()
+            .and_then(|k| k.kind);
+        if matches!(kind.as_deref(), Some("session_meta" | "event_msg")) {
+            continue;
+        }
+        bytes.extend_from_slice(line);
         bytes.push(b'\n');
-        bytes
-    } else {
-        let lines = (at.before)(cut).map_err(|e| Refusal::Unreadable(e.to_string()))?;
-        // The session_meta under the new id, then the lines as they are.
-        let mut meta = meta.clone();
-        if let Some(p) = meta.get_mut("payload").and_then(Value::as_object_mut) {
-            p.insert("id".into(), Value::from(session.clone()));
-            if p.contains_key("session_id") {
-                p.insert("session_id".into(), Value::from(session.clone()));
-            }
-            p.insert("timestamp".into(), Value::from(now.clone()));
-        }
-        let mut bytes = serde_json::to_vec(&meta).unwrap_or_default();
-        bytes.push(b'\n');
-        for line in &lines {
-            #[derive(serde::Deserialize)]
-            struct Kind<'a> {
-                #[serde(rename = "type", borrow)]
-                kind: Option<std::borrow::Cow<'a, str>>,
-            }
-            let kind = serde_json::from_slice::<Kind<'_>>(line)
-                .ok()
-                .and_then(|k| k.kind);
-            if matches!(kind.as_deref(), Some("session_meta" | "event_msg")) {
-                continue;
-            }
-            bytes.extend_from_slice(line);
-            bytes.push(b'\n');
-        }
-        bytes
-    };
-    let (date, time) = local_stamp(at.now_ms, at.zone);
-    let path = sessions
-        .join(date.replace('-', "/"))
-        .join(format!("rollout-{date}T{time}-{session}.jsonl"));
-    let args = match at.args.split_first() {
-        Some((exec, rest)) if exec == "exec" => ["exec", "resume", session.as_str()]
+    }
+    bytes
+}
+
+/// `codex resume NEW ARGS…`, or `codex exec resume NEW …` when the
+/// arguments start with `exec`.
+fn resume_args(args: &[String], session: &str) -> Vec<String> {
+    match args.split_first() {
+        Some((exec, rest)) if exec == "exec" => ["exec", "resume", session]
             .into_iter()
             .map(str::to_string)
             .chain(rest.iter().cloned())
             .collect(),
-        _ => ["resume".to_string(), session.clone()]
+        _ => ["resume".to_string(), session.to_string()]
             .into_iter()
-            .chain(at.args.iter().cloned())
+            .chain(args.iter().cloned())
             .collect(),
-    };
-    Ok(
-        Handoff::run("codex", args, cwd, env, INSTALL).writing(NewFile {
-            path,
-            bytes,
-            session,
-        }),
-    )
+    }
 }
 
 /// The `sessions` folder the rollout is in (Codex finds a rollout by its

@@ -169,65 +169,7 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
                 "content": string(data, "transformedContent").unwrap_or(field("content")),
             }),
         ),
-        "assistant.message" => {
-            let thinking = Some(field("reasoningText"))
-                .filter(|t| !t.is_empty())
-                .map(|t| Block::Thinking {
-                    text: t.to_string(),
-                    redacted: false,
-                });
-            let text = Some(field("content"))
-                .filter(|t| !t.is_empty())
-                .map(|t| Block::Text(t.to_string()));
-            let calls = data
-                .get("toolRequests")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-                .iter()
-                .map(|r| {
-                    let f = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
-                    Block::ToolCall {
-                        id: f("toolCallId").to_string(),
-                        name: f("name").to_string(),
-                        arguments: r.get("arguments").cloned().unwrap_or(Value::Null),
-                    }
-                });
-            let content: Vec<Block> = thinking.into_iter().chain(text).chain(calls).collect();
-            // Older versions wrote the reply's output tokens on it.
-            let output = data
-                .get("outputTokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0);
-            let tool_calls: Vec<Value> = data
-                .get("toolRequests")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "id": r.get("toolCallId"),
-                        "type": "function",
-                        "function": {"name": r.get("name"), "arguments": r.get("arguments")},
-                    })
-                })
-                .collect();
-            (
-                Message::Assistant {
-                    content,
-                    stop_reason: String::new(),
-                    model: field("model").to_string(),
-                    provider: String::new(),
-                    usage: Usage::counted(0, output, 0, 0),
-                    error_message: None,
-                    fast: false,
-                },
-                serde_json::json!({
-                    "role": "assistant",
-                    "content": field("content"),
-                    "tool_calls": tool_calls,
-                }),
-            )
-        }
+        "assistant.message" => reply(data),
         "tool.execution_complete" => {
             let said = result_text(data);
             (
@@ -262,6 +204,69 @@ fn entry_of(map: &Map<String, Value>) -> Result<Entry, NotAnEntry> {
         message,
         message_value: sent,
     })
+}
+
+/// An assistant's reply (`assistant.message`): its thinking, text and tool
+/// calls, and the message as sent to the model.
+fn reply(data: &Map<String, Value>) -> (Message, Value) {
+    let field = |k: &str| string(data, k).unwrap_or_default();
+    let thinking = Some(field("reasoningText"))
+        .filter(|t| !t.is_empty())
+        .map(|t| Block::Thinking {
+            text: t.to_string(),
+            redacted: false,
+        });
+    let text = Some(field("content"))
+        .filter(|t| !t.is_empty())
+        .map(|t| Block::Text(t.to_string()));
+    let calls = data
+        .get("toolRequests")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|r| {
+            let f = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
+            Block::ToolCall {
+                id: f("toolCallId").to_string(),
+                name: f("name").to_string(),
+                arguments: r.get("arguments").cloned().unwrap_or(Value::Null),
+            }
+        });
+    let content: Vec<Block> = thinking.into_iter().chain(text).chain(calls).collect();
+    // Older versions wrote the reply's output tokens on it.
+    let output = data
+        .get("outputTokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let tool_calls: Vec<Value> = data
+        .get("toolRequests")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r.get("toolCallId"),
+                "type": "function",
+                "function": {"name": r.get("name"), "arguments": r.get("arguments")},
+            })
+        })
+        .collect();
+    (
+        Message::Assistant {
+            content,
+            stop_reason: String::new(),
+            model: field("model").to_string(),
+            provider: String::new(),
+            usage: Usage::counted(0, output, 0, 0),
+            error_message: None,
+            fast: false,
+        },
+        serde_json::json!({
+            "role": "assistant",
+            "content": field("content"),
+            "tool_calls": tool_calls,
+        }),
+    )
 }
 
 /// What a tool call's completion says: its result's content, or its error.

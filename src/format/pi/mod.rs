@@ -204,39 +204,7 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
         ..LineFacts::default()
     };
     match kind {
-        "message" => {
-            let Some(message) = map.get("message").and_then(Value::as_object) else {
-                return Err(shape(
-                    "a `message` entry without a `message` object".to_string(),
-                    Some(id),
-                ));
-            };
-            let role = string(message, "role").unwrap_or_default();
-            match role {
-                "user" => facts.kind = MessageKind::User,
-                "assistant" => {
-                    facts.kind = MessageKind::Assistant;
-                    facts.model = string(message, "model").map(own);
-                    facts.tool_calls = blocks(message)
-                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-                        .filter_map(|b| b.get("id").and_then(Value::as_str))
-                        .map(own)
-                        .collect();
-                }
-                "toolResult" => {
-                    facts.kind = MessageKind::ToolResult;
-                    facts.tool_result_for = string(message, "toolCallId").map(own);
-                    facts.tool_name = string(message, "toolName").map(own);
-                }
-                other => {
-                    facts.custom_role = Some(own("message"));
-                    facts.custom_kind = Some(own(custom_role(other)));
-                }
-            }
-            if facts.kind != MessageKind::Custom {
-                facts.custom_role = None;
-            }
-        }
+        "message" => message_facts(&mut facts, map, id)?,
         "custom" | "custom_message" => {
             facts.custom_kind = Some(own(string(map, "customType").unwrap_or_default()));
         }
@@ -264,6 +232,49 @@ fn facts(value: &Value, subject: bool) -> Result<Option<LineFacts<'static>>, Lin
         facts.subject = Some(Cow::Owned(subject_of(map, kind)));
     }
     Ok(Some(facts))
+}
+
+/// A `message` entry's facts: by its message's role, a user's words, an
+/// assistant's reply and the tools it calls, a tool's result, or a message
+/// of another role as pi's own.
+fn message_facts(
+    facts: &mut LineFacts<'static>,
+    map: &Map<String, Value>,
+    id: &str,
+) -> Result<(), LineFault> {
+    let own = |s: &str| Cow::Owned(s.to_string());
+    let Some(message) = map.get("message").and_then(Value::as_object) else {
+        return Err(shape(
+            "a `message` entry without a `message` object".to_string(),
+            Some(id),
+        ));
+    };
+    let role = string(message, "role").unwrap_or_default();
+    match role {
+        "user" => facts.kind = MessageKind::User,
+        "assistant" => {
+            facts.kind = MessageKind::Assistant;
+            facts.model = string(message, "model").map(own);
+            facts.tool_calls = blocks(message)
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
+                .filter_map(|b| b.get("id").and_then(Value::as_str))
+                .map(own)
+                .collect();
+        }
+        "toolResult" => {
+            facts.kind = MessageKind::ToolResult;
+            facts.tool_result_for = string(message, "toolCallId").map(own);
+            facts.tool_name = string(message, "toolName").map(own);
+        }
+        other => {
+            facts.custom_role = Some(own("message"));
+            facts.custom_kind = Some(own(custom_role(other)));
+        }
+    }
+    if facts.kind != MessageKind::Custom {
+        facts.custom_role = None;
+    }
+    Ok(())
 }
 
 /// One line saying what an entry is about.
