@@ -19,6 +19,7 @@ mod fsck;
 mod gemini;
 mod generated;
 mod grep;
+mod house;
 mod html;
 mod jobs;
 mod limits;
