@@ -79,7 +79,19 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if let Some(out) = &args.parquet {
-        return super::tables::run(args, out, ctx);
+        let request = super::tables::Request {
+            out,
+            named: args
+                .rev
+                .iter()
+                .map(PathBuf::from)
+                .chain(args.paths.iter().cloned())
+                .collect(),
+            all: args.all,
+            since_manifest: args.since_manifest.as_deref(),
+            manifest: args.manifest.as_deref(),
+        };
+        return super::tables::run(&request, ctx);
     }
     let repo = open_repo(ctx)?;
     let tree = &repo.tree;

@@ -69,29 +69,7 @@ pub fn hand_off(
         args: agent_args.to_vec(),
     };
     let path = path.to_path_buf();
-    let var = |name: &str| std::env::var_os(name);
-    let zone: jiff::tz::TimeZone = (*ctx.tz).clone();
-    let planned = plan(
-        &path,
-        args.rev.as_deref(),
-        &args.args,
-        &var,
-        ctx.refs.as_ref(),
-        &zone,
-    );
-    let resume = planned.map_err(|e| match e {
-        Refused::Op(e) => op_failure(ctx, &path, e),
-        Refused::Own(Refusal::NoApp(why)) => Failure::refuse(why).with_hint(format!(
-            "{} moves HEAD to REV",
-            command(
-                ctx.global,
-                &["checkout", args.rev.as_deref().unwrap_or("REV")]
-            )
-        )),
-        Refused::Own(Refusal::Unreadable(why)) => {
-            Failure::refuse(format!("cannot resume this session: {why}"))
-        }
-    })?;
+    let resume = planned(ctx, &path, args)?;
     let handoff = &resume.handoff;
     let program = if args.print {
         None
@@ -127,16 +105,7 @@ pub fn hand_off(
         )?;
     }
     if args.print {
-        let mut line = String::new();
-        if let Some(cwd) = &handoff.cwd {
-            line.push_str(&format!("cd -- {} && ", shell_word(&cwd.to_string_lossy())));
-        }
-        if let Some(first) = &checkout_first {
-            line.push_str(&format!("{first} && "));
-        }
-        line.push_str(&invocation(handoff));
-        writeln!(ctx.streams.out, "{line}")?;
-        return Ok(Exit::Success);
+        return print_command(ctx, handoff, checkout_first.as_deref());
     }
     if let Some(rev) = &handoff.checkout_first {
         crate::ops::checkout::checkout(&path, Some(rev), None, ctx.refs.as_ref())
@@ -154,7 +123,68 @@ pub fn hand_off(
         ),
     )?;
     ctx.streams.err.flush()?;
-    let mut child = std::process::Command::new(program.unwrap_or_default());
+    run_agent(ctx, handoff, program.unwrap_or_default())
+}
+
+/// What resuming the session at `path` at REV takes, planned; a refusal
+/// as the command line says it.
+fn planned(
+    ctx: &mut Context<'_>,
+    path: &std::path::Path,
+    args: &ResumeArgs,
+) -> Result<crate::ops::resume::Resume, Failure> {
+    let var = |name: &str| std::env::var_os(name);
+    let zone: jiff::tz::TimeZone = (*ctx.tz).clone();
+    let planned = plan(
+        path,
+        args.rev.as_deref(),
+        &args.args,
+        &var,
+        ctx.refs.as_ref(),
+        &zone,
+    );
+    planned.map_err(|e| match e {
+        Refused::Op(e) => op_failure(ctx, path, e),
+        Refused::Own(Refusal::NoApp(why)) => Failure::refuse(why).with_hint(format!(
+            "{} moves HEAD to REV",
+            command(
+                ctx.global,
+                &["checkout", args.rev.as_deref().unwrap_or("REV")]
+            )
+        )),
+        Refused::Own(Refusal::Unreadable(why)) => {
+            Failure::refuse(format!("cannot resume this session: {why}"))
+        }
+    })
+}
+
+/// Prints the command that resumes the session (`--print`): into its
+/// working directory, HEAD moved first where it must be, then the agent.
+fn print_command(
+    ctx: &mut Context<'_>,
+    handoff: &Handoff,
+    checkout_first: Option<&str>,
+) -> Result<Exit, Failure> {
+    let mut line = String::new();
+    if let Some(cwd) = &handoff.cwd {
+        line.push_str(&format!("cd -- {} && ", shell_word(&cwd.to_string_lossy())));
+    }
+    if let Some(first) = checkout_first {
+        line.push_str(&format!("{first} && "));
+    }
+    line.push_str(&invocation(handoff));
+    writeln!(ctx.streams.out, "{line}")?;
+    Ok(Exit::Success)
+}
+
+/// Runs the agent `program` as `handoff` says (in the session's working
+/// directory, when it is still there), and exits as it does.
+fn run_agent(
+    ctx: &mut Context<'_>,
+    handoff: &Handoff,
+    program: std::path::PathBuf,
+) -> Result<Exit, Failure> {
+    let mut child = std::process::Command::new(program);
     child.args(&handoff.args);
     for (name, value) in &handoff.env {
         child.env(name, value);

@@ -33,8 +33,8 @@ pub mod yoagent;
 use std::path::{Path, PathBuf};
 
 pub use self::line::{Checked, LineFacts, Moves, NoText, Tally, Title, text_of};
-pub use crate::tree::MessageKind;
 pub use self::spec::{Joins, Spec, UsageAt};
+pub use crate::tree::MessageKind;
 
 /// A session format ysess reads: the registry. A new format is a folder
 /// beside [`yoagent`] that implements [`Spec`], a variant here, and its line

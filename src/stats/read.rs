@@ -282,66 +282,74 @@ fn read_one_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
     }
 }
 
-/// A Claude Code assistant line or tool result read for its account only:
-/// the text, thinking and tool input are skipped unread. `None` for a line
-/// of another shape, which is read whole.
-pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Option<One> {
+/// The shape of a Claude Code line as [`lean_claude`] reads it: what its
+/// account needs, borrowed from the line; the rest skipped unread.
+mod claude_line {
     use std::borrow::Cow;
 
     use serde::Deserialize;
     use serde_json::value::RawValue;
 
     #[derive(Deserialize)]
-    struct Line<'a> {
+    pub(super) struct Line<'a> {
         #[serde(borrow)]
-        message: Msg<'a>,
+        pub(super) message: Msg<'a>,
     }
     #[derive(Deserialize)]
-    struct Msg<'a> {
+    pub(super) struct Msg<'a> {
         #[serde(default, borrow)]
-        id: Option<Cow<'a, str>>,
+        pub(super) id: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        model: Option<Cow<'a, str>>,
+        pub(super) model: Option<Cow<'a, str>>,
         #[serde(default)]
         #[serde(borrow)]
-        usage: Option<Used<'a>>,
+        pub(super) usage: Option<Used<'a>>,
         #[serde(borrow)]
-        content: &'a RawValue,
+        pub(super) content: &'a RawValue,
     }
     #[derive(Deserialize)]
-    struct Used<'a> {
+    pub(super) struct Used<'a> {
         #[serde(default)]
-        input_tokens: Option<u64>,
+        pub(super) input_tokens: Option<u64>,
         #[serde(default)]
-        output_tokens: Option<u64>,
+        pub(super) output_tokens: Option<u64>,
         #[serde(default)]
-        cache_read_input_tokens: Option<u64>,
+        pub(super) cache_read_input_tokens: Option<u64>,
         #[serde(default)]
-        cache_creation_input_tokens: Option<u64>,
+        pub(super) cache_creation_input_tokens: Option<u64>,
         #[serde(default)]
-        cache_creation: Option<Written>,
+        pub(super) cache_creation: Option<Written>,
         /// `"fast"` for a reply in fast mode.
         #[serde(default, borrow)]
-        speed: Option<Cow<'a, str>>,
+        pub(super) speed: Option<Cow<'a, str>>,
     }
     #[derive(Deserialize)]
-    struct Written {
+    pub(super) struct Written {
         #[serde(default)]
-        ephemeral_1h_input_tokens: Option<u64>,
+        pub(super) ephemeral_1h_input_tokens: Option<u64>,
     }
     #[derive(Deserialize)]
-    struct Part<'a> {
+    pub(super) struct Part<'a> {
         #[serde(rename = "type", borrow)]
-        kind: Cow<'a, str>,
+        pub(super) kind: Cow<'a, str>,
         #[serde(default, borrow)]
-        id: Option<Cow<'a, str>>,
+        pub(super) id: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        name: Option<Cow<'a, str>>,
+        pub(super) name: Option<Cow<'a, str>>,
         #[serde(default, borrow)]
-        tool_use_id: Option<Cow<'a, str>>,
+        pub(super) tool_use_id: Option<Cow<'a, str>>,
         #[serde(default)]
-        is_error: Option<bool>,
+        pub(super) is_error: Option<bool>,
     }
+}
+
+/// A Claude Code assistant line or tool result read for its account only:
+/// the text, thinking and tool input are skipped unread. `None` for a line
+/// of another shape, which is read whole.
+pub(super) fn lean_claude(line: &[u8], kind: MessageKind, timestamp: u64) -> Option<One> {
+    use claude_line::{Line, Part};
+    use std::borrow::Cow;
+
     let text = std::str::from_utf8(line).ok()?.trim();
     let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
     let parts: Vec<Part<'_>> = match m.content.get().as_bytes().first() {
@@ -426,68 +434,75 @@ fn whole_from(repo: &Repo, ix: Ix, line: &[u8]) -> io::Result<One> {
     Ok((Facts::of(&entry, repo.format), calls, answers))
 }
 
+/// The shape of a yoagent or pi line as [`lean`] reads it: what its
+/// account needs, borrowed from the line; the rest skipped unread.
+mod message_line {
+    use std::borrow::Cow;
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Line<'a> {
+        #[serde(borrow)]
+        pub(super) message: Lean<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    pub(super) struct Lean<'a> {
+        #[serde(default, borrow)]
+        pub(super) content: Vec<LeanBlock<'a>>,
+        #[serde(default, borrow)]
+        pub(super) model: Option<Cow<'a, str>>,
+        #[serde(default)]
+        pub(super) usage: Option<LeanUsage>,
+        #[serde(rename = "toolCallId", default, borrow)]
+        pub(super) tool_call_id: Option<Cow<'a, str>>,
+        #[serde(rename = "toolName", default, borrow)]
+        pub(super) tool_name: Option<Cow<'a, str>>,
+        #[serde(rename = "isError", default)]
+        pub(super) is_error: Option<bool>,
+    }
+    #[derive(serde::Deserialize)]
+    pub(super) struct LeanBlock<'a> {
+        #[serde(rename = "type", borrow)]
+        pub(super) kind: Cow<'a, str>,
+        #[serde(default, borrow)]
+        pub(super) id: Option<Cow<'a, str>>,
+        #[serde(default, borrow)]
+        pub(super) name: Option<Cow<'a, str>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(non_snake_case)]
+    pub(super) struct LeanUsage {
+        #[serde(default)]
+        pub(super) input: u64,
+        #[serde(default)]
+        pub(super) output: u64,
+        #[serde(default)]
+        pub(super) cacheRead: Option<u64>,
+        #[serde(default)]
+        pub(super) cache_read: Option<u64>,
+        #[serde(default)]
+        pub(super) cacheWrite: Option<u64>,
+        #[serde(default)]
+        pub(super) cache_write: Option<u64>,
+        #[serde(default)]
+        pub(super) totalTokens: Option<u64>,
+        #[serde(default)]
+        pub(super) total_tokens: Option<u64>,
+        #[serde(default)]
+        pub(super) cost: Option<LeanCost>,
+    }
+    #[derive(serde::Deserialize)]
+    pub(super) struct LeanCost {
+        #[serde(default)]
+        pub(super) total: Option<f64>,
+    }
+}
+
 /// An assistant message or tool result of yoagent or pi, read for its
 /// usage and tool calls only; `None` for anything not in the usual shape
 /// (then the entry is read whole).
 fn lean(line: &[u8], kind: MessageKind, timestamp: u64, format: Format) -> Option<One> {
-    use std::borrow::Cow;
+    use message_line::Line;
 
-    #[derive(serde::Deserialize)]
-    struct Line<'a> {
-        #[serde(borrow)]
-        message: Lean<'a>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Lean<'a> {
-        #[serde(default, borrow)]
-        content: Vec<LeanBlock<'a>>,
-        #[serde(default, borrow)]
-        model: Option<Cow<'a, str>>,
-        #[serde(default)]
-        usage: Option<LeanUsage>,
-        #[serde(rename = "toolCallId", default, borrow)]
-        tool_call_id: Option<Cow<'a, str>>,
-        #[serde(rename = "toolName", default, borrow)]
-        tool_name: Option<Cow<'a, str>>,
-        #[serde(rename = "isError", default)]
-        is_error: Option<bool>,
-    }
-    #[derive(serde::Deserialize)]
-    struct LeanBlock<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Cow<'a, str>,
-        #[serde(default, borrow)]
-        id: Option<Cow<'a, str>>,
-        #[serde(default, borrow)]
-        name: Option<Cow<'a, str>>,
-    }
-    #[derive(serde::Deserialize)]
-    #[allow(non_snake_case)]
-    struct LeanUsage {
-        #[serde(default)]
-        input: u64,
-        #[serde(default)]
-        output: u64,
-        #[serde(default)]
-        cacheRead: Option<u64>,
-        #[serde(default)]
-        cache_read: Option<u64>,
-        #[serde(default)]
-        cacheWrite: Option<u64>,
-        #[serde(default)]
-        cache_write: Option<u64>,
-        #[serde(default)]
-        totalTokens: Option<u64>,
-        #[serde(default)]
-        total_tokens: Option<u64>,
-        #[serde(default)]
-        cost: Option<LeanCost>,
-    }
-    #[derive(serde::Deserialize)]
-    struct LeanCost {
-        #[serde(default)]
-        total: Option<f64>,
-    }
     let text = std::str::from_utf8(line).ok()?.trim();
     let m = serde_json::from_str::<Line<'_>>(text).ok()?.message;
     let mut facts = Facts {
