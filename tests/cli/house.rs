@@ -16,8 +16,8 @@ fn house(root: &Path) -> (Option<i32>, String) {
         .current_dir(root)
         .output()
         .expect("python3 runs the script");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), text)
 }
 
@@ -44,7 +44,10 @@ fn the_house_script_names_an_arrow_up_a_circle_a_long_file_and_a_long_function()
     for folder in ["src/input", "src/format", "src/cli"] {
         std::fs::create_dir_all(dir.join(folder)).expect("folder is made");
     }
-    dir.write("src/lib.rs", "pub mod cli;\npub mod format;\npub mod input;\n");
+    dir.write(
+        "src/lib.rs",
+        "pub mod cli;\npub mod format;\npub mod input;\n",
+    );
     // input sits below format: naming it is an arrow up.
     dir.write("src/input/mod.rs", "use crate::format::Thing;\n");
     dir.write("src/format/mod.rs", "pub struct Thing;\n");
