@@ -29,6 +29,7 @@
 //! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion (feature `cli`) |
 //! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |
+//! | `tui` | the browser behind `ysess tui`: its state, keys, drawing and background reads; its writes are [`ops`] calls (feature `cli`) |
 //!
 //! Dependencies run one way, up this table: a module uses only those above
 //! it (`tree` uses `format`, `repo` uses `check` and `refs`, `cli` uses
@@ -85,6 +86,8 @@ pub mod table;
 #[cfg(test)]
 mod testing;
 pub mod tree;
+#[cfg(feature = "cli")]
+pub mod tui;
 #[cfg(feature = "cli")]
 pub mod ui;
 pub mod view;
