@@ -25,7 +25,7 @@
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
 //! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest) |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
-//! | [`view`] | the view model: an entry as every view shows it ([`view::Row`]) |
+//! | [`view`] | the view model: an entry's headline as every listing shows it ([`view::Headline`]), the rows of `log`, `reflog` and `status`, and the message model the chat views draw (re-exported from [`format::message`]) |
 //! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the `--json` shapes, completion (feature `cli`) |
 //! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |

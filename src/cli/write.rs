@@ -128,7 +128,7 @@ fn append_failure(path: &std::path::Path, e: WriteError) -> Failure {
 
 /// `e5 (first-draft) user: draft a plan`: an operation's entry, for
 /// status messages.
-pub fn described(row: &crate::view::Row, paint: Paint) -> String {
+pub fn described(row: &crate::view::Headline, paint: Paint) -> String {
     format!(
         "{}{} {}: {}",
         paint.id(&escape(&row.short)),

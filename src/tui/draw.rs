@@ -348,7 +348,7 @@ fn draw_tree(frame: &mut Frame<'_>, view: &mut View, area: Rect) {
             }
         }
         let tree = &view.repo.tree;
-        let mut item = crate::view::Row::of(tree, &view.names, ix, false);
+        let mut item = crate::view::Headline::of(tree, &view.names, ix, false);
         // The session is read without subjects: each row's is read here.
         item.subject = view.subject(ix).to_string();
         let gutter = format!(
