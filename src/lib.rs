@@ -25,11 +25,12 @@
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
 //! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest) |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
-//! | [`view`] | the view model: an entry as every view shows it ([`view::Row`]) |
+//! | [`view`] | the view model: an entry's headline as every listing shows it ([`view::Headline`]), the rows of `log`, `reflog` and `status`, and the message model the chat views draw (re-exported from [`format::message`]) |
 //! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |
 //! | `table` | `export --parquet`'s tables: every entry, tree and session (feature `parquet`) |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the graph's characters, the `--json` shapes, completion (feature `cli`) |
 //! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |
+//! | `tui` | the browser behind `ysess tui`: its state, keys, drawing and background reads; its writes are [`ops`] calls (feature `cli`) |
 //!
 //! Dependencies run one way, up this table: a module uses only those above
 //! it (`format` uses `tree`, `repo` uses `check` and `refs`, `cli` uses
@@ -88,6 +89,8 @@ pub mod table;
 #[cfg(test)]
 mod testing;
 pub mod tree;
+#[cfg(feature = "cli")]
+pub mod tui;
 #[cfg(feature = "cli")]
 pub mod ui;
 pub mod view;

@@ -1,8 +1,9 @@
 use clap::Args;
 
 use super::hint::{command, quote};
-use super::write::{described, refused, session_path, status};
-use super::{Context, Exit, Failure};
+use super::write::{described, refused_as, session_path, status};
+use super::{Context, Exit, Failure, Global};
+use crate::ops::Refused;
 use crate::ops::checkout::{Checkout, CheckoutError, checkout};
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
@@ -49,55 +50,69 @@ pub fn run(args: &CheckoutArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> 
         args.branch.as_deref(),
         ctx.refs.as_ref(),
     )
-    .map_err(|e| {
-        refused(ctx, &path, e, |e| match e {
-            CheckoutError::NoRevision => Failure::usage("checkout needs a revision (or -b NAME)"),
-            CheckoutError::NoPrevious => {
-                Failure::refuse("there is no previous HEAD: ysess has recorded no HEAD move")
-            }
-            CheckoutError::BranchExists { name, at } => {
-                Failure::refuse(format!("a branch named '{name}' already exists"))
-                    .with_hint(format!(
-                        "{} moves HEAD onto it",
-                        command(ctx.global, &["checkout", &name])
-                    ))
-                    .with_hint(format!(
-                        "{} && {} starts it again at {} first",
-                        command(ctx.global, &["branch", "--force", &name, &at]),
-                        command(ctx.global, &["checkout", &name]),
-                        quote(&at)
-                    ))
-            }
-        })
-    })?;
+    .map_err(|e| checkout_refused(ctx.global, &path, e))?;
     let paint = Paint {
         on: ctx.streams.color_err,
     };
-    let text = match done {
-        Checkout::Already { at } => format!("HEAD is already at {}", described(&at, paint)),
+    status(ctx, &said(&done, paint))?;
+    if let Some(hint) = resume_hint(ctx.global, &path) {
+        status(ctx, &hint)?;
+    }
+    Ok(Exit::Success)
+}
+
+/// Why `checkout` wrote nothing, as the command line says it.
+pub(crate) fn checkout_refused(
+    global: &Global,
+    path: &std::path::Path,
+    e: Refused<CheckoutError>,
+) -> Failure {
+    refused_as(global, path, e, |e| match e {
+        CheckoutError::NoRevision => Failure::usage("checkout needs a revision (or -b NAME)"),
+        CheckoutError::NoPrevious => {
+            Failure::refuse("there is no previous HEAD: ysess has recorded no HEAD move")
+        }
+        CheckoutError::BranchExists { name, at } => {
+            Failure::refuse(format!("a branch named '{name}' already exists"))
+                .with_hint(format!(
+                    "{} moves HEAD onto it",
+                    command(global, &["checkout", &name])
+                ))
+                .with_hint(format!(
+                    "{} && {} starts it again at {} first",
+                    command(global, &["branch", "--force", &name, &at]),
+                    command(global, &["checkout", &name]),
+                    quote(&at)
+                ))
+        }
+    })
+}
+
+/// What `checkout` did, as its status line says it.
+pub(crate) fn said(done: &Checkout, paint: Paint) -> String {
+    match done {
+        Checkout::Already { at } => format!("HEAD is already at {}", described(at, paint)),
         Checkout::NewBranch { name, at } => format!(
             "Switched to a new branch '{}' at {}",
-            escape(&name),
-            described(&at, paint)
+            escape(name),
+            described(at, paint)
         ),
         Checkout::Branch { name, at } => format!(
             "Switched to branch '{}' at {}",
-            escape(&name),
-            described(&at, paint)
+            escape(name),
+            described(at, paint)
         ),
-        Checkout::Moved { at } => format!("HEAD is now at {}", described(&at, paint)),
-    };
-    status(ctx, &text)?;
-    // HEAD moved in ysess's refs: the app resumes there through ysess.
-    if let Some(format) = crate::ops::app_owned(&path) {
-        status(
-            ctx,
-            &format!(
-                "hint: {} goes on from HEAD in {}",
-                command(ctx.global, &["resume"]),
-                format.app()
-            ),
-        )?;
+        Checkout::Moved { at } => format!("HEAD is now at {}", described(at, paint)),
     }
-    Ok(Exit::Success)
+}
+
+/// The line after a checkout of a session whose app owns the file: HEAD
+/// moved in ysess's refs, so the app resumes there through ysess.
+pub(crate) fn resume_hint(global: &Global, path: &std::path::Path) -> Option<String> {
+    let format = crate::ops::app_owned(path)?;
+    Some(format!(
+        "hint: {} goes on from HEAD in {}",
+        command(global, &["resume"]),
+        format.app()
+    ))
 }

@@ -116,6 +116,48 @@ pub fn run(args: &DiffArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     Ok(exit)
 }
 
+/// `diff A B` as it prints without colour, for a view that shows it in a
+/// box of its own (the browser's `d`): the session read as `global` names
+/// it, A and B resolved, their comparison; or why not.
+pub(crate) fn plain(
+    global: &super::Global,
+    refs: Option<crate::refs::store::Store>,
+    a: &str,
+    b: &str,
+) -> Result<String, Failure> {
+    let ctx = Context {
+        global,
+        streams: crate::ui::output::Streams {
+            out: &mut std::io::sink(),
+            err: &mut std::io::sink(),
+            color_err: false,
+            color_out: false,
+            pager: None,
+            width: None,
+        },
+        tz: crate::ui::zone::Zone::default(),
+        refs,
+    };
+    let repo = open_repo(&ctx)?;
+    let (a, b) = (resolve(&repo, a)?, resolve(&repo, b)?);
+    let cmp = Comparison::of(&repo, a, b)?;
+    let args = DiffArgs {
+        a: None,
+        b: None,
+        context: 3,
+        stat: false,
+        summary: false,
+        word_diff: false,
+        color_words: false,
+        exit_code: false,
+        json: false,
+        files: None,
+    };
+    let mut out = Vec::new();
+    human(&mut out, &args, &repo.tree, &cmp, Paint { on: false })?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 /// `--json`: the comparison as one object.
 fn json_view<'a>(tree: &'a Tree, cmp: &'a Comparison) -> json::Diff<'a> {
     json::Diff {

@@ -2,19 +2,19 @@
 //! where outcomes become exit codes.
 
 mod append;
-mod branch;
-mod checkout;
+pub(crate) mod branch;
+pub(crate) mod checkout;
 
-mod diff;
+pub(crate) mod diff;
 mod exit;
 mod export;
 mod filters;
 mod fsck;
 pub mod generate;
-mod grep;
-mod hint;
+pub(crate) mod grep;
+pub(crate) mod hint;
 mod log;
-mod ls;
+pub(crate) mod ls;
 pub mod manual;
 mod reflog;
 pub(crate) mod resume;
@@ -24,7 +24,7 @@ mod show;
 mod stats;
 mod status;
 mod tables;
-mod tag;
+pub(crate) mod tag;
 pub mod tui;
 mod write;
 
@@ -310,8 +310,8 @@ pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
     run_with_refs(cli, streams, crate::refs::store::Store::from_env())
 }
 
-/// [`run`], with the refs of app-owned sessions kept in `refs` (the
-/// browser runs its commands with its own).
+/// [`run`], with the refs of app-owned sessions kept in `refs` (a test's
+/// own, beside its files).
 pub fn run_with_refs<'a>(
     cli: &'a Cli,
     streams: Streams<'a>,

@@ -2,13 +2,13 @@
 //! an operation's refusal turned into the message, hints and exit code a
 //! person reads (the one place for them), and the status line.
 
-use super::{Context, Failure};
+use super::{Context, Failure, Global};
 use crate::ops::WriteError;
 use crate::ui::output::escape;
 use crate::ui::render::Paint;
 
 /// Why the session at `path` cannot be opened for writing, with what to do.
-fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Failure {
+fn open_failure(global: &Global, path: &std::path::Path, e: WriteError) -> Failure {
     let file = escape(&path.display().to_string()).into_owned();
     let failure = |e: &dyn std::fmt::Display| {
         Failure::from(anyhow::anyhow!("{file}: {e}; nothing was written"))
@@ -24,14 +24,14 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
             .with_hint(format!(
                 "a line still torn when no program writes the file is an interrupted write: \
                      {} cuts it (keeping its bytes)",
-                super::hint::fsck(ctx.global, &["--repair"])
+                super::hint::fsck(global, &["--repair"])
             )),
         WriteError::Torn { .. } => failure(&e).with_hint(format!(
             "{} cuts the torn line (keeping its bytes)",
-            super::hint::fsck(ctx.global, &["--repair"])
+            super::hint::fsck(global, &["--repair"])
         )),
         WriteError::Invalid(ref load) => failure(&super::hint::load_error(load)).with_hint(
-            format!("{} lists every problem", super::hint::fsck(ctx.global, &[])),
+            format!("{} lists every problem", super::hint::fsck(global, &[])),
         ),
         WriteError::Empty => failure(&e)
             .with_hint("an app may be saving it right now: run the command again")
@@ -50,7 +50,7 @@ fn open_failure(ctx: &Context<'_>, path: &std::path::Path, e: WriteError) -> Fai
             "open the session in pi once (pi rewrites it as version 3), then run this again",
         ),
         WriteError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
-            super::unreadable(ctx.global, &io, "; nothing was written")
+            super::unreadable(global, &io, "; nothing was written")
                 .with_hint("`ysess append --create` starts a new session in a new file")
         }
         WriteError::Io(io) => failure(&io),
@@ -67,9 +67,14 @@ pub fn session_path(ctx: &Context<'_>) -> Result<std::path::PathBuf, Failure> {
 /// An operation's refusal as the command line says it: the message, its
 /// hints and its exit code.
 pub fn op_failure(ctx: &Context<'_>, path: &std::path::Path, e: crate::ops::Error) -> Failure {
+    op_failure_as(ctx.global, path, e)
+}
+
+/// [`op_failure`], its hints naming the file as `global` names it.
+pub fn op_failure_as(global: &Global, path: &std::path::Path, e: crate::ops::Error) -> Failure {
     use crate::ops::Error;
     match e {
-        Error::Open(e) => open_failure(ctx, path, e),
+        Error::Open(e) => open_failure(global, path, e),
         Error::Refused(why) => Failure::refuse(why),
         Error::Empty(what) => super::empty(what),
         Error::Revision(e) => super::rev_failure(e),
@@ -86,8 +91,18 @@ pub fn refused<E>(
     e: crate::ops::Refused<E>,
     own: impl FnOnce(E) -> Failure,
 ) -> Failure {
+    refused_as(ctx.global, path, e, own)
+}
+
+/// [`refused`], its hints naming the file as `global` names it.
+pub fn refused_as<E>(
+    global: &Global,
+    path: &std::path::Path,
+    e: crate::ops::Refused<E>,
+    own: impl FnOnce(E) -> Failure,
+) -> Failure {
     match e {
-        crate::ops::Refused::Op(e) => op_failure(ctx, path, e),
+        crate::ops::Refused::Op(e) => op_failure_as(global, path, e),
         crate::ops::Refused::Own(e) => own(e),
     }
 }
@@ -113,7 +128,7 @@ fn append_failure(path: &std::path::Path, e: WriteError) -> Failure {
 
 /// `e5 (first-draft) user: draft a plan`: an operation's entry, for
 /// status messages.
-pub fn described(row: &crate::view::Row, paint: Paint) -> String {
+pub fn described(row: &crate::view::Headline, paint: Paint) -> String {
     format!(
         "{}{} {}: {}",
         paint.id(&escape(&row.short)),

@@ -9,7 +9,9 @@
 //! - [`ordered`]: the same over an iterator, with a window that bounds how
 //!   many items are under way (memory stays bounded however many files);
 //! - [`split`]: a known number of parts, each on a thread of its own;
-//! - [`join`]: two pieces of work side by side.
+//! - [`join`]: two pieces of work side by side;
+//! - [`background`]: work that answers later while the caller goes on
+//!   (the TUI's reads).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -236,6 +238,19 @@ pub fn split<P: Send, R: Send>(parts: Vec<P>, work: impl Fn(P) -> R + Sync) -> V
             })
             .collect()
     })
+}
+
+/// Starts `work` on a thread of its own while the caller goes on (a view
+/// that must not freeze: the TUI's reads); its answer comes on the
+/// receiver, which says the work ended without answering if it panicked.
+pub fn background<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> std::sync::mpsc::Receiver<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx
 }
 
 #[cfg(test)]

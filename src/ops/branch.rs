@@ -8,7 +8,7 @@ use crate::format::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 pub use crate::refs::listing::{Listed, Listing};
 use crate::tree::Tree;
-use crate::view::Row;
+use crate::view::Headline;
 
 /// Why a branch operation refused, beyond what every operation may say.
 #[derive(Debug)]
@@ -31,7 +31,7 @@ pub enum BranchError {
 #[derive(Debug)]
 pub struct Created {
     /// Where the branch starts.
-    pub at: Row,
+    pub at: Headline,
     /// The name was in use and `force` started it again.
     pub reset: bool,
 }

@@ -7,7 +7,7 @@ use super::{Error, Refused, Store, append_records, open_for_records, row};
 use crate::format::records::{Kind, Record, check_name};
 use crate::refs::Refs;
 use crate::tree::Tree;
-use crate::view::Row;
+use crate::view::Headline;
 
 /// What [`checkout`] did.
 #[derive(Debug)]
@@ -15,26 +15,26 @@ pub enum Checkout {
     /// HEAD was there already: nothing was written.
     Already {
         /// Where HEAD is.
-        at: Row,
+        at: Headline,
     },
     /// HEAD is now at an entry.
     Moved {
         /// Where HEAD is.
-        at: Row,
+        at: Headline,
     },
     /// HEAD is now on the branch it was asked for by name.
     Branch {
         /// The branch.
         name: String,
         /// Its tip, where HEAD is.
-        at: Row,
+        at: Headline,
     },
     /// `-b`: a new branch, with HEAD on it.
     NewBranch {
         /// The branch.
         name: String,
         /// Where it starts, and HEAD is.
-        at: Row,
+        at: Headline,
     },
 }
 

@@ -1,6 +1,6 @@
 //! What the commands that change a session do, as library calls: each
 //! takes the session's path and what the person asked for, and returns what
-//! it did (the entries involved, as [`crate::view::Row`]s) or a typed
+//! it did (the entries involved, as [`crate::view::Headline`]s) or a typed
 //! [`Error`]. The command line turns an error into its message, hints and
 //! exit code, and an outcome into its status line; nothing here prints.
 //!
@@ -23,7 +23,7 @@ pub use crate::refs::revision::RevError;
 pub use crate::refs::store::Store;
 use crate::repo::Repo;
 use crate::tree::Ix;
-use crate::view::Row;
+use crate::view::Headline;
 pub use crate::write::WriteError;
 pub use crate::write::repair::still_written;
 use crate::write::{Create, Locked};
@@ -123,9 +123,9 @@ pub fn app_owned(path: &std::path::Path) -> Option<crate::format::Format> {
 
 /// Entry `ix` as a status line shows it: decorated with the branches and
 /// labels that name it (no HEAD).
-pub fn row(repo: &Repo, ix: Ix) -> Row {
+pub fn row(repo: &Repo, ix: Ix) -> Headline {
     let names = Names::new(&repo.tree, None, &repo.refs.pairs());
-    Row::of(&repo.tree, &names, ix, false)
+    Headline::of(&repo.tree, &names, ix, false)
 }
 
 /// Appends records (and nothing else) in one write; returns their ids.

@@ -9,14 +9,14 @@ use super::{Error, Refused, row};
 pub use crate::format::handoff::{Handoff, NewFile, Refusal};
 use crate::repo::{LoadError, Repo};
 use crate::tree::Ix;
-use crate::view::Row;
+use crate::view::Headline;
 use crate::write::WriteError;
 
 /// What [`plan`] worked out.
 #[derive(Debug)]
 pub struct Resume {
     /// The entry the conversation goes on from.
-    pub at: Row,
+    pub at: Headline,
     /// The format's app, as the session names it.
     pub app: &'static str,
     /// The command, and what to write first.

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::{Error, Refused, Store, append_records, open_for_records, row};
 use crate::format::records::check_name;
-use crate::view::Row;
+use crate::view::Headline;
 
 /// What [`set`] did.
 #[derive(Debug)]
@@ -12,19 +12,19 @@ pub enum Set {
     /// The label now names `target`.
     Labelled {
         /// The entry it names.
-        target: Row,
+        target: Headline,
     },
     /// `force` moved the label from the entry `from` (its short id).
     Moved {
         /// Where it was.
         from: String,
         /// The entry it names now.
-        target: Row,
+        target: Headline,
     },
     /// The label already named `target`: nothing was written.
     Already {
         /// The entry it names.
-        target: Row,
+        target: Headline,
     },
 }
 
@@ -84,7 +84,7 @@ pub fn set(
 #[derive(Debug)]
 pub struct Deleted {
     /// The entry the label named.
-    pub was_on: Option<Row>,
+    pub was_on: Option<Headline>,
 }
 
 /// Why [`delete`] refused, beyond what every operation may say.

@@ -103,7 +103,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
         map.serialize_entry(
             "nodes",
             &seq(shown.iter().map(|&ix| {
-                let row = crate::view::Row::of(tree, &names, ix, false);
+                let row = crate::view::Headline::of(tree, &names, ix, false);
                 Node {
                     parent: place(tree.parent(ix)),
                     role: row.kind.role_name(),
@@ -123,7 +123,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
             "rows",
             &seq(order.iter().map(|&ix| {
                 let row = graph.draw(ix);
-                Row {
+                GraphLine {
                     at: at[ix as usize],
                     prefix: row.prefix,
                     connector: row.connector,
@@ -229,9 +229,10 @@ struct Node {
     branches: Vec<String>,
 }
 
-/// One line of the drawing: the entry and the graph text before it.
+/// One line of the page's graph drawing: the entry and the graph text
+/// before it.
 #[derive(Serialize)]
-struct Row {
+struct GraphLine {
     at: u32,
     prefix: String,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::Row;
+use super::Headline;
 use crate::refs::revision::RevError;
 use crate::repo::Repo;
 use crate::tree::Ix;
@@ -73,7 +73,12 @@ pub fn entries(repo: &Repo, selection: Selection<'_>) -> Result<Vec<Ix>, RevErro
 /// raises doubts, or an id is long enough to need the whole file to
 /// shorten: then the caller reads the whole file, and explains its
 /// problems.
-pub fn tail_rows(path: &Path, n: usize, branches: bool, memos: Option<&Path>) -> Option<Vec<Row>> {
+pub fn tail_rows(
+    path: &Path,
+    n: usize,
+    branches: bool,
+    memos: Option<&Path>,
+) -> Option<Vec<Headline>> {
     let entries = crate::refs::tail::head_path(path, n, branches, memos).ok()??;
     // A long id is shortened to the prefix no other id shares, which only
     // the whole file tells.
@@ -87,7 +92,7 @@ pub fn tail_rows(path: &Path, n: usize, branches: bool, memos: Option<&Path>) ->
         entries
             .into_iter()
             .enumerate()
-            .map(|(k, e)| Row {
+            .map(|(k, e)| Headline {
                 short: e.id.clone(),
                 id: e.id,
                 parent: e.parent,

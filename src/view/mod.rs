@@ -1,6 +1,6 @@
 //! What a person sees of an entry, built once for every view: `log`'s rows
 //! (from the tree or from the end of the file), the Markdown transcript's
-//! headings and the page's outline all read a [`Row`]; how a row is drawn
+//! headings and the page's outline all read a [`Headline`]; how a row is drawn
 //! (escaped, painted, padded) is the views' own.
 
 pub mod log;
@@ -15,10 +15,11 @@ use crate::format::MessageKind;
 use crate::refs::Names;
 use crate::tree::{Ix, Tree};
 
-/// One entry as a row of a view: who wrote it, what names it, its first
-/// line. Text here is as stored; a view escapes it when it draws it.
+/// One entry's headline, as a row of a listing shows it: who wrote it,
+/// what names it, its first line. Text here is as stored; a view escapes
+/// it when it draws it.
 #[derive(Debug, Clone, Default)]
-pub struct Row {
+pub struct Headline {
     /// The entry's id, in full.
     pub id: String,
     /// The id as a person reads it ([`Tree::short_id`]).
@@ -53,17 +54,17 @@ pub struct Row {
     pub notes: Vec<String>,
 }
 
-impl Row {
+impl Headline {
     /// The row of entry `ix`; with `records`, the parent is the file's own,
     /// which may be one of ysess's records.
-    pub fn of(tree: &Tree, names: &Names, ix: Ix, records: bool) -> Row {
+    pub fn of(tree: &Tree, names: &Names, ix: Ix, records: bool) -> Headline {
         let node = tree.node(ix);
         let parent = if records {
             tree.raw_parent(ix)
         } else {
             tree.parent(ix)
         };
-        Row {
+        Headline {
             id: tree.id(ix).to_string(),
             short: tree.short_id(ix).to_string(),
             parent: parent.map(|p| tree.id(p).to_string()),

@@ -3,8 +3,8 @@
 
 use super::BranchArgs;
 use crate::cli::hint::{command, quote};
-use crate::cli::write::{described, refused, session_path, status};
-use crate::cli::{Context, Exit, Failure};
+use crate::cli::write::{described, refused_as, session_path, status};
+use crate::cli::{Context, Exit, Failure, Global};
 use crate::ops::Refused;
 use crate::ops::branch::{self, BranchError};
 use crate::ui::output::escape;
@@ -18,7 +18,7 @@ pub(super) fn delete(
 ) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
     branch::delete(&path, name, args.force, ctx.refs.as_ref())
-        .map_err(|e| failure(ctx, &path, e, None))?;
+        .map_err(|e| failure(ctx.global, &path, e, None))?;
     status(ctx, &format!("Deleted branch '{}'", escape(name)))?;
     Ok(Exit::Success)
 }
@@ -26,7 +26,8 @@ pub(super) fn delete(
 /// `branch -m FROM TO`.
 pub(super) fn rename(from: &str, to: &str, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    branch::rename(&path, from, to, ctx.refs.as_ref()).map_err(|e| failure(ctx, &path, e, None))?;
+    branch::rename(&path, from, to, ctx.refs.as_ref())
+        .map_err(|e| failure(ctx.global, &path, e, None))?;
     let text = format!("Renamed branch '{}' to '{}'", escape(from), escape(to));
     status(ctx, &text)?;
     Ok(Exit::Success)
@@ -39,55 +40,62 @@ pub(super) fn create(
     ctx: &mut Context<'_>,
 ) -> Result<Exit, Failure> {
     let path = session_path(ctx)?;
-    let created = branch::create(
-        &path,
-        name,
-        args.rev.as_deref(),
-        args.force,
-        ctx.refs.as_ref(),
-    )
-    .map_err(|e| failure(ctx, &path, e, Some(args)))?;
-    let what = described(
-        &created.at,
-        Paint {
-            on: ctx.streams.color_err,
-        },
-    );
-    // `--force` on a name in use starts it again: git says "Reset".
-    let text = if created.reset {
-        format!("Reset branch '{}' to {what}", escape(name))
-    } else {
-        format!("Created branch '{}' at {what}", escape(name))
+    let rev = args.rev.as_deref();
+    let created = branch::create(&path, name, rev, args.force, ctx.refs.as_ref())
+        .map_err(|e| create_refused(ctx.global, &path, e, rev))?;
+    let paint = Paint {
+        on: ctx.streams.color_err,
     };
-    status(ctx, &text)?;
+    status(ctx, &created_said(name, &created, paint))?;
     Ok(Exit::Success)
 }
 
-/// A branch operation's refusal as the command line says it; `create`:
-/// the arguments of `branch NAME [REV]`, whose refusal of a name in use
-/// says how to start it again.
-fn failure(
-    ctx: &Context<'_>,
+/// What `branch NAME [REV]` did, as its status line says it.
+pub(crate) fn created_said(name: &str, created: &branch::Created, paint: Paint) -> String {
+    let what = described(&created.at, paint);
+    // `--force` on a name in use starts it again: git says "Reset".
+    if created.reset {
+        format!("Reset branch '{}' to {what}", escape(name))
+    } else {
+        format!("Created branch '{}' at {what}", escape(name))
+    }
+}
+
+/// Why `branch NAME [REV]` wrote nothing, as the command line says it.
+pub(crate) fn create_refused(
+    global: &Global,
     path: &std::path::Path,
     e: Refused<BranchError>,
-    create: Option<&BranchArgs>,
+    rev: Option<&str>,
 ) -> Failure {
-    refused(ctx, path, e, |e| match e {
+    failure(global, path, e, Some(rev))
+}
+
+/// A branch operation's refusal as the command line says it; `create`:
+/// the REV of `branch NAME [REV]`, whose refusal of a name in use says how
+/// to start it again.
+fn failure(
+    global: &Global,
+    path: &std::path::Path,
+    e: Refused<BranchError>,
+    create: Option<Option<&str>>,
+) -> Failure {
+    refused_as(global, path, e, |e| match e {
         BranchError::NoBranch(name) => Failure::refuse(format!("no branch named '{name}'"))
             .with_hint(format!(
                 "{} lists the branches",
-                command(ctx.global, &["branch"])
+                command(global, &["branch"])
             )),
         BranchError::Exists(name) => {
             let failure = Failure::refuse(format!("a branch named '{name}' already exists"));
             match create {
-                Some(args) => {
+                Some(rev) => {
                     let mut again = vec!["branch", "--force", name.as_str()];
-                    again.extend(args.rev.as_deref());
-                    let at = args.rev.as_deref().unwrap_or("HEAD");
+                    again.extend(rev);
+                    let at = rev.unwrap_or("HEAD");
                     failure.with_hint(format!(
                         "{} starts it again at {}",
-                        command(ctx.global, &again),
+                        command(global, &again),
                         quote(at)
                     ))
                 }
@@ -99,7 +107,7 @@ fn failure(
         ))
         .with_hint(format!(
             "{} deletes it all the same (its entries stay; HEAD stays at {})",
-            command(ctx.global, &["branch", "--force", "-d", &name]),
+            command(global, &["branch", "--force", "-d", &name]),
             escape(&tip)
         )),
     })

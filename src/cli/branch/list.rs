@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::BranchArgs;
-use super::template::{Row, Template};
+use super::template::{BranchValues, Template};
 use crate::Tree;
 use crate::cli::{Context, Exit, Failure, open_repo, resolve};
 use crate::ops::branch::{Listed, Listing};
@@ -85,7 +85,7 @@ fn template_rows(
         None
     };
     for (k, l) in listing.rows.iter().enumerate() {
-        let row = Row {
+        let row = BranchValues {
             name: match (&l.name, l.detached) {
                 (_, true) => "",
                 (Some(name), _) => name,

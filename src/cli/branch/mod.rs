@@ -1,6 +1,6 @@
 use clap::Args;
 
-mod change;
+pub(crate) mod change;
 mod list;
 mod template;
 

@@ -76,7 +76,7 @@ pub fn help() -> clap::builder::StyledStr {
 }
 
 /// One branch's values (session text as stored; escaped when rendered).
-pub struct Row<'a> {
+pub struct BranchValues<'a> {
     pub name: &'a str,
     pub tip: &'a str,
     pub fork: &'a str,
@@ -106,7 +106,7 @@ impl Template {
     }
 
     /// The template filled in for one branch.
-    pub fn render(&self, row: &Row<'_>) -> String {
+    pub fn render(&self, row: &BranchValues<'_>) -> String {
         let a = row.account;
         self.0.render(|field| match field {
             Field::Name => escape(row.name).into_owned(),

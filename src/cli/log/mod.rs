@@ -9,7 +9,7 @@ use crate::ui::graph::{Graph, Style};
 use crate::ui::output::{escape, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, fit, role_text, time};
-use crate::view::{Row, log};
+use crate::view::{Headline, log};
 use crate::{Format, Ix, Names, Tree};
 use template::Template;
 
@@ -139,7 +139,7 @@ pub fn run(args: &LogArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         // Each entry's text is made on every core; the graph is drawn and
         // the text written in order on this thread.
         let made = |ix| -> io::Result<(String, Vec<u8>)> {
-            let mut item = Row::of(tree, &names, ix, args.markers);
+            let mut item = Headline::of(tree, &names, ix, args.markers);
             if args.json {
                 item.raw = repo.line(ix)?;
             }
@@ -261,7 +261,7 @@ fn from_the_end(
     ctx: &Context<'_>,
     template: Option<&Template>,
     filter: &crate::search::filter::Filter,
-) -> Option<Vec<Row>> {
+) -> Option<Vec<Headline>> {
     let head_only = matches!(args.revs.as_slice(), [] | [_])
         && matches!(
             args.revs.first().map(String::as_str),
@@ -319,12 +319,12 @@ fn count_flag(text: &str) -> Option<usize> {
 }
 
 /// ` (HEAD, first-draft)` or nothing, escaped and painted.
-fn decorations(row: &Row, p: Paint) -> String {
+fn decorations(row: &Headline, p: Paint) -> String {
     crate::ui::render::decorations(row.head, &row.branches, &row.labels, p)
 }
 
 /// `assistant claude-sonnet-5`: the role and its tag, escaped.
-fn row_role(row: &Row) -> String {
+fn row_role(row: &Headline) -> String {
     role_text(row.kind, &row.tag)
 }
 
@@ -343,7 +343,7 @@ struct Render<'a> {
 impl Render<'_> {
     /// The entry's text, as the options say (empty for `--json`, which
     /// writes the line as stored).
-    fn text(&self, item: &Row) -> String {
+    fn text(&self, item: &Headline) -> String {
         match self.template {
             _ if self.args.json => String::new(),
             Some(t) => t.render(item, self.tz),
@@ -393,7 +393,7 @@ impl Render<'_> {
 
     /// `e12 (HEAD, first-draft) assistant claude-sonnet-5: the subject`; in a
     /// graph the short time comes before the subject.
-    fn oneline(&self, item: &Row, with_time: bool) -> String {
+    fn oneline(&self, item: &Headline, with_time: bool) -> String {
         let p = self.paint;
         let when = if with_time {
             format!(" {}", p.dim(&time(item.timestamp, self.tz, true)))
@@ -419,7 +419,7 @@ impl Render<'_> {
     /// e12 (HEAD, first-draft)  assistant claude-sonnet-5  2026-10-09 14:03:27 +02:00
     ///     the subject
     /// ```
-    fn medium(&self, item: &Row) -> String {
+    fn medium(&self, item: &Headline) -> String {
         let p = self.paint;
         let mut text = format!(
             "{}{}  {}  {}\n    {}",

@@ -3,7 +3,7 @@
 use crate::ui::output::escape;
 use crate::ui::render::iso_time;
 use crate::ui::template::{self, Placeholders};
-use crate::view::Row;
+use crate::view::Headline;
 
 /// A `log --format` placeholder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,7 +124,7 @@ impl Template {
     }
 
     /// The template filled in for one entry; session text is escaped.
-    pub fn render(&self, item: &Row, tz: &crate::ui::zone::Zone) -> String {
+    pub fn render(&self, item: &Headline, tz: &crate::ui::zone::Zone) -> String {
         self.0.render(|field| match field {
             Field::Id => escape(&item.id).into_owned(),
             Field::ShortId => escape(&item.short).into_owned(),

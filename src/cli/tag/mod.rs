@@ -1,4 +1,4 @@
-mod change;
+pub(crate) mod change;
 mod list;
 
 use clap::Args;

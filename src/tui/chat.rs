@@ -49,8 +49,13 @@ pub fn all_in(s: &Spent) -> u64 {
 pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width.max(8));
     let message = &entry.message;
-    let mut out = Vec::new();
-    // The heading: a bar, the role and what names it.
+    let mut out = vec![heading_line(message, heading, width)];
+    body_lines(message, open, width, &mut out);
+    out
+}
+
+/// The heading: a bar, the role and what names it, what it used, when.
+fn heading_line(message: &Message, heading: &Heading<'_>, width: usize) -> Line<'static> {
     let (who, tag) = match message {
         Message::User { .. } => ("user".to_string(), String::new()),
         Message::Assistant { model, .. } => ("assistant".to_string(), escape(model).into_owned()),
@@ -93,14 +98,17 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
             Style::new().fg(Color::DarkGray),
         ));
     }
-    out.push(cut(Line::from(spans), width));
+    cut(Line::from(spans), width)
+}
 
+/// The message's blocks, folded unless `open`.
+fn body_lines(message: &Message, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
     let plain = Style::new();
     let dim = Style::new().fg(Color::DarkGray);
     match message {
         Message::User { content } | Message::Assistant { content, .. } => {
             for block in content {
-                block_lines(block, open, width, &mut out);
+                block_lines(block, open, width, out);
             }
             if let Message::Assistant {
                 error_message: Some(error),
@@ -108,7 +116,7 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
             } = message
             {
                 let red = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
-                text_lines(&format!("✗ error: {error}"), red, width, &mut out);
+                text_lines(&format!("✗ error: {error}"), red, width, out);
             }
         }
         Message::ToolResult {
@@ -131,21 +139,14 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
                 plain
             };
             let name = escape(tool_name).into_owned();
-            fold(
-                &format!("result {name}"),
-                &text,
-                open,
-                style,
-                width,
-                &mut out,
-            );
+            fold(&format!("result {name}"), &text, open, style, width, out);
             for block in content.iter().filter(|b| !matches!(b, Block::Text(_))) {
-                block_lines(block, open, width, &mut out);
+                block_lines(block, open, width, out);
             }
         }
         Message::Custom { said, .. } if !said.is_empty() => {
             for block in said {
-                block_lines(block, open, width, &mut out);
+                block_lines(block, open, width, out);
             }
         }
         Message::Custom { data, .. } => {
@@ -153,10 +154,9 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            fold("custom", &text, open, dim, width, &mut out);
+            fold("custom", &text, open, dim, width, out);
         }
     }
-    out
 }
 
 /// A content block's lines.

@@ -1,5 +1,5 @@
-//! `ysess tui`: the tree and its chat in one interactive view, as tig and
-//! lazygit show a repository.
+//! The browser behind `ysess tui`: the tree and its chat in one
+//! interactive view, as tig and lazygit show a repository.
 //!
 //! [`App`] is the whole browser without a terminal: it takes keys
 //! ([`App::key`]), looks at the file ([`App::tick`]) and draws itself on
@@ -7,120 +7,51 @@
 //! test backend. [`run`] puts it on the terminal, and gives the terminal
 //! back however it ends: quit, error, panic, SIGTERM or SIGHUP.
 
+mod act;
 mod app;
+mod background;
 mod chat;
 mod draw;
+mod keys;
 mod list;
+mod scroll;
+mod usage;
 mod view;
 
 use std::io::{self, Write};
 use std::time::Duration;
 
-use clap::Args;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 use ratatui::crossterm::{cursor, execute, terminal};
 
-pub use app::{App, Ask, Note, Overlay, Start};
+pub use app::{Action, App, Ask, Note, Overlay, Start};
 pub use draw::KEYS;
 pub use view::Pane;
 
-use super::{Context, Exit, Failure};
-use crate::ui::graph::Style;
-
-/// Browse a session's tree and its chat, as tig browses a repository
-///
-/// The tree on the left, drawn as `log --graph` draws it; the path of the
-/// selected entry on the right, as a chat (thinking, tool calls and results
-/// folded, errors marked, tokens and cost per reply and per path); a status
-/// line. Keys as tig and lazygit have them: `?` lists them. `t`, `b` and
-/// `c` tag, branch and check out the selected entry: each asks first, then
-/// writes exactly as `ysess tag`, `branch` and `checkout` do.
-///
-/// While an agent writes the file, new entries appear and HEAD follows;
-/// a half-written last line is waited for. `ysess -s ID tui` opens a
-/// session by its id, as every command does.
-///
-/// Examples:
-///   ysess tui                      the session file, at HEAD
-///   ysess tui first-draft          at a checkpoint
-///   ysess tui --all                every session `ysess ls` lists; Enter opens one
-///   ysess tui --ascii              the graph in ASCII, for terminals without box drawing
-#[derive(Debug, Args)]
-#[command(verbatim_doc_comment)]
-pub struct TuiArgs {
-    /// The entry to start on (default: HEAD)
-    #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
-    pub rev: Option<String>,
-    /// Start from the list of every session `ysess ls` finds
-    #[arg(long, conflicts_with = "rev")]
-    pub all: bool,
-    /// Draw the graph with ASCII characters only
-    #[arg(long)]
-    pub ascii: bool,
-}
-
-/// Runs the browser on the terminal.
-pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    use std::io::IsTerminal as _;
-    let style = if args.ascii {
-        Style::Ascii
-    } else {
-        Style::Curved
-    };
-    let tz: jiff::tz::TimeZone = (*ctx.tz).clone();
-    // Everything that can be refused is, before the terminal is touched.
-    let app = if args.all {
-        App::new(
-            Start::List { dirs: Vec::new() },
-            None,
-            style,
-            tz,
-            ctx.refs.clone(),
-        )?
-    } else {
-        let Some(path) = ctx.session_file() else {
-            return Err(Failure::usage(
-                "ysess tui watches a file: it cannot read the session from standard input",
-            ));
-        };
-        let repo = super::open_with(
-            ctx,
-            crate::repo::Open::default()
-                .torn(crate::repo::TornLine::Keep)
-                .subjects(false),
-        )?;
-        let start = Start::Session {
-            path,
-            format_of: ctx.global.format_of,
-            rev: args.rev.clone(),
-        };
-        let mut app = App::new(start, Some(repo), style, tz, ctx.refs.clone())?;
-        app.file_from = ctx.global.file_from;
-        app
-    };
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        return Err(Failure::refuse(
-            "ysess tui draws on a terminal: its standard input and output must be one",
-        )
-        .with_hint("`ysess log --graph` prints the tree, and `ysess show` an entry, to a pipe"));
-    }
-    let signals = Signals::register()?;
-    let screen = Screen::enter()?;
+/// Runs the browser on the terminal until it ends: the terminal in raw
+/// mode on the alternate screen, given back however it ends (quit, error,
+/// panic, SIGTERM or SIGHUP).
+pub fn run(app: App) -> Result<Ended, Broke> {
+    let signals = Signals::register().map_err(Broke::Start)?;
+    let screen = Screen::enter().map_err(Broke::Start)?;
     let ended = event_loop(app, &signals);
     drop(screen);
-    match ended {
-        Ok(Ended::Signal(signal)) => Ok(Exit::Signal(signal)),
-        Ok(Ended::Quit) => Ok(Exit::Success),
-        // `R`: the agent takes the terminal the browser gave back.
-        Ok(Ended::Resume(path, rev)) => super::resume::hand_off(ctx, &path, Some(&rev), false, &[]),
-        Err(e) => Err(Failure::refuse(format!("the terminal failed: {e}"))),
-    }
+    ended.map_err(Broke::Terminal)
+}
+
+/// Why the browser could not go on.
+#[derive(Debug)]
+pub enum Broke {
+    /// The terminal could not be put in raw mode, or the signals caught.
+    Start(io::Error),
+    /// The terminal failed while the browser ran (a hang-up, a write).
+    Terminal(io::Error),
 }
 
 /// How the browser ended.
-enum Ended {
+pub enum Ended {
     /// The user quit.
     Quit,
     /// The user asked to go on in the session's agent at an entry.

@@ -8,12 +8,14 @@ use std::path::PathBuf;
 use crate::refs::store::Store;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::mpsc::Receiver;
 use std::time::SystemTime;
 
 use ratatui::text::Line;
 
+use super::background::{self, received};
 use super::chat;
+use super::usage::Usage;
 use crate::repo::{LoadError, Repo};
 use crate::stats::Spent;
 use crate::tree::graph::display_order;
@@ -60,23 +62,6 @@ pub(super) fn load(
     )?
     .with_store(&path, refs)
     .map_err(LoadError::Io)
-}
-
-/// What a background read sent: `Some(Some(value))`; `Some(None)` when it
-/// ended without sending; `None` while it is still under way (unless
-/// `wait`) or when none was started. The receiver is dropped once it has
-/// answered.
-fn received<T>(rx: &mut Option<Receiver<T>>, wait: bool) -> Option<Option<T>> {
-    let got = match rx.as_ref()? {
-        rx if wait => rx.recv().ok(),
-        rx => match rx.try_recv() {
-            Ok(value) => Some(value),
-            Err(TryRecvError::Disconnected) => None,
-            Err(TryRecvError::Empty) => return None,
-        },
-    };
-    *rx = None;
-    Some(got)
 }
 
 /// A session open in the browser.
@@ -236,19 +221,13 @@ impl View {
         }
         self.started = true;
         let repo = Arc::clone(&self.repo);
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(Usage::read(&repo));
-        });
-        self.usage_rx = Some(rx);
+        self.usage_rx = Some(background::read(move || Usage::read(&repo)));
         let (repo, order, style) = (Arc::clone(&self.repo), self.order.clone(), self.style);
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
+        self.checkpoints_rx = Some(background::read(move || {
             let mut drawing = Drawing::new(style);
             drawing.checkpoint_to(&repo.tree, &order, order.len());
-            let _ = tx.send(drawing.checkpoints);
-        });
-        self.checkpoints_rx = Some(rx);
+            drawing.checkpoints
+        }));
     }
 
     /// The selected entry.
@@ -406,11 +385,7 @@ impl View {
                 self.seen = now;
                 let (path, format) = (self.path.clone(), self.format());
                 let refs = self.refs.clone();
-                let (tx, rx) = channel();
-                std::thread::spawn(move || {
-                    let _ = tx.send(load(path, format, refs.as_ref()));
-                });
-                self.reload_rx = Some(rx);
+                self.reload_rx = Some(background::read(move || load(path, format, refs.as_ref())));
             }
         }
         tick
@@ -593,63 +568,6 @@ impl Drawing {
             self.start = base;
         }
         self.rows.get(k - self.start).cloned()
-    }
-}
-
-/// What each entry used on its own (as `log --format {tokens_in}` counts
-/// it: a Claude Code response on its last line), and what the path from
-/// the root to each entry used: a few numbers per entry, not the entries'
-/// facts, so memory stays that of the tree.
-pub struct Usage {
-    /// By entry: what it used on its own.
-    own: Vec<Option<Spent>>,
-    /// By entry: what its path used, itself included.
-    path: Vec<Spent>,
-}
-
-impl Usage {
-    /// Reads every entry's usage, on every core.
-    fn read(repo: &Repo) -> std::io::Result<Usage> {
-        let tree = &repo.tree;
-        let n = tree.len();
-        // Made on every core, in order, as `log` makes its rows.
-        let ixs: Vec<Ix> = (0..n as Ix).collect();
-        let mut own = Vec::with_capacity(n);
-        crate::view::rows_in_order(
-            &ixs,
-            |ix| crate::stats::spent(repo, ix),
-            |_, spent| spent.map(|s| own.push(s)),
-        )?;
-        // A parent is on an earlier line than its children.
-        let none = Spent {
-            input: 0,
-            output: 0,
-            cache_read: 0,
-            cache_write: 0,
-            cost: None,
-        };
-        let mut path = vec![none; n];
-        for ix in 0..n {
-            let before = tree
-                .parent(ix as Ix)
-                .filter(|&p| (p as usize) < ix)
-                .map_or(none, |p| path[p as usize]);
-            path[ix] = match own[ix] {
-                // Saturating: the numbers come from the file.
-                Some(s) if !tree.is_record(ix as Ix) => Spent {
-                    input: before.input.saturating_add(s.input),
-                    output: before.output.saturating_add(s.output),
-                    cache_read: before.cache_read.saturating_add(s.cache_read),
-                    cache_write: before.cache_write.saturating_add(s.cache_write),
-                    cost: match (before.cost, s.cost) {
-                        (None, None) => None,
-                        (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
-                    },
-                },
-                _ => before,
-            };
-        }
-        Ok(Usage { own, path })
     }
 }
 

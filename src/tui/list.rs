@@ -3,7 +3,7 @@
 //! Enter opens one.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::mpsc::{Receiver, TryRecvError};
 
 use crate::Format;
 use crate::fleet::sessions::{self, Session};
@@ -30,10 +30,7 @@ pub struct List {
 impl List {
     /// Starts reading the sessions in `dirs` (where `ls` looks, when empty).
     pub fn start(dirs: Vec<PathBuf>, tz: jiff::tz::TimeZone) -> List {
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(read(&dirs));
-        });
+        let rx = super::background::read(move || read(&dirs));
         List {
             sessions: Vec::new(),
             unreadable: Vec::new(),
