@@ -30,7 +30,7 @@
 //! | `table` | `export --parquet`'s tables: every entry, tree and session (feature `parquet`) |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the graph's characters, the `--json` shapes, completion (feature `cli`) |
 //! | `cli` | the command line: one module per command (parse, call the library, render) (feature `cli`) |
-//! | `tui` | the browser behind `ysess tui`: its state, keys, drawing and background reads; its writes are [`ops`] calls (feature `cli`) |
+//! | `tui` | the browser behind `ysess tui`: its state, keys, drawing and background reads; its writes are [`ops`] calls, and it draws with the commands' renderers, so it sits above `cli`, which runs it as the [`cli::tui::Browse`] the program hands it (feature `cli`) |
 //!
 //! Dependencies run one way, up this table: a module uses only those above
 //! it (`format` uses `tree`, `repo` uses `check` and `refs`, `cli` uses

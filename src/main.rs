@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    ysess::cli::main()
+    ysess::cli::main(ysess::tui::browse)
 }

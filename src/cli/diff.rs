@@ -137,6 +137,7 @@ pub(crate) fn plain(
         },
         tz: crate::ui::zone::Zone::default(),
         refs,
+        browse: None,
     };
     let repo = open_repo(&ctx)?;
     let (a, b) = (resolve(&repo, a)?, resolve(&repo, b)?);

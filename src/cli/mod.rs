@@ -192,6 +192,8 @@ pub struct Context<'a> {
     /// Where ysess keeps the refs of sessions whose app owns the file
     /// (`$YSESS_REFS`, …: [`crate::refs::store::Store::from_env`]).
     pub refs: Option<crate::refs::store::Store>,
+    /// What runs `ysess tui`, when the program has the browser.
+    pub browse: Option<tui::Browse>,
 }
 
 impl Context<'_> {
@@ -211,7 +213,10 @@ fn open_repo(ctx: &Context<'_>) -> Result<crate::repo::Repo, Failure> {
 }
 
 /// [`open_repo`] with options of its own (`--format-of` is added to them).
-fn open_with(ctx: &Context<'_>, open: crate::repo::Open) -> Result<crate::repo::Repo, Failure> {
+pub(crate) fn open_with(
+    ctx: &Context<'_>,
+    open: crate::repo::Open,
+) -> Result<crate::repo::Repo, Failure> {
     let source = crate::Source::new(&ctx.global.file);
     let open = open.format(ctx.global.format_of);
     let with_refs = |repo: crate::repo::Repo| match &source {
@@ -305,9 +310,13 @@ fn session_file(cli: &mut Cli) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Runs a parsed command line.
-pub fn run<'a>(cli: &'a Cli, streams: Streams<'a>) -> Result<Exit, Failure> {
-    run_with_refs(cli, streams, crate::refs::store::Store::from_env())
+/// Runs a parsed command line; `browse` runs `ysess tui`.
+pub fn run<'a>(
+    cli: &'a Cli,
+    streams: Streams<'a>,
+    browse: Option<tui::Browse>,
+) -> Result<Exit, Failure> {
+    run_with_refs(cli, streams, crate::refs::store::Store::from_env(), browse)
 }
 
 /// [`run`], with the refs of app-owned sessions kept in `refs` (a test's
@@ -316,12 +325,14 @@ pub fn run_with_refs<'a>(
     cli: &'a Cli,
     streams: Streams<'a>,
     refs: Option<crate::refs::store::Store>,
+    browse: Option<tui::Browse>,
 ) -> Result<Exit, Failure> {
     let mut ctx = Context {
         global: &cli.global,
         streams,
         tz: crate::ui::zone::Zone::default(),
         refs,
+        browse,
     };
     crate::input::par::set_jobs(jobs(cli.global.jobs)?);
     if let Some(path) = std::env::var_os("YSESS_PRICES") {
@@ -343,7 +354,12 @@ pub fn run_with_refs<'a>(
         Command::Reflog(args) => reflog::run(args, &mut ctx),
         Command::Grep(args) => grep::run(args, &mut ctx),
         Command::Stats(args) => stats::run(args, &mut ctx),
-        Command::Tui(args) => tui::run(args, &mut ctx),
+        Command::Tui(args) => match ctx.browse {
+            Some(browse) => browse(args, &mut ctx),
+            None => Err(Failure::refuse(
+                "this program has no terminal browser: `ysess tui` runs it",
+            )),
+        },
         Command::Generate(args) => generate::run(args, &mut ctx),
     }
 }
@@ -471,16 +487,16 @@ fn did_you_mean(mut e: clap::Error) -> clap::Error {
 }
 
 /// The process entry point.
-pub fn main() -> ExitCode {
+pub fn main(browse: tui::Browse) -> ExitCode {
     let started = std::time::Instant::now();
-    let exit = run_main();
+    let exit = run_main(browse);
     if let Some(profile) = crate::profile::report(started.elapsed()) {
         eprintln!("{profile}");
     }
     exit
 }
 
-fn run_main() -> ExitCode {
+fn run_main(browse: tui::Browse) -> ExitCode {
     // `COMPLETE=<shell> ysess …`: print the shell's registration script, or
     // the candidates for the line being completed, and exit.
     clap_complete::CompleteEnv::with_factory(command).complete();
@@ -541,7 +557,7 @@ fn run_main() -> ExitCode {
         pager,
         width,
     };
-    let result = session_file(&mut cli).and_then(|()| run(&cli, streams));
+    let result = session_file(&mut cli).and_then(|()| run(&cli, streams, Some(browse)));
     let flushed = out.flush();
     match result {
         Ok(exit) => match flushed {

@@ -1,13 +1,15 @@
-//! `ysess tui`: its arguments, and the refusals every command makes before
-//! the browser ([`crate::tui`]) takes the terminal.
+//! `ysess tui`: its arguments. The browser sits above the command line
+//! (it draws with the commands' own renderers, [`crate::tui`]): the program
+//! hands it to [`super::main`] as a [`Browse`], and the command line never
+//! names it.
 
 use clap::Args;
 
-pub use crate::tui::{Action, App, Ask, KEYS, Note, Overlay, Pane, Start};
-
 use super::{Context, Exit, Failure};
-use crate::tui::{Broke, Ended};
-use crate::ui::graph::Style;
+
+/// What runs `ysess tui`: the browser, handed to the command line by the
+/// program ([`super::main`]).
+pub type Browse = fn(&TuiArgs, &mut Context<'_>) -> Result<Exit, Failure>;
 
 /// Browse a session's tree and its chat, as tig browses a repository
 ///
@@ -39,60 +41,4 @@ pub struct TuiArgs {
     /// Draw the graph with ASCII characters only
     #[arg(long)]
     pub ascii: bool,
-}
-
-/// Opens the browser, refusing first what every command refuses, and runs
-/// it on the terminal.
-pub fn run(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    use std::io::IsTerminal as _;
-    let style = if args.ascii {
-        Style::Ascii
-    } else {
-        Style::Curved
-    };
-    let tz: jiff::tz::TimeZone = (*ctx.tz).clone();
-    // Everything that can be refused is, before the terminal is touched.
-    let app = if args.all {
-        App::new(
-            Start::List { dirs: Vec::new() },
-            None,
-            style,
-            tz,
-            ctx.refs.clone(),
-        )?
-    } else {
-        let Some(path) = ctx.session_file() else {
-            return Err(Failure::usage(
-                "ysess tui watches a file: it cannot read the session from standard input",
-            ));
-        };
-        let repo = super::open_with(
-            ctx,
-            crate::repo::Open::default()
-                .torn(crate::repo::TornLine::Keep)
-                .subjects(false),
-        )?;
-        let start = Start::Session {
-            path,
-            format_of: ctx.global.format_of,
-            rev: args.rev.clone(),
-        };
-        let mut app = App::new(start, Some(repo), style, tz, ctx.refs.clone())?;
-        app.file_from = ctx.global.file_from;
-        app
-    };
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(Failure::refuse(
-            "ysess tui draws on a terminal: its standard input and output must be one",
-        )
-        .with_hint("`ysess log --graph` prints the tree, and `ysess show` an entry, to a pipe"));
-    }
-    match crate::tui::run(app) {
-        Ok(Ended::Signal(signal)) => Ok(Exit::Signal(signal)),
-        Ok(Ended::Quit) => Ok(Exit::Success),
-        // `R`: the agent takes the terminal the browser gave back.
-        Ok(Ended::Resume(path, rev)) => super::resume::hand_off(ctx, &path, Some(&rev), false, &[]),
-        Err(Broke::Start(e)) => Err(e.into()),
-        Err(Broke::Terminal(e)) => Err(Failure::refuse(format!("the terminal failed: {e}"))),
-    }
 }

@@ -11,6 +11,7 @@ mod act;
 mod app;
 mod background;
 mod chat;
+mod command;
 mod draw;
 mod keys;
 mod list;
@@ -27,6 +28,7 @@ use ratatui::crossterm::event::{self, Event, KeyEventKind};
 use ratatui::crossterm::{cursor, execute, terminal};
 
 pub use app::{Action, App, Ask, Note, Overlay, Start};
+pub use command::browse;
 pub use draw::KEYS;
 pub use view::Pane;
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ysess::cli::tui::{App, Start};
+use ysess::tui::{App, Start};
 use ysess::ui::graph::Style;
 
 use crate::sessgen as sg;
@@ -852,7 +852,7 @@ fn the_readme_shows_the_keys_and_the_screen_the_browser_draws() {
             (cells[0].to_string(), cells[1..].join(" | "))
         })
         .collect();
-    let keys: Vec<(String, String)> = ysess::cli::tui::KEYS
+    let keys: Vec<(String, String)> = ysess::tui::KEYS
         .iter()
         .map(|(k, w)| (k.to_string(), w.to_string()))
         .collect();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ysess::cli::tui::{App, Start};
+use ysess::tui::{App, Start};
 use ysess::ui::graph::Style;
 
 use super::text::raw_markup_or_long_id as claude_or_codex_check;
