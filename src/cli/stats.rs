@@ -163,7 +163,7 @@ fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Resu
         Some(by) => by,
     };
     let now = || jiff::Timestamp::now().to_zoned_datetime(tz.clone());
-    let window = sessions::Window {
+    let window = crate::fleet::accounts::Window {
         since: super::filters::when_ms(args.since.as_deref(), &now)?,
         until: super::filters::when_ms(args.until.as_deref(), &now)?,
     };
@@ -171,7 +171,7 @@ fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Resu
     let found = sessions::find(&roots);
     let mut unreadable = 0u64;
     let mut said = Ok(());
-    let accounts = sessions::accounts(found, by, tz, window, |path, e| {
+    let accounts = crate::fleet::accounts::accounts(found, by, tz, window, |path, e| {
         unreadable += 1;
         let why = super::hint::load_error(&e);
         said = ctx

@@ -5,6 +5,7 @@
 //! the refs ysess keeps beside an app's file ([`refs`]), and of a whole run
 //! ([`plan`]) as operations.
 
+pub mod accounts;
 pub mod check;
 pub mod git;
 pub mod manifest;
