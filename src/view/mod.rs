@@ -114,8 +114,8 @@ const ROWS_PER_PIECE: usize = 2048;
 /// Makes `make(ix)` for every entry of `order`, on every core when the
 /// listing is long, and hands each result to `each` in `order`'s order as
 /// soon as it and those before it are made. Memory stays bounded: a few
-/// pieces of [`ROWS_PER_PIECE`] rows are under way at a time
-/// ([`crate::fleet::ordered`]). The first error `each` returns stops the
+/// pieces of `ROWS_PER_PIECE` rows are under way at a time
+/// ([`crate::input::par::ordered`]). The first error `each` returns stops the
 /// making and is returned.
 pub fn rows_in_order<T: Send, E>(
     order: &[crate::Ix],
