@@ -7,7 +7,8 @@ use crate::Names;
 use crate::ui::output::{escape, escape_lines, stored_json};
 use crate::ui::pager::paged;
 use crate::ui::render::{Paint, time};
-use crate::view::{Block, Entry, Look, Message, human_size};
+use crate::view::message::{Body, Part};
+use crate::view::{Look, Message, human_size};
 
 /// Show one entry in full
 ///
@@ -97,106 +98,125 @@ fn one(
 ) -> std::io::Result<()> {
     let tree = &repo.tree;
     let entry = repo.entry(ix)?;
-    {
-        let field = |out: &mut dyn Write, name: &str, value: &str| {
-            writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
-        };
-        writeln!(
-            out,
-            "{} {}{}",
-            p.header("entry"),
-            p.id(&escape(tree.short_id(ix))),
-            crate::ui::render::decorate(names, ix, p)
-        )?;
-        // The parent in the user's tree: ysess's records are folded out.
-        if let Some(parent) = tree.parent(ix) {
-            field(out, "Parent:", &p.id(&escape(tree.short_id(parent))))?;
-        }
-        field(out, "Role:", entry.message.role())?;
-        match &entry.message {
-            Message::Assistant {
-                model,
-                provider,
-                stop_reason,
-                usage,
-                error_message,
-                ..
-            } => {
-                field(
-                    out,
-                    "Model:",
-                    &format!("{} ({})", escape(model), escape(provider)),
-                )?;
-                // A response written over several lines has its stop reason
-                // on the last.
-                if !stop_reason.is_empty() {
-                    field(out, "Stop:", &escape(stop_reason))?;
-                }
-                field(
-                    out,
-                    "Usage:",
-                    &format!(
-                        "{} in, {} out, {} cache read, {} cache write",
-                        usage.input, usage.output, usage.cache_read, usage.cache_write
-                    ),
-                )?;
-                if let Some(err) = error_message {
-                    field(out, "Error:", &p.error(&escape(err)))?;
-                }
-            }
-            Message::ToolResult {
-                tool_name,
-                tool_call_id,
-                is_error,
-                ..
-            } => {
-                // Claude Code's results name the call, not the tool.
-                let tool = match tool_name.as_str() {
-                    "" => format!("[{}]", escape(tool_call_id)),
-                    name => format!("{} [{}]", escape(name), escape(tool_call_id)),
-                };
-                field(out, "Tool:", &tool)?;
-                if *is_error {
-                    field(out, "Result:", &p.error("error"))?;
-                }
-                if let Some(subagent) = subagent {
-                    field(out, "Subagent:", subagent)?;
-                }
-            }
-            Message::Custom { kind, .. } => field(out, "Kind:", &escape(kind))?,
-            Message::User { .. } => {}
-        }
-        field(out, "Time:", &time(entry.timestamp, tz, false))?;
-        field(out, "Format:", repo.format.name())?;
-        if let Some(label) = &entry.label {
-            let note = match tree.label(label) {
-                Some(winner) if winner != ix => {
-                    format!(
-                        " (shadowed: the label names {})",
-                        escape(tree.short_id(winner))
-                    )
-                }
-                _ => String::new(),
-            };
-            field(out, "Label:", &format!("{}{note}", p.label(&escape(label))))?;
-        }
-        let children: Vec<String> = tree
-            .children(ix)
-            .iter()
-            .map(|&c| p.id(&escape(tree.short_id(c))))
-            .collect();
-        if !children.is_empty() {
-            field(out, "Children:", &children.join(", "))?;
-        }
-        blocks(out, &entry, p)
+    let body = Body::of(&entry);
+    writeln!(
+        out,
+        "{} {}{}",
+        p.header("entry"),
+        p.id(&escape(tree.short_id(ix))),
+        crate::ui::render::decorate(names, ix, p)
+    )?;
+    // The parent in the user's tree: ysess's records are folded out.
+    if let Some(parent) = tree.parent(ix) {
+        field(out, p, "Parent:", &p.id(&escape(tree.short_id(parent))))?;
     }
+    field(out, p, "Role:", entry.message.role())?;
+    what_it_is(out, &entry.message, &body, p, subagent)?;
+    field(out, p, "Time:", &time(entry.timestamp, tz, false))?;
+    field(out, p, "Format:", repo.format.name())?;
+    if let Some(label) = &entry.label {
+        let note = match tree.label(label) {
+            Some(winner) if winner != ix => {
+                format!(
+                    " (shadowed: the label names {})",
+                    escape(tree.short_id(winner))
+                )
+            }
+            _ => String::new(),
+        };
+        field(
+            out,
+            p,
+            "Label:",
+            &format!("{}{note}", p.label(&escape(label))),
+        )?;
+    }
+    let children: Vec<String> = tree
+        .children(ix)
+        .iter()
+        .map(|&c| p.id(&escape(tree.short_id(c))))
+        .collect();
+    if !children.is_empty() {
+        field(out, p, "Children:", &children.join(", "))?;
+    }
+    parts(out, &body, p)
 }
 
-/// An entry's content, block by block, indented under its header: a
-/// custom record's data (unless it says something in words), text,
-/// thinking (dimmed), tool calls with their arguments, images by type and
-/// size, markup as what it means.
-fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
+/// One line of the header: its name, padded, then its value.
+fn field(out: &mut dyn Write, p: Paint, name: &str, value: &str) -> std::io::Result<()> {
+    writeln!(out, "{} {value}", p.header(&format!("{name:<9}")))
+}
+
+/// The header's lines for what the message is: a reply's model, stop,
+/// usage and error; the tool and call a result answers; a record's kind.
+fn what_it_is(
+    out: &mut dyn Write,
+    message: &Message,
+    body: &Body<'_>,
+    p: Paint,
+    subagent: Option<&str>,
+) -> std::io::Result<()> {
+    match message {
+        Message::Assistant {
+            model,
+            provider,
+            stop_reason,
+            usage,
+            error_message,
+            ..
+        } => {
+            field(
+                out,
+                p,
+                "Model:",
+                &format!("{} ({})", escape(model), escape(provider)),
+            )?;
+            // A response written over several lines has its stop reason
+            // on the last.
+            if !stop_reason.is_empty() {
+                field(out, p, "Stop:", &escape(stop_reason))?;
+            }
+            field(
+                out,
+                p,
+                "Usage:",
+                &format!(
+                    "{} in, {} out, {} cache read, {} cache write",
+                    usage.input, usage.output, usage.cache_read, usage.cache_write
+                ),
+            )?;
+            if let Some(err) = error_message {
+                field(out, p, "Error:", &p.error(&escape(err)))?;
+            }
+        }
+        Message::ToolResult { .. } => {
+            if let Some(answer) = body.answer {
+                // Claude Code's results name the call, not the tool.
+                let tool = match answer.tool {
+                    "" => format!("[{}]", escape(answer.call)),
+                    name => format!("{} [{}]", escape(name), escape(answer.call)),
+                };
+                field(out, p, "Tool:", &tool)?;
+            }
+            if body.failed() {
+                field(out, p, "Result:", &p.error("error"))?;
+            }
+            if let Some(subagent) = subagent {
+                field(out, p, "Subagent:", subagent)?;
+            }
+        }
+        Message::Custom { kind, .. } => field(out, p, "Kind:", &escape(kind))?,
+        Message::User { .. } => {}
+    }
+    Ok(())
+}
+
+/// An entry's body, part by part, indented under its header: a custom
+/// record's data (unless it says something in words), text, thinking
+/// (dimmed), tool calls with their arguments, a tool's output (errors
+/// marked), images by type and size, markup as what it means. A model's
+/// error is in the header.
+fn parts(out: &mut dyn Write, body: &Body<'_>, p: Paint) -> std::io::Result<()> {
     let indented = |out: &mut dyn Write, text: &str, dim: bool| -> std::io::Result<()> {
         for line in escape_lines(text) {
             let line = if dim { p.dim(&line) } else { line };
@@ -204,26 +224,17 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
         }
         Ok(())
     };
-    if let Message::Custom { data, said, .. } = &entry.message
-        && said.is_empty()
-    {
+    let pretty =
+        |value: &serde_json::Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    for part in body.parts.iter().filter(|p| !matches!(p, Part::Error(_))) {
         writeln!(out)?;
-        indented(
-            out,
-            &serde_json::to_string_pretty(data).unwrap_or_default(),
-            false,
-        )?;
-    }
-    let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
-    for block in entry.message.content() {
-        writeln!(out)?;
-        match block {
-            Block::Text(text) if is_error => {
+        match part {
+            Part::Output { text, error: true } => {
                 writeln!(out, "    {}", p.error("[error]"))?;
                 indented(out, text, false)?;
             }
-            Block::Text(text) => indented(out, text, false)?,
-            Block::Thinking { text, redacted } => {
+            Part::Text(text) | Part::Output { text, .. } => indented(out, text, false)?,
+            Part::Thinking { text, redacted } => {
                 let what = if *redacted {
                     "[thinking, redacted]"
                 } else {
@@ -232,7 +243,7 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
                 writeln!(out, "    {}", p.dim(what))?;
                 indented(out, text, true)?;
             }
-            Block::ToolCall {
+            Part::ToolCall {
                 id,
                 name,
                 arguments,
@@ -244,23 +255,21 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
                     escape(name),
                     escape(id)
                 )?;
-                indented(
-                    out,
-                    &serde_json::to_string_pretty(arguments).unwrap_or_default(),
-                    false,
-                )?;
+                indented(out, &pretty(arguments), false)?;
             }
-            Block::Image { mime_type, bytes } => {
+            Part::Image {
+                mime_type, bytes, ..
+            } => {
                 writeln!(out, "    [{}, {}]", escape(mime_type), human_size(*bytes))?;
             }
-            Block::Markup { pieces, .. } => {
+            Part::Markup(pieces) => {
                 for (k, piece) in pieces.iter().enumerate() {
                     if k > 0 {
                         writeln!(out)?;
                     }
-                    let (look, label, text) = piece.shown();
-                    let label = escape(&label);
-                    match look {
+                    let label = escape(&piece.label);
+                    let text = piece.text;
+                    match piece.look {
                         Look::Words => indented(out, text, false)?,
                         Look::Command => writeln!(out, "    {}", p.role(&label))?,
                         Look::Output => {
@@ -278,6 +287,9 @@ fn blocks(out: &mut dyn Write, entry: &Entry, p: Paint) -> std::io::Result<()> {
                     }
                 }
             }
+            Part::Data(data) => indented(out, &pretty(data), false)?,
+            // Shown in the header.
+            Part::Error(_) => {}
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 //! One entry as the chat pane shows it: a heading (role, model or tool,
-//! id, time, what the reply used) and its content blocks, from the same
-//! view model as the page ([`crate::view::Entry`]). Thinking, tool calls
+//! id, time, what the reply used) and its body, from the same view model
+//! as the page ([`crate::view::message::Body`]). Thinking, tool calls
 //! and tool results are folded under a one-line preview until opened;
 //! errors are marked. Every piece of session text is escaped and cut to
 //! the pane's width by display width (CJK and emoji take two columns).
@@ -12,7 +12,8 @@ use unicode_width::UnicodeWidthChar;
 use crate::cli::ls::tokens;
 use crate::stats::Spent;
 use crate::ui::output::escape;
-use crate::view::{Block, Entry, Look, Message, human_size};
+use crate::view::message::{Body, Part};
+use crate::view::{Entry, Look, Message, human_size};
 
 /// What the heading of an entry says beyond its message.
 pub struct Heading<'a> {
@@ -50,7 +51,7 @@ pub fn lines(entry: &Entry, heading: &Heading<'_>, open: bool, width: u16) -> Ve
     let width = usize::from(width.max(8));
     let message = &entry.message;
     let mut out = vec![heading_line(message, heading, width)];
-    body_lines(message, open, width, &mut out);
+    body_lines(&Body::of(entry), open, width, &mut out);
     out
 }
 
@@ -101,74 +102,56 @@ fn heading_line(message: &Message, heading: &Heading<'_>, width: usize) -> Line<
     cut(Line::from(spans), width)
 }
 
-/// The message's blocks, folded unless `open`.
-fn body_lines(message: &Message, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
-    let plain = Style::new();
-    let dim = Style::new().fg(Color::DarkGray);
-    match message {
-        Message::User { content } | Message::Assistant { content, .. } => {
-            for block in content {
-                block_lines(block, open, width, out);
-            }
-            if let Message::Assistant {
-                error_message: Some(error),
-                ..
-            } = message
-            {
-                let red = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
-                text_lines(&format!("✗ error: {error}"), red, width, out);
-            }
+/// The body's parts, folded unless `open`: a tool result's output is one
+/// fold, its other parts after it.
+fn body_lines(body: &Body<'_>, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
+    let Some(answer) = body.answer else {
+        for part in &body.parts {
+            part_lines(part, open, width, out);
         }
-        Message::ToolResult {
-            content,
-            is_error,
-            tool_name,
-            ..
-        } => {
-            let text: Vec<&str> = content
-                .iter()
-                .filter_map(|b| match b {
-                    Block::Text(t) => Some(t.as_str()),
-                    _ => None,
-                })
-                .collect();
-            let text = text.join("\n");
-            let style = if *is_error {
-                Style::new().fg(Color::Red)
-            } else {
-                plain
-            };
-            let name = escape(tool_name).into_owned();
-            fold(&format!("result {name}"), &text, open, style, width, out);
-            for block in content.iter().filter(|b| !matches!(b, Block::Text(_))) {
-                block_lines(block, open, width, out);
-            }
-        }
-        Message::Custom { said, .. } if !said.is_empty() => {
-            for block in said {
-                block_lines(block, open, width, out);
-            }
-        }
-        Message::Custom { data, .. } => {
-            let text = match data {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            fold("custom", &text, open, dim, width, out);
+        return;
+    };
+    let style = if answer.error {
+        Style::new().fg(Color::Red)
+    } else {
+        Style::new()
+    };
+    let name = escape(answer.tool).into_owned();
+    fold(
+        &format!("result {name}"),
+        &body.output(),
+        open,
+        style,
+        width,
+        out,
+    );
+    for part in &body.parts {
+        if !matches!(part, Part::Output { .. }) {
+            part_lines(part, open, width, out);
         }
     }
 }
 
-/// A content block's lines.
-fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
+/// A part's lines.
+fn part_lines(part: &Part<'_>, open: bool, width: usize, out: &mut Vec<Line<'static>>) {
     let dim = Style::new().fg(Color::DarkGray);
-    match block {
-        Block::Text(text) => text_lines(text, Style::new(), width, out),
-        Block::Thinking { text, redacted } => {
+    match part {
+        Part::Text(text) => text_lines(text, Style::new(), width, out),
+        // A tool result's output is folded whole ([`body_lines`]); a part
+        // alone reads as text.
+        Part::Output { text, error } => {
+            let style = if *error {
+                Style::new().fg(Color::Red)
+            } else {
+                Style::new()
+            };
+            text_lines(text, style, width, out);
+        }
+        Part::Thinking { text, redacted } => {
             let text = if *redacted && text.is_empty() {
                 "(redacted)"
             } else {
-                text.as_str()
+                text
             };
             fold(
                 "thinking",
@@ -179,32 +162,27 @@ fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'stat
                 out,
             );
         }
-        Block::ToolCall {
+        Part::ToolCall {
             name, arguments, ..
         } => {
             let title = format!("tool call {}", escape(name));
-            if open {
-                let pretty = serde_json::to_string_pretty(arguments).unwrap_or_default();
-                fold(
-                    &title,
-                    &pretty,
-                    true,
-                    Style::new().fg(Color::Blue),
-                    width,
-                    out,
-                );
+            let shown = if open {
+                serde_json::to_string_pretty(arguments).unwrap_or_default()
             } else {
-                fold(
-                    &title,
-                    &arguments.to_string(),
-                    false,
-                    Style::new().fg(Color::Blue),
-                    width,
-                    out,
-                );
-            }
+                arguments.to_string()
+            };
+            fold(
+                &title,
+                &shown,
+                open,
+                Style::new().fg(Color::Blue),
+                width,
+                out,
+            );
         }
-        Block::Image { mime_type, bytes } => {
+        Part::Image {
+            mime_type, bytes, ..
+        } => {
             out.push(cut(
                 Line::styled(
                     format!("  [image {}, {}]", escape(mime_type), human_size(*bytes)),
@@ -215,15 +193,15 @@ fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'stat
         }
         // An agent's markup as what it means: a command as typed, its
         // output and the app's context folded.
-        Block::Markup { pieces, .. } => {
+        Part::Markup(pieces) => {
             for piece in pieces {
-                let (look, raw, text) = piece.shown();
                 // A fold's title is shown as given: escaped here.
-                let label = escape(&raw).into_owned();
-                match look {
+                let label = escape(&piece.label).into_owned();
+                let text = piece.text;
+                match piece.look {
                     Look::Words => text_lines(text, Style::new(), width, out),
                     Look::Command => text_lines(
-                        &raw,
+                        &piece.label,
                         Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
                         width,
                         out,
@@ -235,6 +213,17 @@ fn block_lines(block: &Block, open: bool, width: usize, out: &mut Vec<Line<'stat
                     Look::Context => fold(&label, text, open, dim, width, out),
                 }
             }
+        }
+        Part::Data(data) => {
+            let text = match data {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            fold("custom", &text, open, dim, width, out);
+        }
+        Part::Error(error) => {
+            let red = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
+            text_lines(&format!("✗ error: {error}"), red, width, out);
         }
     }
 }

@@ -10,12 +10,13 @@ use std::io::{self, Write};
 
 use jiff::tz::TimeZone;
 
-use crate::format::message::{Block, Entry, Look, Message, Piece, human_size};
 use crate::refs::Names;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::ui::output::{escape, escape_lines};
 use crate::ui::render::time;
+use crate::view::message::{Body, Part, Said};
+use crate::view::{Entry, Look, Message, human_size};
 
 /// Writes the path root→`target` of `repo` as Markdown.
 pub fn write_transcript(
@@ -99,24 +100,25 @@ fn heading(
     writeln!(out)
 }
 
+/// The entry's body, part by part, then what a reply used.
 fn body(out: &mut dyn Write, entry: &Entry, usage_shown: bool) -> io::Result<()> {
-    let is_error = matches!(entry.message, Message::ToolResult { is_error: true, .. });
-    if is_error {
+    let body = Body::of(entry);
+    if body.failed() {
         writeln!(out, "**Error:**")?;
         writeln!(out)?;
     }
-    for block in entry.message.content() {
-        match block {
-            Block::Text(text) if matches!(entry.message, Message::ToolResult { .. }) => {
-                fenced(out, "text", text)?;
-            }
-            Block::Text(text) => {
+    let pretty =
+        |value: &serde_json::Value| serde_json::to_string_pretty(value).unwrap_or_default();
+    for part in &body.parts {
+        match part {
+            Part::Output { text, .. } => fenced(out, "text", text)?,
+            Part::Text(text) => {
                 for line in escape_lines(text.trim_end()) {
                     writeln!(out, "{line}")?;
                 }
                 writeln!(out)?;
             }
-            Block::Thinking { text, redacted } => {
+            Part::Thinking { text, redacted } => {
                 let what = if *redacted {
                     "Thinking (redacted)"
                 } else {
@@ -128,63 +130,51 @@ fn body(out: &mut dyn Write, entry: &Entry, usage_shown: bool) -> io::Result<()>
                 }
                 writeln!(out)?;
             }
-            Block::ToolCall {
+            Part::ToolCall {
                 id,
                 name,
                 arguments,
             } => {
                 writeln!(out, "**Tool call** {} [{}]:", escape(name), escape(id))?;
                 writeln!(out)?;
-                let args = serde_json::to_string_pretty(arguments).unwrap_or_default();
-                fenced(out, "json", &args)?;
+                fenced(out, "json", &pretty(arguments))?;
             }
-            Block::Image { mime_type, bytes } => {
+            Part::Image {
+                mime_type, bytes, ..
+            } => {
                 writeln!(out, "[{}, {}]", escape(mime_type), human_size(*bytes))?;
                 writeln!(out)?;
             }
-            Block::Markup { pieces, .. } => {
+            Part::Markup(pieces) => {
                 for piece in pieces {
                     markup(out, piece)?;
                 }
             }
-        }
-    }
-    match &entry.message {
-        Message::Assistant {
-            usage,
-            error_message,
-            ..
-        } => {
-            if let Some(error) = error_message {
+            Part::Error(error) => {
                 writeln!(out, "**Error:** {}", escape(error))?;
                 writeln!(out)?;
             }
-            if usage_shown {
-                writeln!(
-                    out,
-                    "*Tokens: {} in, {} out, {} cache read, {} cache write.*",
-                    usage.input, usage.output, usage.cache_read, usage.cache_write
-                )?;
-                writeln!(out)?;
-            }
+            Part::Data(data) => fenced(out, "json", &pretty(data))?,
         }
-        Message::Custom { data, said, .. } if said.is_empty() => {
-            fenced(
-                out,
-                "json",
-                &serde_json::to_string_pretty(data).unwrap_or_default(),
-            )?;
-        }
-        _ => {}
+    }
+    if let Message::Assistant { usage, .. } = &entry.message
+        && usage_shown
+    {
+        writeln!(
+            out,
+            "*Tokens: {} in, {} out, {} cache read, {} cache write.*",
+            usage.input, usage.output, usage.cache_read, usage.cache_write
+        )?;
+        writeln!(out)?;
     }
     Ok(())
 }
 
 /// A piece of an agent's markup, as what it means: the user's words as
 /// text, a command as code, output fenced under its label, context quoted.
-fn markup(out: &mut dyn Write, piece: &Piece) -> io::Result<()> {
-    let (look, label, text) = piece.shown();
-    match look {
+fn markup(out: &mut dyn Write, piece: &Said<'_>) -> io::Result<()> {
+    let (label, text) = (piece.label.as_str(), piece.text);
+    match piece.look {
         Look::Words => {
             for line in escape_lines(text.trim_end()) {
                 writeln!(out, "{line}")?;
@@ -192,13 +182,13 @@ fn markup(out: &mut dyn Write, piece: &Piece) -> io::Result<()> {
             writeln!(out)
         }
         Look::Command if !label.contains('\n') => {
-            writeln!(out, "**Command** {}", code_span(&label))?;
+            writeln!(out, "**Command** {}", code_span(label))?;
             writeln!(out)
         }
         Look::Command => {
             writeln!(out, "**Command**")?;
             writeln!(out)?;
-            fenced(out, "text", &label)
+            fenced(out, "text", label)
         }
         Look::Output | Look::Error => {
             let mut chars = label.chars();
@@ -217,7 +207,7 @@ fn markup(out: &mut dyn Write, piece: &Piece) -> io::Result<()> {
             fenced(out, "text", text)
         }
         Look::Context => {
-            writeln!(out, "> *{}*", escape(&label))?;
+            writeln!(out, "> *{}*", escape(label))?;
             for line in escape_lines(text.trim_end()) {
                 writeln!(out, ">{}{line}", if line.is_empty() { "" } else { " " })?;
             }

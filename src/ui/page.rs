@@ -18,15 +18,15 @@ use std::io::{self, Write};
 
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::format::message::{Block, Entry, Message};
 use crate::refs::Names;
 use crate::repo::Repo;
 use crate::tree::Ix;
 use crate::tree::graph::display_order;
 use crate::ui::graph::{Graph, Style};
+use crate::view::message::{Body, Part, Said};
+use crate::view::{Entry, Look, Message};
 
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
@@ -62,9 +62,6 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
     for (k, &ix) in shown.iter().enumerate() {
         at[ix as usize] = k as u32;
     }
-    let place = |ix: Option<Ix>| ix.map(|ix| at[ix as usize]).filter(|&k| k != u32::MAX);
-    let branches = repo.refs.pairs();
-    let names = Names::new(tree, tree.head(), &branches);
 
     let csp = format!(
         "default-src 'none'; script-src 'sha256-{}'; style-src 'sha256-{}'; \
@@ -89,59 +86,81 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
 
     // The tree: small, parsed first.
     out.write_all(b"<script type=\"application/json\" id=\"tree\">")?;
-    {
-        let mut ser = serde_json::Serializer::with_formatter(&mut *out, HtmlJson);
-        let mut map = (&mut ser).serialize_map(None).map_err(io::Error::other)?;
-        map.serialize_entry("format", repo.format.name())
-            .map_err(io::Error::other)?;
-        map.serialize_entry("head", &place(tree.head()))
-            .map_err(io::Error::other)?;
-        map.serialize_entry("select", &place(page.path_to.or(tree.head())))
-            .map_err(io::Error::other)?;
-        map.serialize_entry("path", &page.path_to.is_some())
-            .map_err(io::Error::other)?;
-        map.serialize_entry(
-            "nodes",
-            &seq(shown.iter().map(|&ix| {
-                let row = crate::view::Headline::of(tree, &names, ix, false);
-                Node {
-                    parent: place(tree.parent(ix)),
-                    role: row.kind.role_name(),
-                    short: (row.short != row.id).then_some(row.short),
-                    id: row.id,
-                    tag: row.tag,
-                    subject: row.subject,
-                    time: row.timestamp,
-                    labels: row.labels,
-                    branches: row.branches,
-                }
-            })),
-        )
-        .map_err(io::Error::other)?;
-        let mut graph = Graph::new(tree, Style::Curved);
-        map.serialize_entry(
-            "rows",
-            &seq(order.iter().map(|&ix| {
-                let row = graph.draw(ix);
-                GraphLine {
-                    at: at[ix as usize],
-                    prefix: row.prefix,
-                    connector: row.connector,
-                    gap: row.gap,
-                }
-            })),
-        )
-        .map_err(io::Error::other)?;
-        SerializeMap::end(map).map_err(io::Error::other)?;
-    }
+    tree_json(out, page, &shown, &order, &at)?;
     out.write_all(b"</script>\n")?;
     // The script comes before the messages, so that the outline is drawn
     // while the browser still reads them.
     writeln!(out, "<script>{SCRIPT}</script>")?;
 
-    // The messages, in the same order as the nodes: read and serialized in
-    // chunks on every core, written here in order.
     out.write_all(b"<script type=\"application/json\" id=\"messages\">[")?;
+    messages(out, repo, &shown)?;
+    out.write_all(b"]</script>\n</body>\n</html>\n")?;
+    Ok(())
+}
+
+/// The tree's JSON: the format, HEAD, the entry selected, the outline's
+/// nodes (in file order, `shown`) and the graph's rows (top to bottom,
+/// `order`); `at[ix]` is an entry's place among the nodes.
+fn tree_json(
+    out: &mut dyn Write,
+    page: &Page<'_>,
+    shown: &[Ix],
+    order: &[Ix],
+    at: &[u32],
+) -> io::Result<()> {
+    let repo = page.repo;
+    let tree = &repo.tree;
+    let place = |ix: Option<Ix>| ix.map(|ix| at[ix as usize]).filter(|&k| k != u32::MAX);
+    let branches = repo.refs.pairs();
+    let names = Names::new(tree, tree.head(), &branches);
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, HtmlJson);
+    let mut map = (&mut ser).serialize_map(None).map_err(io::Error::other)?;
+    map.serialize_entry("format", repo.format.name())
+        .map_err(io::Error::other)?;
+    map.serialize_entry("head", &place(tree.head()))
+        .map_err(io::Error::other)?;
+    map.serialize_entry("select", &place(page.path_to.or(tree.head())))
+        .map_err(io::Error::other)?;
+    map.serialize_entry("path", &page.path_to.is_some())
+        .map_err(io::Error::other)?;
+    map.serialize_entry(
+        "nodes",
+        &seq(shown.iter().map(|&ix| {
+            let row = crate::view::Headline::of(tree, &names, ix, false);
+            Node {
+                parent: place(tree.parent(ix)),
+                role: row.kind.role_name(),
+                short: (row.short != row.id).then_some(row.short),
+                id: row.id,
+                tag: row.tag,
+                subject: row.subject,
+                time: row.timestamp,
+                labels: row.labels,
+                branches: row.branches,
+            }
+        })),
+    )
+    .map_err(io::Error::other)?;
+    let mut graph = Graph::new(tree, Style::Curved);
+    map.serialize_entry(
+        "rows",
+        &seq(order.iter().map(|&ix| {
+            let row = graph.draw(ix);
+            GraphLine {
+                at: at[ix as usize],
+                prefix: row.prefix,
+                connector: row.connector,
+                gap: row.gap,
+            }
+        })),
+    )
+    .map_err(io::Error::other)?;
+    SerializeMap::end(map).map_err(io::Error::other)
+}
+
+/// The messages, in the same order as the nodes: read and serialized in
+/// chunks on every core, written here in order.
+fn messages(out: &mut dyn Write, repo: &Repo, shown: &[Ix]) -> io::Result<()> {
     let workers = crate::input::par::jobs_up_to(8);
     let mut chunks = shown.chunks(CHUNK).enumerate();
     let mut failed = None;
@@ -159,11 +178,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
             Err(e) => failed = failed.take().or(Some(e)),
         },
     )?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    out.write_all(b"]</script>\n</body>\n</html>\n")?;
-    Ok(())
+    failed.map_or(Ok(()), Err)
 }
 
 /// Entries serialized per task: enough to keep a worker busy, small enough
@@ -249,6 +264,7 @@ struct Msg<'a>(&'a Entry, crate::format::Format, bool);
 impl Serialize for Msg<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let (entry, format, usage_shown) = (self.0, self.1, self.2);
+        let body = Body::of(entry);
         let mut map = s.serialize_map(None)?;
         match &entry.message {
             Message::User { .. } => {}
@@ -287,15 +303,12 @@ impl Serialize for Msg<'_> {
                     map.serialize_entry("error", error)?;
                 }
             }
-            Message::ToolResult {
-                tool_call_id,
-                tool_name,
-                is_error,
-                ..
-            } => {
-                map.serialize_entry("call", tool_call_id)?;
-                map.serialize_entry("tool", tool_name)?;
-                if *is_error {
+            Message::ToolResult { .. } => {
+                if let Some(answer) = body.answer {
+                    map.serialize_entry("call", answer.call)?;
+                    map.serialize_entry("tool", answer.tool)?;
+                }
+                if body.failed() {
                     map.serialize_entry("isError", &true)?;
                 }
             }
@@ -304,46 +317,39 @@ impl Serialize for Msg<'_> {
                 map.serialize_entry("data", data)?;
             }
         }
-        let mut images = image_data(&entry.message_value);
+        // A record's data and a model's error are the message's own
+        // fields above.
         map.serialize_entry(
             "blocks",
-            &seq(entry.message.content().iter().map(|b| Shown {
-                block: b,
-                data: match b {
-                    Block::Image { mime_type, .. } => {
-                        images.next().flatten().filter(|_| is_image_type(mime_type))
-                    }
-                    _ => None,
-                },
-            })),
+            &seq(body
+                .parts
+                .iter()
+                .filter(|part| !matches!(part, Part::Data(_) | Part::Error(_)))
+                .map(Shown)),
         )?;
         map.end()
     }
 }
 
-/// One content block.
-struct Shown<'a> {
-    block: &'a Block,
-    /// An image's base64 data, when the session holds it.
-    data: Option<&'a str>,
-}
+/// One content block: a part of the body.
+struct Shown<'a>(&'a Part<'a>);
 
 impl Serialize for Shown<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
-        match self.block {
-            Block::Text(text) => {
+        match self.0 {
+            Part::Text(text) | Part::Output { text, .. } => {
                 map.serialize_entry("type", "text")?;
                 map.serialize_entry("text", text)?;
             }
-            Block::Thinking { text, redacted } => {
+            Part::Thinking { text, redacted } => {
                 map.serialize_entry("type", "thinking")?;
                 map.serialize_entry("text", text)?;
                 if *redacted {
                     map.serialize_entry("redacted", &true)?;
                 }
             }
-            Block::ToolCall {
+            Part::ToolCall {
                 id,
                 name,
                 arguments,
@@ -353,18 +359,24 @@ impl Serialize for Shown<'_> {
                 map.serialize_entry("name", name)?;
                 map.serialize_entry("arguments", arguments)?;
             }
-            Block::Markup { pieces, .. } => {
+            Part::Markup(pieces) => {
                 map.serialize_entry("type", "markup")?;
                 map.serialize_entry("pieces", &seq(pieces.iter().map(ShownPiece)))?;
             }
-            Block::Image { mime_type, bytes } => {
+            Part::Image {
+                mime_type,
+                bytes,
+                data,
+            } => {
                 map.serialize_entry("type", "image")?;
                 map.serialize_entry("mimeType", mime_type)?;
                 map.serialize_entry("bytes", bytes)?;
-                if let Some(data) = self.data {
+                if let Some(data) = data.filter(|_| is_image_type(mime_type)) {
                     map.serialize_entry("data", data)?;
                 }
             }
+            // Not blocks: the message's own fields.
+            Part::Data(_) | Part::Error(_) => {}
         }
         map.end()
     }
@@ -372,14 +384,13 @@ impl Serialize for Shown<'_> {
 
 /// A piece of an agent's markup, as every view draws it
 /// ([`crate::format::markup::Piece::shown`]).
-struct ShownPiece<'a>(&'a crate::format::markup::Piece);
+struct ShownPiece<'a>(&'a Said<'a>);
 
 impl Serialize for ShownPiece<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use crate::format::markup::Look;
-        let (look, label, text) = self.0.shown();
+        let piece = self.0;
         let mut map = s.serialize_map(Some(3))?;
-        let look = match look {
+        let look = match piece.look {
             Look::Words => "words",
             Look::Command => "command",
             Look::Output => "output",
@@ -387,35 +398,10 @@ impl Serialize for ShownPiece<'_> {
             Look::Context => "context",
         };
         map.serialize_entry("look", look)?;
-        map.serialize_entry("label", &label)?;
-        map.serialize_entry("text", text)?;
+        map.serialize_entry("label", &piece.label)?;
+        map.serialize_entry("text", piece.text)?;
         map.end()
     }
-}
-
-/// The base64 data of each image block of a message, in block order:
-/// yoagent's and pi's `data`, Claude Code's `source.data`. `None` for an
-/// image whose data is missing or not plain base64.
-fn image_data(message: &Value) -> impl Iterator<Item = Option<&str>> {
-    message
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("image"))
-        .map(|b| {
-            b.get("data")
-                .or_else(|| b.get("source").and_then(|s| s.get("data")))
-                .and_then(Value::as_str)
-                .filter(|d| is_base64(d))
-        })
-}
-
-fn is_base64(text: &str) -> bool {
-    !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
 }
 
 /// `image/png` and the like: only images become `data:` URLs.
@@ -559,8 +545,6 @@ mod tests {
         assert!(!is_image_type("text/html"));
         assert!(!is_image_type("image/"));
         assert!(!is_image_type("image/png;base64,x\"onerror"));
-        assert!(is_base64("iVBORw0KGgo="));
-        assert!(!is_base64("abc\"><script>"));
     }
 
     #[test]

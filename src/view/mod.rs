@@ -1,14 +1,17 @@
 //! What a person sees of an entry, built once for every view: `log`'s rows
 //! (from the tree or from the end of the file), the Markdown transcript's
-//! headings and the page's outline all read a [`Headline`]; how a row is drawn
-//! (escaped, painted, padded) is the views' own.
+//! headings and the page's outline all read a [`Headline`]; `show`, the
+//! Markdown transcript, the page and the TUI's chat draw an entry's body
+//! from one [`message::Body`]. How a row or a part is drawn (escaped,
+//! painted, padded) is the views' own.
 
 pub mod log;
+pub mod message;
 pub mod reflog;
 pub mod status;
 
-// The chat of an entry, as every view draws it: the message and its
-// content blocks, as stored.
+// The message as stored, which a view's heading reads (role, model,
+// usage), and sizes as a person reads them.
 pub use crate::format::message::{Block, Entry, Look, Message, Piece, human_size};
 
 use crate::format::MessageKind;
@@ -111,8 +114,8 @@ const ROWS_PER_PIECE: usize = 2048;
 /// Makes `make(ix)` for every entry of `order`, on every core when the
 /// listing is long, and hands each result to `each` in `order`'s order as
 /// soon as it and those before it are made. Memory stays bounded: a few
-/// pieces of [`ROWS_PER_PIECE`] rows are under way at a time
-/// ([`crate::fleet::ordered`]). The first error `each` returns stops the
+/// pieces of `ROWS_PER_PIECE` rows are under way at a time
+/// ([`crate::input::par::ordered`]). The first error `each` returns stops the
 /// making and is returned.
 pub fn rows_in_order<T: Send, E>(
     order: &[crate::Ix],
