@@ -174,6 +174,8 @@ fn plain_chars(body: &[u8]) -> usize {
 /// spells, counted without making it: each escape is one character (a
 /// surrogate pair, two escapes, is one); `None` for a body that is not a
 /// string's, or that holds a lone surrogate (which decoding refuses too).
+/// The Parquet tables' text lengths are its one use.
+#[cfg(feature = "parquet")]
 pub(crate) fn text_chars(body: &[u8]) -> Option<usize> {
     let hex = |at: usize| -> Option<u32> {
         let digits = std::str::from_utf8(body.get(at..at + 4)?).ok()?;
