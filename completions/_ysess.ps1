@@ -103,6 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only sessions started at or before this time (the forms of --since)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only the sessions of this agent''s format (repeatable)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Only sessions whose project (the folder the agent worked in) contains TEXT')
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive''s]')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')

@@ -1016,7 +1016,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__ls)
-            opts="-f -C -q -j -h -V --since --until --agent --project --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --since --until --agent --project --archive --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1035,6 +1035,10 @@ _ysess() {
                     return 0
                     ;;
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --archive)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -98,6 +98,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --until 'Only sessions started at or before this time (the forms of --since)'
             cand --agent 'Only the sessions of this agent''s format (repeatable)'
             cand --project 'Only sessions whose project (the folder the agent worked in) contains TEXT'
+            cand --archive 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive''s]'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

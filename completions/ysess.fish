@@ -113,6 +113,7 @@ gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l project -d 'Only sessions whose project (the folder the agent worked in) contains TEXT' -r
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive\'s]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'

@@ -458,6 +458,10 @@ pub struct Session<'a> {
     pub unpriced: &'a [String],
     /// The name given to the session, else its first user words (raw).
     pub title: Option<&'a str>,
+    /// With `--archive` only: whether the row is a copy in the archive of
+    /// a session the agent no longer has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archived: Option<bool>,
 }
 
 /// `ls --json`'s last object (`"type": "total"`).
