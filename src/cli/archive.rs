@@ -84,7 +84,7 @@ pub fn run(args: &ArchiveArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if !quiet {
         for store in &report.skipped {
             let text = format!(
-                "{}: not archived: a database is never copied while its app may write it",
+                "{}: not archived: a database (or a store of many files) is never copied while its agent may write it",
                 store.display()
             );
             ctx.streams.diag(Level::Warning, &escape(&text))?;

@@ -163,14 +163,11 @@ fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> 
     let mut out = Vec::new();
     for found in find(std::slice::from_ref(&source.root)) {
         match found {
-            Found::File { path, .. } if Format::keeps_whole(&path) => {
-                let store = match path.parent() {
-                    Some(db) if db.is_file() => db.to_path_buf(),
-                    _ => path,
-                };
-                report.skipped.insert(store);
-            }
             Found::File { path, .. } => {
+                if let Some(store) = Format::store_of(&path) {
+                    report.skipped.insert(store);
+                    continue;
+                }
                 if path.starts_with(dir) {
                     continue;
                 }
