@@ -66,17 +66,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let until = super::filters::when_ms(args.until.as_deref(), &now)?;
     let roots = sessions::roots(&args.dirs);
     let mut found = sessions::find(&roots);
-    let archive = match &args.archive {
-        Some(named) => {
-            let dir = super::archive::dir(named.as_deref())?;
-            found.extend(sessions::find(&[sessions::Root {
-                dir: dir.clone(),
-                named: named.is_some(),
-            }]));
-            Some(dir)
-        }
-        None => None,
-    };
+    let archive = with_archive(args.archive.as_ref(), &mut found)?;
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let mut listed: Vec<Session> = Vec::new();
     let mut unreadable = 0u64;
@@ -119,16 +109,12 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             })
     });
     one_row_per_session(&mut listed);
-    let archived = match &archive {
-        Some(dir) => only_the_deleted(&mut listed, dir),
-        None => Vec::new(),
-    };
+    let archived = (archive.as_deref()).map_or_else(Vec::new, |d| only_the_deleted(&mut listed, d));
     newest_first(&mut listed);
-    let is_archived = |s: &Session| archived.contains(&s.path);
     if args.json {
         for s in &listed {
             let mut row = session_json(s);
-            row.archived = archive.is_some().then(|| is_archived(s));
+            row.archived = archive.is_some().then(|| archived.contains(&s.path));
             json_line(ctx.streams.out, &row)?;
         }
         json_line(
@@ -143,17 +129,8 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         let paint = Paint {
             on: ctx.streams.color_out,
         };
-        let marked: Vec<Session> = listed
-            .iter()
-            .map(|s| match is_archived(s) {
-                true => Session {
-                    title: Some(format!("(archived) {}", s.title.as_deref().unwrap_or(""))),
-                    ..s.clone()
-                },
-                false => s.clone(),
-            })
-            .collect();
-        let lines = table(&marked, &ctx.tz, paint, ctx.streams.width);
+        let shown = marked(&listed, &archived);
+        let lines = table(&shown, &ctx.tz, paint, ctx.streams.width);
         crate::ui::pager::paged(&mut ctx.streams, false, |out| {
             lines.iter().try_for_each(|line| writeln!(out, "{line}"))
         })?;
@@ -248,6 +225,37 @@ pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
         .map(|s| (s.format, s.id.clone()))
         .collect();
     listed.retain(|s| s.entries > 0 || !held.contains(&(s.format, s.id.clone())));
+}
+
+/// With `--archive [DIR]`: the sessions of the archive added to `found`,
+/// and the archive's folder.
+fn with_archive(
+    archive: Option<&Option<PathBuf>>,
+    found: &mut Vec<Found>,
+) -> Result<Option<PathBuf>, Failure> {
+    let Some(named) = archive else {
+        return Ok(None);
+    };
+    let dir = super::archive::dir(named.as_deref())?;
+    found.extend(sessions::find(&[sessions::Root {
+        dir: dir.clone(),
+        named: named.is_some(),
+    }]));
+    Ok(Some(dir))
+}
+
+/// The rows as the table shows them: an archived session's title marked.
+fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
+    listed
+        .iter()
+        .map(|s| match archived.contains(&s.path) {
+            true => Session {
+                title: Some(format!("(archived) {}", s.title.as_deref().unwrap_or(""))),
+                ..s.clone()
+            },
+            false => s.clone(),
+        })
+        .collect()
 }
 
 /// Keeps, of the sessions read from the archive `dir`, those whose
