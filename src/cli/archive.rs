@@ -21,13 +21,14 @@ use crate::ui::render::thousands;
 /// directory walk. Sessions kept in a database (OpenCode's) are not
 /// copied: each store is named on stderr. One run at a time: a second
 /// waits for the first. Ends with a summary on stderr; exits 1 when a
-/// file could not be archived (each named on stderr).
+/// file could not be archived (each named on stderr). `ysess ls
+/// --archive` lists the archived sessions the agents no longer have.
 ///
 /// Examples:
 ///   ysess archive                         into ~/.local/share/ysess/archive
 ///   ysess archive ~/backup/sessions
 ///   ysess archive --hook claude           the Claude Code hook that runs it
-///   ysess ls --archive                    the live and archived sessions
+///   ysess archive --json | jq -r 'select(.change == "version") | .copy'
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ArchiveArgs {
