@@ -304,37 +304,39 @@ fn one(
     if let Some(s) = before.filter(|s| s.bytes == meta.len() && s.modified_ns == modified_ns) {
         return done(s.copy.clone(), Outcome::Unchanged);
     }
-    let (last, next) = match before {
-        Some(s) => (Some(s.copy.clone()), last_version(dir, &copy).1),
-        None => last_version(dir, &copy),
-    };
-    let Some(last) = last else {
+    // The copy this file went to last, then the newest version on disk
+    // (a run killed after making a version, before its manifest).
+    let (newest, next) = last_version(dir, &copy);
+    let mut candidates: Vec<PathBuf> = before.map(|s| s.copy.clone()).into_iter().collect();
+    candidates.extend(newest.filter(|n| !candidates.contains(n)));
+    if candidates.is_empty() {
         files::create(
             &dir.join(&copy),
             &mut crate::input::open_regular(path)?,
             path,
         )?;
         return done(copy, Outcome::New);
-    };
-    let digest = digest_of(&dir.join(&last))?;
-    match compare(crate::input::open_regular(path)?, &digest)? {
-        Change::Unchanged => done(last, Outcome::Unchanged),
-        Change::Appended(_) => {
-            let mut live = crate::input::open_regular(path)?;
-            live.seek(SeekFrom::Start(digest.bytes))?;
-            let n = files::append(&dir.join(&last), digest.bytes, &mut live)?;
-            done(last, Outcome::Grew(n))
-        }
-        Change::Rewritten => {
-            let new = version(&copy, next);
-            files::create(
-                &dir.join(&new),
-                &mut crate::input::open_regular(path)?,
-                path,
-            )?;
-            done(new, Outcome::Version)
+    }
+    for last in candidates {
+        let digest = digest_of(&dir.join(&last))?;
+        match compare(crate::input::open_regular(path)?, &digest)? {
+            Change::Unchanged => return done(last, Outcome::Unchanged),
+            Change::Appended(_) => {
+                let mut live = crate::input::open_regular(path)?;
+                live.seek(SeekFrom::Start(digest.bytes))?;
+                let n = files::append(&dir.join(&last), digest.bytes, &mut live)?;
+                return done(last, Outcome::Grew(n));
+            }
+            Change::Rewritten => {}
         }
     }
+    let new = version(&copy, next);
+    files::create(
+        &dir.join(&new),
+        &mut crate::input::open_regular(path)?,
+        path,
+    )?;
+    done(new, Outcome::Version)
 }
 
 #[cfg(test)]

@@ -303,3 +303,194 @@ fn archive_hook_claude_prints_the_session_end_hook() {
     // It archives nothing.
     assert!(!home.archive().exists(), "{run}");
 }
+
+/// A home archived once, then changed: Codex's session grew, Gemini CLI
+/// saved its JSON session whole, and a new Claude Code session began.
+struct Changed {
+    home: Home,
+    grown: Vec<u8>,
+    old_codex: usize,
+    first_json: Vec<u8>,
+    rewritten: Vec<u8>,
+    new_session: PathBuf,
+}
+
+fn changed() -> Changed {
+    let home = Home::new();
+    home.run(&["archive"]).status(0);
+    let mut grown = read(&home.codex);
+    let old_codex = grown.len();
+    grown.extend_from_within(..old_codex);
+    std::fs::write(&home.codex, &grown).expect("grows");
+    let first_json = read(&home.gemini_json);
+    let mut rewritten = first_json.clone();
+    rewritten.insert(first_json.len() / 2, b' ');
+    std::fs::write(&home.gemini_json, &rewritten).expect("saved whole");
+    let new_session = home.dir.join(&format!(
+        "{PROJECT}/3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl"
+    ));
+    std::fs::copy(fixture("claude/session.jsonl"), &new_session).expect("a new session");
+    Changed {
+        home,
+        grown,
+        old_codex,
+        first_json,
+        rewritten,
+        new_session,
+    }
+}
+
+/// What must hold of the archive after a run killed anywhere (`rerun`:
+/// false), and after the run that follows (`rerun`: true).
+fn sound(c: &Changed, rerun: bool) -> Result<(), String> {
+    let home = &c.home;
+    let codex = read(&home.copy("codex", &home.codex, "home/.codex/sessions"));
+    if !c.grown.starts_with(&codex) || codex.len() < c.old_codex {
+        return Err(format!(
+            "the Codex copy is not the live file's start: {} bytes",
+            codex.len()
+        ));
+    }
+    let json = home.copy("gemini", &home.gemini_json, "home/.gemini/tmp");
+    if read(&json) != c.first_json {
+        return Err("the first version changed".to_string());
+    }
+    let v2 = json.with_file_name("session-2026-12-06T08-42-cf868f42.v2.json");
+    let v3 = json.with_file_name("session-2026-12-06T08-42-cf868f42.v3.json");
+    if v3.exists() {
+        return Err("a third version".to_string());
+    }
+    let new = home.copy("claude", &c.new_session, "home/.claude/projects");
+    for (copy, live) in [(&v2, &c.rewritten), (&new, &read(&c.new_session))] {
+        match std::fs::read(copy) {
+            Ok(bytes) if bytes == *live => {}
+            Ok(_) => return Err(format!("{} is not whole", copy.display())),
+            Err(_) if !rerun => {}
+            Err(e) => return Err(format!("{}: {e}", copy.display())),
+        }
+    }
+    if rerun && codex != c.grown {
+        return Err("the rerun did not append what grew".to_string());
+    }
+    Ok(())
+}
+
+/// `ysess archive` under `strace` with `options`, in the home's
+/// environment.
+fn archive_under_strace(home: &Home, options: &[String]) {
+    let _ = std::process::Command::new("strace")
+        .args(options)
+        .arg(env!("CARGO_BIN_EXE_ysess"))
+        .arg("archive")
+        .current_dir(home.dir.path())
+        .env("HOME", home.dir.join("home"))
+        .env("YSESS_PATH", home.dir.join("apps"))
+        .env("YSESS_REFS", home.dir.join(".ysess-refs"))
+        .env_remove("YSESS_FILE")
+        .envs(
+            [
+                "CLAUDE_CONFIG_DIR",
+                "CODEX_HOME",
+                "PI_CODING_AGENT_DIR",
+                "PI_CODING_AGENT_SESSION_DIR",
+                "QWEN_HOME",
+                "QWEN_RUNTIME_DIR",
+                "GEMINI_CLI_HOME",
+                "COPILOT_HOME",
+                "XDG_DATA_HOME",
+            ]
+            .map(|v| (v, "")),
+        )
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("strace runs");
+}
+
+/// As the `crash` tests do for the other writing commands: `archive`
+/// killed on entry to each of its writing system calls in turn leaves
+/// every copy whole or a prefix of its live file, and a rerun reaches
+/// what one run reaches, with no temporary file left and no version twice.
+#[test]
+fn archive_killed_at_every_write_leaves_sound_copies_and_a_rerun_converges() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        crate::support::missing(&crate::support::STRACE, "strace is not installed");
+        return;
+    }
+    const CALLS: &str =
+        "write,pwrite64,fsync,fdatasync,rename,renameat,renameat2,unlink,unlinkat,ftruncate";
+    let c = changed();
+    let log = c.home.dir.join("strace.log");
+    let trace = |more: &[String]| {
+        let mut options = vec!["-f".to_string(), "-qq".into()];
+        options.extend_from_slice(more);
+        options
+    };
+    archive_under_strace(
+        &c.home,
+        &trace(&[
+            "-o".into(),
+            log.to_string_lossy().into_owned(),
+            "-e".into(),
+            format!("trace={CALLS}"),
+        ]),
+    );
+    let mut made: std::collections::BTreeMap<String, usize> = Default::default();
+    for line in std::fs::read_to_string(&log).expect("the trace").lines() {
+        let call = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.split('(').next());
+        if let Some(call) = call.filter(|c| CALLS.split(',').any(|k| k == *c)) {
+            *made.entry(call.to_string()).or_insert(0) += 1;
+        }
+    }
+    let mut broken = Vec::new();
+    let mut points = 0;
+    for (call, times) in &made {
+        for n in 1..=*times {
+            for signal in ["SIGKILL", "SIGTERM"] {
+                points += 1;
+                let c = changed();
+                archive_under_strace(
+                    &c.home,
+                    &trace(&[
+                        "-o".into(),
+                        "/dev/null".into(),
+                        "-e".into(),
+                        format!("trace={call}"),
+                        "-e".into(),
+                        format!("inject={call}:signal={signal}:when={n}"),
+                    ]),
+                );
+                let at = format!("{signal} at {call} #{n}");
+                if let Err(why) = sound(&c, false) {
+                    broken.push(format!("{at}: after the kill: {why}"));
+                    continue;
+                }
+                let rerun = c.home.run(&["archive"]);
+                if rerun.status != Some(0) {
+                    broken.push(format!("{at}: the rerun failed: {rerun}"));
+                    continue;
+                }
+                if let Err(why) = sound(&c, true) {
+                    broken.push(format!("{at}: after the rerun: {why}"));
+                }
+                let left: Vec<PathBuf> = crate::agents::files_under(&c.home.archive())
+                    .into_iter()
+                    .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+                    .collect();
+                if !left.is_empty() {
+                    broken.push(format!("{at}: temporary files left: {left:?}"));
+                }
+            }
+        }
+    }
+    assert!(points >= 20, "{made:?}");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
