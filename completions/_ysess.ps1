@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List every session on this machine, newest activity first')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Keep a copy of every session, before the agents delete or rewrite them')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
@@ -102,6 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only sessions started at or before this time (the forms of --since)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only the sessions of this agent''s format (repeatable)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Only sessions whose project (the folder the agent worked in) contains TEXT')
+            [CompletionResult]::new('--archive', '--archive', [CompletionResultType]::ParameterName, 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive''s]')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
@@ -110,6 +112,24 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session, then a total')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
+            [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ysess;archive' {
+            [CompletionResult]::new('--hook', '--hook', [CompletionResultType]::ParameterName, 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
+            [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object per session archived, then a total')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')
@@ -442,6 +462,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         'ysess;help' {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the conversation that led to an entry, newest first')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List every session on this machine, newest activity first')
+            [CompletionResult]::new('archive', 'archive', [CompletionResultType]::ParameterValue, 'Keep a copy of every session, before the agents delete or rewrite them')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one entry in full')
             [CompletionResult]::new('branch', 'branch', [CompletionResultType]::ParameterValue, 'List, create, rename or delete branches')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Label an entry (a checkpoint), or list labels')
@@ -463,6 +484,9 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;help;ls' {
+            break
+        }
+        'ysess;help;archive' {
             break
         }
         'ysess;help;show' {

@@ -19,6 +19,9 @@ _ysess() {
             ysess,append)
                 cmd="ysess__subcmd__append"
                 ;;
+            ysess,archive)
+                cmd="ysess__subcmd__archive"
+                ;;
             ysess,branch)
                 cmd="ysess__subcmd__branch"
                 ;;
@@ -69,6 +72,9 @@ _ysess() {
                 ;;
             ysess__subcmd__help,append)
                 cmd="ysess__subcmd__help__subcmd__append"
+                ;;
+            ysess__subcmd__help,archive)
+                cmd="ysess__subcmd__help__subcmd__archive"
                 ;;
             ysess__subcmd__help,branch)
                 cmd="ysess__subcmd__help__subcmd__branch"
@@ -125,7 +131,7 @@ _ysess() {
 
     case "${cmd}" in
         ysess)
-            opts="-f -s -C -q -j -h -V --file --session --color --quiet --no-pager --format-of --jobs --help --version log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
+            opts="-f -s -C -q -j -h -V --file --session --color --quiet --no-pager --format-of --jobs --help --version log ls archive show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -202,6 +208,48 @@ _ysess() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format-of)
+                    COMPREPLY=($(compgen -W "yoagent pi claude codex qwen gemini copilot opencode" -- "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__archive)
+            opts="-f -q -j -h -V --hook --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --hook)
+                    COMPREPLY=($(compgen -W "claude" -- "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -620,7 +668,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help)
-            opts="log ls show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
+            opts="log ls archive show branch tag checkout resume append export diff fsck status reflog grep stats tui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -634,6 +682,20 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__help__subcmd__append)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ysess__subcmd__help__subcmd__archive)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -954,7 +1016,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__ls)
-            opts="-f -C -q -j -h -V --since --until --agent --project --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --since --until --agent --project --archive --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -973,6 +1035,10 @@ _ysess() {
                     return 0
                     ;;
                 --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --archive)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
             cand log 'Show the conversation that led to an entry, newest first'
             cand ls 'List every session on this machine, newest activity first'
+            cand archive 'Keep a copy of every session, before the agents delete or rewrite them'
             cand show 'Show one entry in full'
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
@@ -97,6 +98,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --until 'Only sessions started at or before this time (the forms of --since)'
             cand --agent 'Only the sessions of this agent''s format (repeatable)'
             cand --project 'Only sessions whose project (the folder the agent worked in) contains TEXT'
+            cand --archive 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive''s]'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'
@@ -105,6 +107,23 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand -j 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)'
             cand --jobs 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)'
             cand --json 'One JSON object per session, then a total'
+            cand -q 'Print less: no status messages, no hints'
+            cand --quiet 'Print less: no status messages, no hints'
+            cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ysess;archive'= {
+            cand --hook 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing'
+            cand -f 'The session file (`-` reads standard input)'
+            cand --file 'The session file (`-` reads standard input)'
+            cand --color 'When to use colours (`auto` honours NO_COLOR)'
+            cand --format-of 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)'
+            cand -j 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)'
+            cand --jobs 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)'
+            cand --json 'One JSON object per session archived, then a total'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -422,6 +441,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help'= {
             cand log 'Show the conversation that led to an entry, newest first'
             cand ls 'List every session on this machine, newest activity first'
+            cand archive 'Keep a copy of every session, before the agents delete or rewrite them'
             cand show 'Show one entry in full'
             cand branch 'List, create, rename or delete branches'
             cand tag 'Label an entry (a checkpoint), or list labels'
@@ -441,6 +461,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess;help;log'= {
         }
         &'ysess;help;ls'= {
+        }
+        &'ysess;help;archive'= {
         }
         &'ysess;help;show'= {
         }

@@ -22,8 +22,8 @@
 //! | [`repo`] | [`repo::Repo::open`]: a session opened (file, format, tree, refs), where every command starts; what it reads from ([`repo::Input`]: a path, standard input, bytes read, a locked file) and how ([`repo::Open`]: format, torn last line, subjects, tallies, one read into memory, digest) |
 //! | [`search`] | the text of messages searched (`grep`, `log --grep`) and `log`'s filters: a pattern's raw form picks the lines worth decoding |
 //! | [`stats`] | accounting: turns, tokens, cost, tool calls and errors, models, wall time of any set of entries (`ysess stats`) |
-//! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file |
-//! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest) |
+//! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file (and an archive's copies, [`write::archive`]) |
+//! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest); every session kept in an archive that only grows ([`fleet::archive`]) |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
 //! | [`view`] | the view model: an entry's headline as every listing shows it ([`view::Headline`]), the rows of `log`, `reflog` and `status`, and an entry's body in parts ([`view::message::Body`]: text, thinking, tool calls, a tool's output, images, markup as it reads, a record's data, a model's error) that `show`, the Markdown, the page and the TUI's chat all draw |
 //! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |

@@ -51,6 +51,10 @@ pub struct LsArgs {
     /// contains TEXT
     #[arg(long, value_name = "TEXT")]
     pub project: Option<String>,
+    /// Also the sessions archived in DIR (by `ysess archive`) that the
+    /// agents no longer have, marked archived [default DIR: the archive's]
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub archive: Option<Option<PathBuf>>,
     /// One JSON object per session, then a total
     #[arg(long)]
     pub json: bool,
@@ -61,7 +65,8 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let since = super::filters::when_ms(args.since.as_deref(), &now)?;
     let until = super::filters::when_ms(args.until.as_deref(), &now)?;
     let roots = sessions::roots(&args.dirs);
-    let found = sessions::find(&roots);
+    let mut found = sessions::find(&roots);
+    let archive = with_archive(args.archive.as_ref(), &mut found)?;
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let mut listed: Vec<Session> = Vec::new();
     let mut unreadable = 0u64;
@@ -104,10 +109,13 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             })
     });
     one_row_per_session(&mut listed);
+    let archived = (archive.as_deref()).map_or_else(Vec::new, |d| only_the_deleted(&mut listed, d));
     newest_first(&mut listed);
     if args.json {
         for s in &listed {
-            json_line(ctx.streams.out, &session_json(s))?;
+            let mut row = session_json(s);
+            row.archived = archive.is_some().then(|| archived.contains(&s.path));
+            json_line(ctx.streams.out, &row)?;
         }
         json_line(
             ctx.streams.out,
@@ -121,7 +129,8 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         let paint = Paint {
             on: ctx.streams.color_out,
         };
-        let lines = table(&listed, &ctx.tz, paint, ctx.streams.width);
+        let shown = marked(&listed, &archived);
+        let lines = table(&shown, &ctx.tz, paint, ctx.streams.width);
         crate::ui::pager::paged(&mut ctx.streams, false, |out| {
             lines.iter().try_for_each(|line| writeln!(out, "{line}"))
         })?;
@@ -171,6 +180,7 @@ fn session_json(s: &Session) -> json::Session<'_> {
         cost: s.cost,
         unpriced: &s.unpriced,
         title: s.title.as_deref(),
+        archived: None,
     }
 }
 
@@ -215,6 +225,79 @@ pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
         .map(|s| (s.format, s.id.clone()))
         .collect();
     listed.retain(|s| s.entries > 0 || !held.contains(&(s.format, s.id.clone())));
+}
+
+/// With `--archive [DIR]`: the sessions of the archive added to `found`,
+/// and the archive's folder.
+fn with_archive(
+    archive: Option<&Option<PathBuf>>,
+    found: &mut Vec<Found>,
+) -> Result<Option<PathBuf>, Failure> {
+    let Some(named) = archive else {
+        return Ok(None);
+    };
+    let dir = super::archive::dir(named.as_deref())?;
+    found.extend(sessions::find(&[sessions::Root {
+        dir: dir.clone(),
+        named: named.is_some(),
+    }]));
+    Ok(Some(dir))
+}
+
+/// The rows as the table shows them: an archived session's title marked.
+fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
+    listed
+        .iter()
+        .map(|s| match archived.contains(&s.path) {
+            true => Session {
+                title: Some(format!("(archived) {}", s.title.as_deref().unwrap_or(""))),
+                ..s.clone()
+            },
+            false => s.clone(),
+        })
+        .collect()
+}
+
+/// Keeps, of the sessions read from the archive `dir`, those whose
+/// session the agents no longer have (by agent and id; of several
+/// versions, the one active last), and returns their paths.
+fn only_the_deleted(listed: &mut Vec<Session>, dir: &std::path::Path) -> Vec<PathBuf> {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let in_archive = |s: &Session| s.path.starts_with(&dir);
+    let key = |s: &Session| (s.format, without_version(&s.id, &s.path));
+    let live: std::collections::HashSet<_> =
+        listed.iter().filter(|s| !in_archive(s)).map(key).collect();
+    let mut kept: std::collections::HashMap<_, Session> = std::collections::HashMap::new();
+    for s in listed
+        .iter()
+        .filter(|s| in_archive(s) && !live.contains(&key(s)))
+    {
+        let better = kept
+            .get(&key(s))
+            .is_none_or(|k| (s.last, &s.path) > (k.last, &k.path));
+        if better {
+            kept.insert(key(s), s.clone());
+        }
+    }
+    let paths: Vec<PathBuf> = kept.into_values().map(|s| s.path).collect();
+    listed.retain(|s| !in_archive(s) || paths.contains(&s.path));
+    paths
+}
+
+/// A session's id as its first copy has it: an id taken from a version's
+/// file name (`demo.v2`) without its version.
+fn without_version(id: &str, path: &std::path::Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy());
+    match id.rsplit_once(".v") {
+        Some((base, n))
+            if stem.as_deref() == Some(id)
+                && !n.is_empty()
+                && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            base.to_string()
+        }
+        _ => id.to_string(),
+    }
 }
 
 /// Newest activity first; sessions without a time last.

@@ -2,6 +2,7 @@
 //! where outcomes become exit codes.
 
 mod append;
+mod archive;
 pub(crate) mod branch;
 pub(crate) mod checkout;
 
@@ -159,6 +160,7 @@ pub enum FileFrom {
 pub enum Command {
     Log(log::LogArgs),
     Ls(ls::LsArgs),
+    Archive(archive::ArchiveArgs),
     Show(show::ShowArgs),
     Branch(branch::BranchArgs),
     Tag(tag::TagArgs),
@@ -341,6 +343,7 @@ pub fn run_with_refs<'a>(
     match &cli.command {
         Command::Log(args) => log::run(args, &mut ctx),
         Command::Ls(args) => ls::run(args, &mut ctx),
+        Command::Archive(args) => archive::run(args, &mut ctx),
         Command::Show(args) => show::run(args, &mut ctx),
         Command::Branch(args) => branch::run(args, &mut ctx),
         Command::Tag(args) => tag::run(args, &mut ctx),

@@ -6,6 +6,7 @@
 //! ([`plan`]) as operations.
 
 pub mod accounts;
+pub mod archive;
 pub mod check;
 pub mod git;
 pub mod manifest;

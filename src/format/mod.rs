@@ -134,6 +134,12 @@ impl Format {
         Format::ALL.iter().any(|f| f.spec().keeps_whole(path))
     }
 
+    /// The store the session at `path` is read out of, when it is no file
+    /// of its own ([`Spec::store_of`]): OpenCode's database.
+    pub fn store_of(path: &Path) -> Option<PathBuf> {
+        Format::ALL.iter().find_map(|f| f.spec().store_of(path))
+    }
+
     /// The sessions the file at `path` holds, when its app keeps many in
     /// one file ([`Spec::sessions_in`]).
     pub fn sessions_in(path: &Path) -> Option<std::io::Result<Vec<(PathBuf, u64)>>> {

@@ -235,6 +235,14 @@ pub trait Spec: Sync {
         false
     }
 
+    /// The store the session at `path` is read out of, when it is no
+    /// file of its own that can be copied as it is (a session in the app's
+    /// database, or spread over many files): `ysess archive` names the
+    /// store and does not copy it.
+    fn store_of(&self, _path: &Path) -> Option<PathBuf> {
+        None
+    }
+
     /// A session [`Spec::keeps_whole`] names, read whole as the lines ysess
     /// reads the format as.
     fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {

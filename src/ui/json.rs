@@ -458,6 +458,10 @@ pub struct Session<'a> {
     pub unpriced: &'a [String],
     /// The name given to the session, else its first user words (raw).
     pub title: Option<&'a str>,
+    /// With `--archive` only: whether the row is a copy in the archive of
+    /// a session the agent no longer has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archived: Option<bool>,
 }
 
 /// `ls --json`'s last object (`"type": "total"`).
@@ -469,4 +473,46 @@ pub struct SessionsTotal {
     pub sessions: usize,
     /// Files that could not be read (each named on stderr).
     pub unreadable: u64,
+}
+
+/// `archive --json`: one object per live file archived (`"type":
+/// "archived"`).
+#[derive(Serialize)]
+pub struct Archived<'a> {
+    /// `archived`.
+    pub r#type: &'static str,
+    /// The live file.
+    pub path: String,
+    /// Its copy, relative to the archive.
+    pub copy: String,
+    /// `new`, `grew`, `version` (history rewritten: a new version) or
+    /// `unchanged`.
+    pub change: &'a str,
+    /// Bytes written to the copy (0 when unchanged).
+    pub bytes: u64,
+}
+
+/// `archive --json`'s last object (`"type": "total"`).
+#[derive(Serialize)]
+pub struct ArchiveTotal {
+    /// `total`.
+    pub r#type: &'static str,
+    /// The archive's folder.
+    pub archive: String,
+    /// Sessions copied for the first time.
+    pub new: usize,
+    /// Sessions that grew, their new bytes appended.
+    pub grew: usize,
+    /// Bytes appended to the sessions that grew.
+    pub grew_bytes: u64,
+    /// Sessions whose history was rewritten, kept as a new version.
+    pub versions: usize,
+    /// Sessions with nothing new.
+    pub unchanged: usize,
+    /// Sessions archived before that the app no longer has (they stay).
+    pub gone: usize,
+    /// Files that could not be read or archived (each named on stderr).
+    pub failed: usize,
+    /// Stores not copied (a database), each named on stderr.
+    pub skipped: usize,
 }

@@ -4,6 +4,7 @@
 //! beside the file first ([`repair`]). [`plan`] says what to append;
 //! [`output`] writes the other files a command makes (`export -o`).
 
+pub mod archive;
 mod beside;
 mod error;
 pub mod export;

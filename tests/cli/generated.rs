@@ -83,8 +83,8 @@ fn generate_writes_a_script_per_shell_and_a_page_per_command() {
     let pages: Vec<String> = files(&dir.join("m")).into_keys().collect();
     let mut expected = vec!["ysess.1".to_string()];
     for sub in [
-        "append", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "ls", "reflog",
-        "resume", "show", "stats", "status", "tag", "tui",
+        "append", "archive", "branch", "checkout", "diff", "export", "fsck", "grep", "log", "ls",
+        "reflog", "resume", "show", "stats", "status", "tag", "tui",
     ] {
         expected.push(format!("ysess-{sub}.1"));
     }
@@ -459,7 +459,15 @@ fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() 
             ("\"EXIT STATUS\"", &EXIT_STATUS),
             ("ENVIRONMENT", &ENVIRONMENT),
         ];
-        if ["ysess fsck", "ysess status", "ysess reflog", "ysess ls"].contains(&command.as_str()) {
+        if [
+            "ysess fsck",
+            "ysess status",
+            "ysess reflog",
+            "ysess ls",
+            "ysess archive",
+        ]
+        .contains(&command.as_str())
+        {
             assert_eq!(section("REVISIONS"), None, "{name} takes no revision");
         } else {
             shared.push(("REVISIONS", &REVISIONS));
@@ -480,7 +488,7 @@ fn man_pages_have_revisions_exit_status_environment_and_examples_as_help_says() 
         assert!(!description.contains("Examples:"), "{name}: {description}");
         pages += 1;
     }
-    assert_eq!(pages, 17);
+    assert_eq!(pages, 18);
 }
 
 /// The environment variables ysess's own code reads (`var("…")`,

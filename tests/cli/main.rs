@@ -1,6 +1,7 @@
 //! The command-line tests: one binary, a module per command.
 
 mod agents;
+mod archive;
 mod branch;
 mod ccusage;
 mod ci;

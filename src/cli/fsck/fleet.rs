@@ -330,7 +330,7 @@ fn summary_line(t: &Tally, seconds: f64) -> String {
 }
 
 /// Bytes in decimal units, one decimal: `9.1 GB`.
-fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
     if bytes < 1000 {
         return format!("{bytes} B");

@@ -1,7 +1,7 @@
 //! `ysess fsck`: one file or a few ([`run`]), or whole directories and
 //! their history ([`fleet`]); both print through [`report`].
 
-mod fleet;
+pub(super) mod fleet;
 mod report;
 
 use std::path::PathBuf;

@@ -65,6 +65,16 @@ impl Spec for OpenCode {
         db::split(path).is_some() || storage::is_session_file(path)
     }
 
+    fn store_of(&self, path: &Path) -> Option<PathBuf> {
+        match db::split(path) {
+            Some((database, _)) => Some(database.to_path_buf()),
+            None if storage::is_session_file(path) => {
+                storage::storage_of(path).map(Path::to_path_buf)
+            }
+            None => None,
+        }
+    }
+
     fn read_whole(&self, path: &Path) -> io::Result<Vec<u8>> {
         match db::split(path) {
             Some((database, session)) => db::lines(database, session),

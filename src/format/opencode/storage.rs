@@ -24,7 +24,7 @@ pub fn is_session_file(path: &Path) -> bool {
 }
 
 /// The `storage/` folder a session's file is in.
-fn storage_of(path: &Path) -> Option<&Path> {
+pub(super) fn storage_of(path: &Path) -> Option<&Path> {
     let sessions = path.parent()?.parent()?;
     let storage = sessions.parent()?;
     (sessions.file_name()? == "session" && storage.file_name()? == "storage").then_some(storage)

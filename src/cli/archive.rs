@@ -1,0 +1,252 @@
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use super::{Context, Exit, Failure};
+use crate::fleet::archive::{self, Outcome, Report};
+use crate::ui::json;
+use crate::ui::output::{Level, escape, json_line};
+use crate::ui::render::thousands;
+
+/// Keep a copy of every session, before the agents delete or rewrite them
+///
+/// Copies every session `ysess ls` finds, for every agent (subagents'
+/// files included), into DIR: DIR/<agent>/<the file's path under the
+/// agent's folder>, and $YSESS_PATH's files under DIR/path/<their path>.
+/// Append-only and incremental: a session that grew gets only its new
+/// bytes appended, once the copy is proved a prefix of the live file (its
+/// digest, as `fsck --since` checks); a session whose history was
+/// rewritten is kept as a new version beside the old one (NAME.v2.jsonl);
+/// a session the agent deleted stays. A run when nothing changed costs a
+/// directory walk. Sessions kept in a database (OpenCode's) are not
+/// copied: each store is named on stderr. One run at a time: a second
+/// waits for the first. Ends with a summary on stderr; exits 1 when a
+/// file could not be archived (each named on stderr). `ysess ls
+/// --archive` lists the archived sessions the agents no longer have.
+///
+/// Examples:
+///   ysess archive                         into ~/.local/share/ysess/archive
+///   ysess archive ~/backup/sessions
+///   ysess archive --hook claude           the Claude Code hook that runs it
+///   ysess archive --json | jq -r 'select(.change == "version") | .copy'
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ArchiveArgs {
+    /// The archive [default: $XDG_DATA_HOME/ysess/archive, else
+    /// ~/.local/share/ysess/archive]
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Print the hook entry that runs `ysess archive` when a session of
+    /// this agent ends, and archive nothing
+    #[arg(long, value_enum, value_name = "AGENT")]
+    pub hook: Option<Hook>,
+    /// One JSON object per session archived, then a total
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The agents whose hooks `--hook` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Hook {
+    /// Claude Code's `SessionEnd` hook, for ~/.claude/settings.json.
+    Claude,
+}
+
+/// The archive's folder: DIR, else the default.
+pub fn dir(named: Option<&Path>) -> Result<PathBuf, Failure> {
+    match named {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => archive::default_dir(&|name| std::env::var_os(name)).ok_or_else(|| {
+            Failure::refuse("no archive folder: neither $XDG_DATA_HOME nor $HOME is set")
+                .with_hint("name one: ysess archive DIR")
+        }),
+    }
+}
+
+pub fn run(args: &ArchiveArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if let Some(Hook::Claude) = args.hook {
+        writeln!(ctx.streams.out, "{}", claude_hook(args.dir.as_deref()))?;
+        return Ok(Exit::Success);
+    }
+    let dir = dir(args.dir.as_deref())?;
+    let sources = archive::sources(&|name| std::env::var_os(name));
+    let quiet = ctx.global.quiet;
+    let err = &mut *ctx.streams.err;
+    let report = archive::archive(&dir, &sources, || {
+        if !quiet {
+            let _ = writeln!(err, "waiting for another `ysess archive` to finish");
+        }
+    })
+    .map_err(|e| Failure::refuse(format!("{}: cannot archive: {e}", dir.display())))?;
+    for (path, why) in &report.failed {
+        let text = format!("{}: {why}", path.display());
+        ctx.streams.diag(Level::Error, &escape(&text))?;
+    }
+    if !quiet {
+        for store in &report.skipped {
+            let text = format!(
+                "{}: not archived: a database (or a store of many files) is never copied while its agent may write it",
+                store.display()
+            );
+            ctx.streams.diag(Level::Warning, &escape(&text))?;
+        }
+    }
+    if args.json {
+        for f in &report.files {
+            let (change, bytes) = match f.outcome {
+                Outcome::New => ("new", size_of(&dir.join(&f.copy))),
+                Outcome::Grew(n) => ("grew", n),
+                Outcome::Version => ("version", size_of(&dir.join(&f.copy))),
+                Outcome::Unchanged => ("unchanged", 0),
+            };
+            let line = json::Archived {
+                r#type: "archived",
+                path: f.path.display().to_string(),
+                copy: f.copy.display().to_string(),
+                change,
+                bytes,
+            };
+            json_line(ctx.streams.out, &line)?;
+        }
+        json_line(ctx.streams.out, &total(&dir, &report))?;
+    }
+    if !quiet {
+        writeln!(ctx.streams.err, "{}", summary(&report))?;
+    }
+    Ok(if report.failed.is_empty() {
+        Exit::Success
+    } else {
+        Exit::No
+    })
+}
+
+fn size_of(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+fn total(dir: &Path, report: &Report) -> json::ArchiveTotal {
+    let count =
+        |want: fn(&Outcome) -> bool| report.files.iter().filter(|f| want(&f.outcome)).count();
+    json::ArchiveTotal {
+        r#type: "total",
+        archive: dir.display().to_string(),
+        new: count(|o| *o == Outcome::New),
+        grew: count(|o| matches!(o, Outcome::Grew(_))),
+        grew_bytes: grew_bytes(report),
+        versions: count(|o| *o == Outcome::Version),
+        unchanged: count(|o| *o == Outcome::Unchanged),
+        gone: report.gone,
+        failed: report.failed.len(),
+        skipped: report.skipped.len(),
+    }
+}
+
+fn grew_bytes(report: &Report) -> u64 {
+    report
+        .files
+        .iter()
+        .map(|f| match f.outcome {
+            Outcome::Grew(n) => n,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// `archived: 3 new sessions, 5 grew (+1.2 MB), 1 new version, 120
+/// unchanged`, and those no longer live, and the failures.
+fn summary(report: &Report) -> String {
+    let t = total(Path::new(""), report);
+    let plural = |n: usize, one: &str, many: &str| {
+        format!(
+            "{} {}",
+            thousands(n as u64),
+            if n == 1 { one } else { many }
+        )
+    };
+    let mut parts = vec![
+        plural(t.new, "new session", "new sessions"),
+        format!(
+            "{} grew (+{})",
+            thousands(t.grew as u64),
+            super::fsck::fleet::size(t.grew_bytes)
+        ),
+        plural(t.versions, "new version", "new versions"),
+        format!("{} unchanged", thousands(t.unchanged as u64)),
+    ];
+    if t.gone > 0 {
+        parts.push(format!(
+            "{} kept that the agents deleted",
+            thousands(t.gone as u64)
+        ));
+    }
+    if t.failed > 0 {
+        parts.push(format!("{} failed", thousands(t.failed as u64)));
+    }
+    format!("archived: {}", parts.join(", "))
+}
+
+/// The `SessionEnd` hook entry for Claude Code's settings.json.
+fn claude_hook(dir: Option<&Path>) -> String {
+    let mut command = "ysess archive --quiet".to_string();
+    if let Some(dir) = dir {
+        command.push(' ');
+        command.push_str(&shell_quote(&dir.display().to_string()));
+    }
+    let hook = serde_json::json!({
+        "hooks": {
+            "SessionEnd": [
+                { "hooks": [ { "type": "command", "command": command } ] }
+            ]
+        }
+    });
+    serde_json::to_string_pretty(&hook).expect("a JSON value prints")
+}
+
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-~+=:,@".contains(&b));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_counts_each_outcome() {
+        let file = |outcome| archive::Archived {
+            path: "a".into(),
+            copy: "b".into(),
+            outcome,
+        };
+        let report = Report {
+            files: vec![
+                file(Outcome::New),
+                file(Outcome::Grew(1_200_000)),
+                file(Outcome::Version),
+                file(Outcome::Unchanged),
+                file(Outcome::Unchanged),
+            ],
+            ..Report::default()
+        };
+        assert_eq!(
+            summary(&report),
+            "archived: 1 new session, 1 grew (+1.2 MB), 1 new version, 2 unchanged"
+        );
+    }
+
+    #[test]
+    fn the_hook_quotes_a_folder_with_spaces() {
+        let hook = claude_hook(Some(Path::new("/my sessions")));
+        let v: serde_json::Value = serde_json::from_str(&hook).expect("json");
+        assert_eq!(
+            v["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+            "ysess archive --quiet '/my sessions'"
+        );
+    }
+}

@@ -1,0 +1,374 @@
+//! `ysess archive`: every session the agents keep, copied into one folder
+//! that only grows, so that an app deleting or rewriting its files loses
+//! nothing.
+//!
+//! The layout: `DIR/<agent>/<the file's path under the agent's folder>`
+//! (`claude/-home-me-app/<id>.jsonl`, with its
+//! `<id>/subagents/agent-*.jsonl` beside it), and the files of
+//! `$YSESS_PATH` under `DIR/path/<their absolute path>`. A session whose
+//! history was rewritten gets a new version beside the old one,
+//! `NAME.v2.jsonl` (`.v3`, …), which later growth goes to. `.manifest`
+//! remembers each live file's size and time as last archived, so a run
+//! over unchanged sessions costs a directory walk; it is only a cache,
+//! and a run without it reads the copies instead.
+//!
+//! Sessions an agent keeps in a database (OpenCode's) are not copied:
+//! [`Report::skipped`] names each store once.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use serde::{Deserialize, Serialize};
+
+use super::sessions::{Found, Root, find};
+use crate::check::digest::{Change, Digest, Hasher, compare};
+use crate::format::Format;
+use crate::write::archive as files;
+use crate::write::output::Output;
+
+/// The manifest's name in the archive.
+pub const MANIFEST: &str = ".manifest";
+
+/// The archive's folder when none is named: `$XDG_DATA_HOME/ysess/archive`,
+/// else `~/.local/share/ysess/archive`.
+pub fn default_dir(var: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    set("XDG_DATA_HOME")
+        .filter(|d| d.is_absolute())
+        .or_else(|| set("HOME").map(|h| h.join(".local/share")))
+        .map(|d| d.join("ysess/archive"))
+}
+
+/// A folder sessions are archived from, and the folder of the archive
+/// they go to (`claude`, …, `path/<the folder>`).
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// Where the agent keeps its sessions.
+    pub root: Root,
+    /// Where they go, relative to the archive.
+    pub into: PathBuf,
+}
+
+/// Each agent's folders, then `$YSESS_PATH`'s, as `ls` looks in them.
+pub fn sources(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Source> {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty());
+    let home = set("HOME").map(PathBuf::from);
+    let mut out: Vec<Source> = Format::ALL
+        .into_iter()
+        .flat_map(|f| {
+            f.spec()
+                .session_dirs(&set, home.as_deref())
+                .into_iter()
+                .map(move |dir| Source {
+                    root: Root { dir, named: false },
+                    into: PathBuf::from(f.name()),
+                })
+        })
+        .collect();
+    if let Some(path) = set("YSESS_PATH") {
+        out.extend(
+            std::env::split_paths(&path)
+                .filter(|d| d.is_absolute())
+                .map(|dir| Source {
+                    into: Path::new("path").join(relative(&dir)),
+                    root: Root { dir, named: true },
+                }),
+        );
+    }
+    out
+}
+
+/// `path` without its root (`/home/me` → `home/me`).
+fn relative(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .collect()
+}
+
+/// What happened to one live file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Copied for the first time.
+    New,
+    /// Its new bytes appended to its copy.
+    Grew(u64),
+    /// Its history was rewritten: copied whole as a new version.
+    Version,
+    /// Nothing new.
+    Unchanged,
+}
+
+/// One live file archived.
+#[derive(Debug, Clone)]
+pub struct Archived {
+    /// The live file.
+    pub path: PathBuf,
+    /// Its copy, relative to the archive.
+    pub copy: PathBuf,
+    /// What was done.
+    pub outcome: Outcome,
+}
+
+/// A run's result.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Every live file, in the order found.
+    pub files: Vec<Archived>,
+    /// Files that could not be read or archived, and why.
+    pub failed: Vec<(PathBuf, io::Error)>,
+    /// Stores not copied (a database), each once.
+    pub skipped: BTreeSet<PathBuf>,
+    /// Files archived before that are no longer live.
+    pub gone: usize,
+}
+
+/// What the manifest keeps of a live file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Seen {
+    live: PathBuf,
+    copy: PathBuf,
+    bytes: u64,
+    modified_ns: u128,
+}
+
+fn read_manifest(dir: &Path) -> BTreeMap<PathBuf, Seen> {
+    let Ok(file) = std::fs::File::open(dir.join(MANIFEST)) else {
+        return BTreeMap::new();
+    };
+    BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|l| serde_json::from_str::<Seen>(&l).ok())
+        .map(|s| (s.live.clone(), s))
+        .collect()
+}
+
+fn write_manifest(dir: &Path, seen: &BTreeMap<PathBuf, Seen>) -> io::Result<()> {
+    use std::io::Write;
+    let mut out = Output::create(&dir.join(MANIFEST), &[], None)?;
+    for s in seen.values() {
+        let line = serde_json::to_string(s).map_err(io::Error::other)?;
+        writeln!(out, "{line}")?;
+    }
+    out.finish()?;
+    Ok(())
+}
+
+/// The live files under `source`: each session and its subagents' files,
+/// none inside the archive `dir`.
+fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for found in find(std::slice::from_ref(&source.root)) {
+        match found {
+            Found::File { path, .. } => {
+                if let Some(store) = Format::store_of(&path) {
+                    report.skipped.insert(store);
+                    continue;
+                }
+                if path.starts_with(dir) {
+                    continue;
+                }
+                let subagents: Vec<PathBuf> = Format::ALL
+                    .iter()
+                    .flat_map(|f| f.spec().subagent_files(&path))
+                    .map(|(_, p)| p)
+                    .collect();
+                out.push(path);
+                out.extend(subagents);
+            }
+            Found::Unreadable { path, error } => report.failed.push((path, error)),
+        }
+    }
+    out
+}
+
+/// Archives every live file of `sources` into `dir` (made if needed),
+/// under its lock; `waiting` is called when another run holds it.
+pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Result<Report> {
+    let lock = files::lock(dir, waiting)?;
+    let dir = dir.canonicalize()?;
+    let mut seen = read_manifest(&dir);
+    let mut report = Report::default();
+    let mut done = BTreeSet::new();
+    for source in sources {
+        let root = source
+            .root
+            .dir
+            .canonicalize()
+            .unwrap_or(source.root.dir.clone());
+        for path in live_files(source, &dir, &mut report) {
+            if !done.insert(path.clone()) {
+                continue;
+            }
+            let under = path.strip_prefix(&source.root.dir).unwrap_or(&path);
+            let under = if under == path {
+                path.strip_prefix(&root).unwrap_or(&path)
+            } else {
+                under
+            };
+            let copy = source.into.join(relative(under));
+            match one(&dir, &path, copy, seen.get(&path)) {
+                Ok((archived, now)) => {
+                    seen.insert(path.clone(), now);
+                    report.files.push(archived);
+                }
+                Err(e) => report.failed.push((path, e)),
+            }
+        }
+    }
+    report.gone = seen.keys().filter(|p| !done.contains(*p)).count();
+    write_manifest(&dir, &seen)?;
+    drop(lock);
+    Ok(report)
+}
+
+/// The copy's versions: `NAME.jsonl`, `NAME.v2.jsonl`, …
+fn version(copy: &Path, n: u32) -> PathBuf {
+    if n < 2 {
+        return copy.to_path_buf();
+    }
+    let stem = copy.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let name = match copy.extension() {
+        Some(ext) => format!(
+            "{}.v{n}.{}",
+            stem.unwrap_or_default(),
+            ext.to_string_lossy()
+        ),
+        None => format!("{}.v{n}", stem.unwrap_or_default()),
+    };
+    copy.with_file_name(name)
+}
+
+/// The last version of `copy` in the archive, and the number the next
+/// takes.
+fn last_version(dir: &Path, copy: &Path) -> (Option<PathBuf>, u32) {
+    let mut n = 1;
+    while dir.join(version(copy, n + 1)).exists() {
+        n += 1;
+    }
+    let last = version(copy, n);
+    (dir.join(&last).exists().then_some(last), n + 1)
+}
+
+fn digest_of(path: &Path) -> io::Result<Digest> {
+    let mut file = crate::input::open_regular(path)?;
+    let mut hasher = Hasher::default();
+    let mut buf = vec![0u8; 64 << 10];
+    let mut total = 0u64;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+                total += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(hasher.finish(total))
+}
+
+/// Archives the live file `path` to `copy` (relative to the archive
+/// `dir`), as the manifest last saw it (`before`).
+fn one(
+    dir: &Path,
+    path: &Path,
+    copy: PathBuf,
+    before: Option<&Seen>,
+) -> io::Result<(Archived, Seen)> {
+    let meta = std::fs::metadata(path)?;
+    let modified_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let now = |copy: PathBuf| Seen {
+        live: path.to_path_buf(),
+        copy,
+        bytes: meta.len(),
+        modified_ns,
+    };
+    let done = |copy: PathBuf, outcome| {
+        let archived = Archived {
+            path: path.to_path_buf(),
+            copy: copy.clone(),
+            outcome,
+        };
+        Ok((archived, now(copy)))
+    };
+    let before = before.filter(|s| dir.join(&s.copy).is_file());
+    if let Some(s) = before.filter(|s| s.bytes == meta.len() && s.modified_ns == modified_ns) {
+        return done(s.copy.clone(), Outcome::Unchanged);
+    }
+    // The copy this file went to last, then the newest version on disk
+    // (a run killed after making a version, before its manifest).
+    let (newest, next) = last_version(dir, &copy);
+    let mut candidates: Vec<PathBuf> = before.map(|s| s.copy.clone()).into_iter().collect();
+    candidates.extend(newest.filter(|n| !candidates.contains(n)));
+    if candidates.is_empty() {
+        files::create(
+            &dir.join(&copy),
+            &mut crate::input::open_regular(path)?,
+            path,
+        )?;
+        return done(copy, Outcome::New);
+    }
+    for last in candidates {
+        let digest = digest_of(&dir.join(&last))?;
+        match compare(crate::input::open_regular(path)?, &digest)? {
+            Change::Unchanged => return done(last, Outcome::Unchanged),
+            Change::Appended(_) => {
+                let mut live = crate::input::open_regular(path)?;
+                live.seek(SeekFrom::Start(digest.bytes))?;
+                let n = files::append(&dir.join(&last), digest.bytes, &mut live)?;
+                return done(last, Outcome::Grew(n));
+            }
+            Change::Rewritten => {}
+        }
+    }
+    let new = version(&copy, next);
+    files::create(
+        &dir.join(&new),
+        &mut crate::input::open_regular(path)?,
+        path,
+    )?;
+    done(new, Outcome::Version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_go_before_the_extension() {
+        let p = Path::new("claude/p/s.jsonl");
+        assert_eq!(version(p, 1), p);
+        assert_eq!(version(p, 2), Path::new("claude/p/s.v2.jsonl"));
+        assert_eq!(
+            version(Path::new("gemini/chats/session-a.json"), 3),
+            Path::new("gemini/chats/session-a.v3.json")
+        );
+    }
+
+    #[test]
+    fn the_default_folder_follows_xdg_data_home_else_home() {
+        let xdg = |n: &str| match n {
+            "XDG_DATA_HOME" => Some("/data".into()),
+            "HOME" => Some("/home/me".into()),
+            _ => None,
+        };
+        assert_eq!(
+            default_dir(&xdg),
+            Some(PathBuf::from("/data/ysess/archive"))
+        );
+        let home = |n: &str| (n == "HOME").then(|| "/home/me".into());
+        assert_eq!(
+            default_dir(&home),
+            Some(PathBuf::from("/home/me/.local/share/ysess/archive"))
+        );
+    }
+}
