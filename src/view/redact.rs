@@ -222,84 +222,30 @@ impl Redactor {
     /// arguments, a record's data, the model and error, the label, and
     /// the message as stored.
     pub fn entry(&self, entry: &mut Entry) {
-        let text = |s: &mut String| {
+        let mut text = |s: &mut String| {
             if let Cow::Owned(new) = self.redact(s) {
                 *s = new;
             }
         };
-        entry.label.as_mut().map(text);
-        self.value(&mut entry.message_value);
-        match &mut entry.message {
-            Message::User { content } => self.blocks(content),
-            Message::Assistant {
-                content,
-                model,
-                provider,
-                error_message,
-                stop_reason,
-                ..
-            } => {
-                self.blocks(content);
-                [model, provider, stop_reason].into_iter().for_each(text);
-                error_message.as_mut().map(text);
-            }
-            Message::ToolResult {
-                tool_call_id,
-                tool_name,
-                content,
-                ..
-            } => {
-                self.blocks(content);
-                [tool_call_id, tool_name].into_iter().for_each(text);
-            }
-            Message::Custom {
-                role,
-                kind,
-                data,
-                said,
-            } => {
-                [role, kind].into_iter().for_each(text);
-                self.value(data);
-                self.blocks(said);
-            }
+        if let Some(label) = &mut entry.label {
+            text(label);
         }
+        each_string(&mut entry.message, &mut text);
+        self.value(&mut entry.message_value);
     }
 
-    fn blocks(&self, blocks: &mut [Block]) {
-        let text = |s: &mut String| {
-            if let Cow::Owned(new) = self.redact(s) {
-                *s = new;
-            }
-        };
-        for block in blocks {
-            match block {
-                Block::Text(s) | Block::Thinking { text: s, .. } => text(s),
-                Block::Image { mime_type, .. } => text(mime_type),
-                Block::ToolCall {
-                    id,
-                    name,
-                    arguments,
-                } => {
-                    [id, name].into_iter().for_each(text);
-                    self.value(arguments);
-                }
-                Block::Markup { text: s, pieces } => {
-                    text(s);
-                    for piece in pieces {
-                        match piece {
-                            Piece::Words(s) | Piece::Command(s) => text(s),
-                            Piece::Output { text: s, .. } => text(s),
-                            Piece::Task {
-                                id,
-                                status,
-                                summary,
-                            } => [id, status, summary].into_iter().for_each(text),
-                            Piece::Context { tag, text: s } => [tag, s].into_iter().for_each(text),
-                        }
-                    }
-                }
-            }
+    /// The secrets in `entry`'s label and message, string by string, in
+    /// the order a view shows them (the message as stored is the same
+    /// text again, not searched twice).
+    pub fn find_entry(&self, entry: &Entry) -> Vec<Find> {
+        let mut finds = Vec::new();
+        let mut message = entry.message.clone();
+        let mut look = |s: &mut String| finds.extend(self.find(s));
+        if let Some(label) = &entry.label {
+            look(&mut label.clone());
         }
+        each_string(&mut message, &mut look);
+        finds
     }
 
     /// Every string in a JSON value, keys included.
@@ -322,6 +268,87 @@ impl Redactor {
             }
             _ => {}
         }
+    }
+}
+
+/// Calls `f` on every string of `message`: its blocks, tool calls'
+/// arguments (values, not keys), a record's data, the model and error.
+fn each_string(message: &mut Message, f: &mut dyn FnMut(&mut String)) {
+    match message {
+        Message::User { content } => blocks(content, f),
+        Message::Assistant {
+            content,
+            model,
+            provider,
+            error_message,
+            stop_reason,
+            ..
+        } => {
+            blocks(content, f);
+            [model, provider, stop_reason].into_iter().for_each(&mut *f);
+            error_message.as_mut().map(f);
+        }
+        Message::ToolResult {
+            tool_call_id,
+            tool_name,
+            content,
+            ..
+        } => {
+            blocks(content, f);
+            [tool_call_id, tool_name].into_iter().for_each(f);
+        }
+        Message::Custom {
+            role,
+            kind,
+            data,
+            said,
+        } => {
+            [role, kind].into_iter().for_each(&mut *f);
+            value_strings(data, f);
+            blocks(said, f);
+        }
+    }
+}
+
+fn blocks(blocks: &mut [Block], f: &mut dyn FnMut(&mut String)) {
+    for block in blocks {
+        match block {
+            Block::Text(s) | Block::Thinking { text: s, .. } => f(s),
+            Block::Image { mime_type, .. } => f(mime_type),
+            Block::ToolCall {
+                id,
+                name,
+                arguments,
+            } => {
+                [id, name].into_iter().for_each(&mut *f);
+                value_strings(arguments, f);
+            }
+            Block::Markup { text, pieces } => {
+                f(text);
+                for piece in pieces {
+                    match piece {
+                        Piece::Words(s) | Piece::Command(s) => f(s),
+                        Piece::Output { text, .. } => f(text),
+                        Piece::Task {
+                            id,
+                            status,
+                            summary,
+                        } => [id, status, summary].into_iter().for_each(&mut *f),
+                        Piece::Context { tag, text } => [tag, text].into_iter().for_each(&mut *f),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The strings of a JSON value (not its keys).
+fn value_strings(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
+    match value {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter_mut().for_each(|v| value_strings(v, f)),
+        Value::Object(map) => map.values_mut().for_each(|v| value_strings(v, f)),
+        _ => {}
     }
 }
 
