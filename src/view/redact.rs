@@ -170,12 +170,20 @@ impl Redactor {
     /// `text` with every secret replaced by `[redacted: KIND]`; borrowed
     /// when there was none.
     pub fn redact<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        self.apply(text, true)
+    }
+
+    /// [`Redactor::redact`], adding to the counts only when `counted` (a
+    /// second copy of a text shown once is not).
+    fn apply<'t>(&self, text: &'t str, counted: bool) -> Cow<'t, str> {
         let mut text = Cow::Borrowed(text);
         for (rule, count) in self.rules.iter().zip(&self.counts) {
             let mut found = 0;
             let replaced = replace(rule, &text, |_| found += 1);
             if let Some(replaced) = replaced {
-                count.fetch_add(found, Ordering::Relaxed);
+                if counted {
+                    count.fetch_add(found, Ordering::Relaxed);
+                }
                 text = Cow::Owned(replaced);
             }
         }
@@ -231,7 +239,8 @@ impl Redactor {
             text(label);
         }
         each_string(&mut entry.message, &mut text);
-        self.value(&mut entry.message_value);
+        // The same text again, as stored: redacted, not counted twice.
+        self.walk_value(&mut entry.message_value, false);
     }
 
     /// The secrets in `entry`'s label and message, string by string, in
@@ -250,21 +259,28 @@ impl Redactor {
 
     /// Every string in a JSON value, keys included.
     pub fn value(&self, value: &mut Value) {
+        self.walk_value(value, true);
+    }
+
+    fn walk_value(&self, value: &mut Value, counted: bool) {
         match value {
             Value::String(s) => {
-                if let Cow::Owned(new) = self.redact(s) {
+                if let Cow::Owned(new) = self.apply(s, counted) {
                     *s = new;
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.value(v)),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.walk_value(v, counted)),
             Value::Object(map) => {
-                if map.keys().any(|k| matches!(self.redact(k), Cow::Owned(_))) {
+                if map
+                    .keys()
+                    .any(|k| matches!(self.apply(k, false), Cow::Owned(_)))
+                {
                     let old = std::mem::take(map);
                     for (k, v) in old {
-                        map.insert(self.redact(&k).into_owned(), v);
+                        map.insert(self.apply(&k, counted).into_owned(), v);
                     }
                 }
-                map.values_mut().for_each(|v| self.value(v));
+                map.values_mut().for_each(|v| self.walk_value(v, counted));
             }
             _ => {}
         }
