@@ -468,6 +468,10 @@ mod tests {
         ),
         ("slack-token", "xoxb-1234567890-1234567890-abcdefABCDEF"),
         (
+            "slack-webhook",
+            "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        ),
+        (
             "jwt",
             "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
         ),
@@ -481,6 +485,8 @@ mod tests {
             assert_eq!(found, *kind);
             assert_eq!(left, format!("the key is [redacted: {kind}] ok"));
         }
+        let fine_grained = format!("github_pat_{}", "a1_B".repeat(20) + "c2");
+        assert_eq!(one(&r, &fine_grained).0, "github-token");
         let anthropic = format!("sk-ant-api03-{}AA", "a1B2".repeat(23) + "x");
         assert_eq!(one(&r, &format!("{anthropic}\n")).0, "anthropic-key");
     }
