@@ -443,7 +443,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__export)
-            opts="-o -f -C -q -j -h -V --session --html --markdown --output --parquet --all --since-manifest --manifest --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-o -f -C -q -j -h -V --session --html --markdown --output --parquet --all --since-manifest --manifest --redact --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -514,6 +514,10 @@ _ysess() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o filenames
                     fi
+                    return 0
+                    ;;
+                --redact-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -614,7 +618,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__grep)
-            opts="-F -i -w -l -c -f -C -q -j -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-F -i -w -l -c -f -C -q -j -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --secrets --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -629,6 +633,10 @@ _ysess() {
                     return 0
                     ;;
                 --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --redact-pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

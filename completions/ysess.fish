@@ -283,6 +283,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'W
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l parquet -d 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see docs/tables.md)' -r -f -a "(__fish_complete_directories)"
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l since-manifest -d 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l manifest -d 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact-pattern -d 'With --redact: also redact what REGEX matches (kind `pattern`); repeatable' -r
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -301,6 +302,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l all -d 'With --parquet: every session `ysess ls` finds'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]` (not with --parquet)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -404,6 +406,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -l role -d 'Only messa
 assistant\t''
 toolResult\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l tool -d 'Only the calls of the tool NAME (its name and arguments) and its results' -r
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l redact-pattern -d 'With --secrets: also list what REGEX matches (kind `pattern`); repeatable' -r
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -425,6 +428,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -s l -l list -d 'Print
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s c -l count -d 'Print each matching entry\'s id and its number of matching lines'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l json -d 'One JSON object per match: id, line, role, block, kind, tool, start, end, text (with --all, also session and path)'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l all -d 'Search every session, not only the session file'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l secrets -d 'List what `export --redact` would take out, one find a line: the entry\'s id, the kind, and the secret partly masked; no PATTERN'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -25,7 +25,7 @@
 //! | [`write`](mod@write) | lock, plan, append, repair: the only code that changes a file (and an archive's copies, [`write::archive`]) |
 //! | [`fleet`] | `fsck` as operations: one file ([`fleet::check`]), and many (the walk of directories, checks on every core in bounded memory, old versions from git or a manifest); every session kept in an archive that only grows ([`fleet::archive`]) |
 //! | [`compare`] | two directions of a conversation, or two copies of a file |
-//! | [`view`] | the view model: an entry's headline as every listing shows it ([`view::Headline`]), the rows of `log`, `reflog` and `status`, and an entry's body in parts ([`view::message::Body`]: text, thinking, tool calls, a tool's output, images, markup as it reads, a record's data, a model's error) that `show`, the Markdown, the page and the TUI's chat all draw |
+//! | [`view`] | the view model: an entry's headline as every listing shows it ([`view::Headline`]), the rows of `log`, `reflog` and `status`, and an entry's body in parts ([`view::message::Body`]: text, thinking, tool calls, a tool's output, images, markup as it reads, a record's data, a model's error) that `show`, the Markdown, the page and the TUI's chat all draw; secrets taken out of what a view shows ([`view::redact`], `export --redact`) |
 //! | [`ops`] | what each write command does, as one call with a typed error: tag, branch, checkout, append |
 //! | `table` | `export --parquet`'s tables: every entry, tree and session (feature `parquet`) |
 //! | `ui` | what a person sees: escaping, colour, pager, width, the graph's characters, the `--json` shapes, completion (feature `cli`) |

@@ -10,6 +10,7 @@ use crate::ops::export::{
 };
 use crate::repo::Repo;
 use crate::ui::output::json_line;
+use crate::view::redact::Redactor;
 
 /// Print a path's messages, ready for an agent to resume with
 ///
@@ -24,6 +25,13 @@ use crate::ui::output::json_line;
 /// the selected entry's path (`page.html#e42` selects e42). With
 /// --markdown, the path as a readable transcript.
 ///
+/// With --redact, secrets are taken out of what any of these forms writes
+/// (not --parquet): API keys and tokens (gitleaks' patterns), private key
+/// blocks, JWTs, random values assigned to a *_KEY, *_TOKEN, *_SECRET or
+/// *PASSWORD, e-mail addresses, the home directory and the user's name,
+/// and each --redact-pattern; each becomes `[redacted: KIND]`, and stderr
+/// says how many of each kind went.
+///
 /// With --parquet OUT, whole sessions (this one, the files or folders
 /// named, or --all) as Parquet tables in the folder OUT, for DuckDB, Spark
 /// or Trino: entries (by agent and UTC day), tree and sessions;
@@ -34,6 +42,7 @@ use crate::ui::output::json_line;
 ///   ysess export --session lib > lib.jsonl
 ///   ysess export --html -o session.html
 ///   ysess export --markdown lib > lib.md
+///   ysess export --html --redact -o share.html
 ///   ysess export --parquet tables --all --manifest tables.manifest
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -75,6 +84,14 @@ pub struct ExportArgs {
     /// for the next --since-manifest
     #[arg(long, value_name = "MANIFEST", requires = "parquet", value_hint = clap::ValueHint::FilePath)]
     pub manifest: Option<PathBuf>,
+    /// Replace secrets, e-mail addresses, the home directory and the user's
+    /// name with `[redacted: KIND]` (not with --parquet)
+    #[arg(long, conflicts_with = "parquet")]
+    pub redact: bool,
+    /// With --redact: also redact what REGEX matches (kind `pattern`);
+    /// repeatable
+    #[arg(long, value_name = "REGEX", requires = "redact")]
+    pub redact_pattern: Vec<String>,
 }
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -101,24 +118,30 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     let title = title(&ctx.global.file);
     let tz = ctx.tz.clone();
+    let redactor = match args.redact {
+        true => Some(super::redact::redactor(&args.redact_pattern)?),
+        false => None,
+    };
+    let redact = redactor.as_ref();
     let write = |out: &mut dyn Write| -> Result<(), Failure> {
         if args.html {
             let page = crate::ui::page::Page {
                 repo: &repo,
                 path_to: args.rev.is_some().then_some(target),
                 title: &title,
+                redact,
             };
             let mut out = BufWriter::with_capacity(1 << 16, out);
             crate::ui::page::write_page(&mut out, &page)?;
             out.flush()?;
         } else if args.markdown {
-            crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz)?;
+            crate::ui::markdown::write_transcript(out, &repo, target, &title, &tz, redact)?;
         } else if args.session {
-            session(out, &repo, target)?;
+            session(out, &repo, target, redact)?;
         } else {
             let file =
                 (ctx.global.file != std::path::Path::new("-")).then_some(ctx.global.file.as_path());
-            messages(out, &repo, target, file)?;
+            messages(out, &repo, target, file, redact)?;
         }
         Ok(())
     };
@@ -126,7 +149,20 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         Some(path) => to_file(path, &ctx.global.file, write)?,
         None => write(&mut *ctx.streams.out)?,
     }
+    if let Some(redactor) = &redactor
+        && !ctx.global.quiet
+    {
+        super::redact::report(ctx.streams.err, redactor)?;
+    }
     Ok(Exit::Success)
+}
+
+/// `value` through `redact`, when there is one.
+fn cleaned(mut value: serde_json::Value, redact: Option<&Redactor>) -> serde_json::Value {
+    if let Some(r) = redact {
+        r.value(&mut value);
+    }
+    value
 }
 
 /// The messages on the path as one JSON array.
@@ -135,19 +171,32 @@ fn messages(
     repo: &Repo,
     target: Ix,
     file: Option<&std::path::Path>,
+    redact: Option<&Redactor>,
 ) -> Result<(), Failure> {
-    json_line(out, &resumed_messages(repo, Some(target), file)?)?;
+    let mut messages = resumed_messages(repo, Some(target), file)?;
+    if let Some(r) = redact {
+        messages.iter_mut().for_each(|m| r.value(m));
+    }
+    json_line(out, &messages)?;
     Ok(())
 }
 
 /// The path as a linear yoagent session.
-fn session(out: &mut dyn Write, repo: &Repo, target: Ix) -> Result<(), Failure> {
+fn session(
+    out: &mut dyn Write,
+    repo: &Repo,
+    target: Ix,
+    redact: Option<&Redactor>,
+) -> Result<(), Failure> {
     if let Some(why) = session_refusal(repo) {
         return Err(Failure::refuse(why));
     }
     path_session(repo, target, crate::ops::now_ms(), |line| match line {
-        Line::Entry(raw) => json_line(out, &raw),
-        Line::Record(line) => writeln!(out, "{line}"),
+        Line::Entry(raw) => json_line(out, &cleaned(raw, redact)),
+        Line::Record(line) => match (redact, serde_json::from_str(&line)) {
+            (Some(_), Ok(value)) => json_line(out, &cleaned(value, redact)),
+            _ => writeln!(out, "{line}"),
+        },
     })?;
     Ok(())
 }

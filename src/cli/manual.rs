@@ -159,6 +159,11 @@ pub const ENVIRONMENT: Section = Section {
              ~/.local/share/ysess/refs)",
         ),
         (
+            "HOME, USER (USERPROFILE, USERNAME)",
+            "the home directory and user name that export --redact and grep --secrets take \
+             out of a session",
+        ),
+        (
             "YSESS_PROFILE",
             "when set and not empty, a command prints where its time went on stderr",
         ),

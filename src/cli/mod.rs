@@ -17,6 +17,7 @@ pub(crate) mod hint;
 mod log;
 pub(crate) mod ls;
 pub mod manual;
+mod redact;
 mod reflog;
 pub(crate) mod resume;
 

@@ -16,21 +16,28 @@ use crate::tree::Ix;
 use crate::ui::output::{escape, escape_lines};
 use crate::ui::render::time;
 use crate::view::message::{Body, Part, Said};
+use crate::view::redact::Redactor;
 use crate::view::{Entry, Look, Message, human_size};
 
-/// Writes the path root→`target` of `repo` as Markdown.
+/// Writes the path root→`target` of `repo` as Markdown; with `redact`,
+/// every text that came from the session or the machine goes through it
+/// (the entries, the title, the names on an entry).
 pub fn write_transcript(
     out: &mut dyn Write,
     repo: &Repo,
     target: Ix,
     title: &str,
     tz: &TimeZone,
+    redact: Option<&Redactor>,
 ) -> io::Result<()> {
     let tree = &repo.tree;
     let path = tree.path(target);
     let branches = repo.refs.pairs();
     let names = Names::new(tree, tree.head(), &branches);
-    writeln!(out, "# {}", escape(title))?;
+    let clean = |text: &str| -> String {
+        redact.map_or_else(|| text.to_string(), |r| r.redact(text).into_owned())
+    };
+    writeln!(out, "# {}", escape(&clean(title)))?;
     writeln!(out)?;
     writeln!(
         out,
@@ -42,7 +49,10 @@ pub fn write_transcript(
     writeln!(out)?;
     let mut total = [0u64; 4];
     for &ix in &path {
-        let entry = repo.entry(ix)?;
+        let mut entry = repo.entry(ix)?;
+        if let Some(r) = redact {
+            r.entry(&mut entry);
+        }
         // A response written over several lines shows its usage once, on
         // its last line, as `stats` counts it.
         let shown = crate::stats::shows_usage(repo, ix, &entry)?;
@@ -58,7 +68,9 @@ pub fn write_transcript(
                 *t += u;
             }
         }
-        heading(out, &entry, tree.short_id(ix), ix, &names, tz)?;
+        let decorations =
+            crate::ui::render::decorate(&names, ix, crate::ui::render::Paint { on: false });
+        heading(out, &entry, tree.short_id(ix), &clean(&decorations), tz)?;
         body(out, &entry, shown)?;
     }
     writeln!(out, "---")?;
@@ -71,13 +83,13 @@ pub fn write_transcript(
     Ok(())
 }
 
-/// `short`: the entry's id as ysess prints it.
+/// `short`: the entry's id as ysess prints it; `decorations`: HEAD,
+/// branches and labels, as `log` and `show` decorate an entry.
 fn heading(
     out: &mut dyn Write,
     entry: &Entry,
     short: &str,
-    ix: Ix,
-    names: &Names,
+    decorations: &str,
     tz: &TimeZone,
 ) -> io::Result<()> {
     let who = match &entry.message {
@@ -88,9 +100,6 @@ fn heading(
         Message::ToolResult { tool_name, .. } => format!("Tool result ({})", escape(tool_name)),
         Message::Custom { kind, .. } => format!("Custom ({})", escape(kind)),
     };
-    // HEAD, branches and labels, as `log` and `show` decorate an entry.
-    let decorations =
-        crate::ui::render::decorate(names, ix, crate::ui::render::Paint { on: false });
     writeln!(
         out,
         "## {who} · {}{decorations} · {}",

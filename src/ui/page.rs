@@ -26,6 +26,7 @@ use crate::tree::Ix;
 use crate::tree::graph::display_order;
 use crate::ui::graph::{Graph, Style};
 use crate::view::message::{Body, Part, Said};
+use crate::view::redact::Redactor;
 use crate::view::{Entry, Look, Message};
 
 const STYLE: &str = include_str!("page.css");
@@ -39,6 +40,17 @@ pub struct Page<'a> {
     pub path_to: Option<Ix>,
     /// The page's title (the session file's name), escaped here.
     pub title: &'a str,
+    /// Every text from the session or the machine goes through it: the
+    /// title, the outline's subjects, tags and names, the messages.
+    pub redact: Option<&'a Redactor>,
+}
+
+/// `text` through `redact`, when there is one.
+fn clean<'t>(redact: Option<&Redactor>, text: &'t str) -> std::borrow::Cow<'t, str> {
+    match redact {
+        Some(r) => r.redact(text),
+        None => std::borrow::Cow::Borrowed(text),
+    }
 }
 
 /// Writes the page.
@@ -80,8 +92,8 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
          <main><nav id=\"outline\" aria-label=\"Session tree\"><div id=\"rows\" role=\"tree\" tabindex=\"0\" aria-label=\"Entries\"></div></nav>\n\
          <section id=\"chat\" aria-live=\"polite\"><p class=\"note\">Loading…</p></section></main>\n\
          <noscript><p class=\"note\">This page shows the session with JavaScript; the data is in the page source.</p></noscript>\n",
-        html_escape(page.title),
-        html_escape(page.title),
+        html_escape(&clean(page.redact, page.title)),
+        html_escape(&clean(page.redact, page.title)),
     )?;
 
     // The tree: small, parsed first.
@@ -93,7 +105,7 @@ pub fn write_page(out: &mut dyn Write, page: &Page<'_>) -> io::Result<()> {
     writeln!(out, "<script>{SCRIPT}</script>")?;
 
     out.write_all(b"<script type=\"application/json\" id=\"messages\">[")?;
-    messages(out, repo, &shown)?;
+    messages(out, repo, &shown, page.redact)?;
     out.write_all(b"]</script>\n</body>\n</html>\n")?;
     Ok(())
 }
@@ -127,16 +139,20 @@ fn tree_json(
         "nodes",
         &seq(shown.iter().map(|&ix| {
             let row = crate::view::Headline::of(tree, &names, ix, false);
+            let text = |s: String| match clean(page.redact, &s) {
+                std::borrow::Cow::Owned(new) => new,
+                std::borrow::Cow::Borrowed(_) => s,
+            };
             Node {
                 parent: place(tree.parent(ix)),
                 role: row.kind.role_name(),
                 short: (row.short != row.id).then_some(row.short),
                 id: row.id,
-                tag: row.tag,
-                subject: row.subject,
+                tag: text(row.tag),
+                subject: text(row.subject),
                 time: row.timestamp,
-                labels: row.labels,
-                branches: row.branches,
+                labels: row.labels.into_iter().map(text).collect(),
+                branches: row.branches.into_iter().map(text).collect(),
             }
         })),
     )
@@ -160,14 +176,19 @@ fn tree_json(
 
 /// The messages, in the same order as the nodes: read and serialized in
 /// chunks on every core, written here in order.
-fn messages(out: &mut dyn Write, repo: &Repo, shown: &[Ix]) -> io::Result<()> {
+fn messages(
+    out: &mut dyn Write,
+    repo: &Repo,
+    shown: &[Ix],
+    redact: Option<&Redactor>,
+) -> io::Result<()> {
     let workers = crate::input::par::jobs_up_to(8);
     let mut chunks = shown.chunks(CHUNK).enumerate();
     let mut failed = None;
     crate::input::par::ordered_map(
         workers,
         || Ok::<_, io::Error>(chunks.next()),
-        |(k, chunk)| messages_json(repo, chunk, k == 0),
+        |(k, chunk)| messages_json(repo, chunk, k == 0, redact),
         |done| match done {
             Ok(bytes) if failed.is_none() => {
                 if let Err(e) = out.write_all(&bytes) {
@@ -187,13 +208,21 @@ const CHUNK: usize = 256;
 
 /// The JSON of some entries' messages, comma-separated (a leading comma
 /// unless `first`).
-fn messages_json(repo: &Repo, chunk: &[Ix], first: bool) -> io::Result<Vec<u8>> {
+fn messages_json(
+    repo: &Repo,
+    chunk: &[Ix],
+    first: bool,
+    redact: Option<&Redactor>,
+) -> io::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(chunk.len() * 1024);
     for (k, &ix) in chunk.iter().enumerate() {
         if k > 0 || !first {
             out.push(b',');
         }
-        let entry = repo.entry(ix)?;
+        let mut entry = repo.entry(ix)?;
+        if let Some(r) = redact {
+            r.entry(&mut entry);
+        }
         let mut ser = serde_json::Serializer::with_formatter(&mut out, HtmlJson);
         let shown = crate::stats::shows_usage(repo, ix, &entry)?;
         Msg(&entry, repo.format, shown)

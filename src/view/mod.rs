@@ -7,6 +7,7 @@
 
 pub mod log;
 pub mod message;
+pub mod redact;
 pub mod reflog;
 pub mod status;
 

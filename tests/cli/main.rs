@@ -37,6 +37,7 @@ mod qwen;
 mod race;
 mod ranges;
 mod readme;
+mod redact;
 mod reflog;
 mod refs;
 mod resume;

@@ -1,4 +1,5 @@
 mod all;
+mod secrets;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,12 +38,14 @@ use crate::ui::render::{Paint, short_session};
 ///   ysess grep --tool bash -l 'ls '       the entries whose bash calls list files
 ///   ysess grep --json error | jq .id
 ///   ysess grep --all -l 'rate limit'      which sessions hit it
+///   ysess grep --secrets                  what `export --redact` takes out
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct GrepArgs {
-    /// The pattern: a regular expression, or with -F a fixed string
-    #[arg(value_name = "PATTERN")]
-    pub pattern: String,
+    /// The pattern: a regular expression, or with -F a fixed string (with
+    /// --secrets, none: the first REV)
+    #[arg(value_name = "PATTERN", required_unless_present = "secrets")]
+    pub pattern: Option<String>,
     /// Search the paths from the root to these entries, or ranges of them
     /// as `log` takes them (`A..B`) [default: every entry of the file]
     #[arg(value_name = "REV", add = crate::ui::complete::revisions())]
@@ -80,9 +83,23 @@ pub struct GrepArgs {
     /// Search every session, not only the session file
     #[arg(long)]
     pub all: bool,
+    /// List what `export --redact` would take out, one find a line: the
+    /// entry's id, the kind, and the secret partly masked; no PATTERN
+    #[arg(long, conflicts_with_all = [
+        "fixed_strings", "ignore_case", "word_regexp", "context", "role",
+        "tool", "list", "count", "json", "all",
+    ])]
+    pub secrets: bool,
+    /// With --secrets: also list what REGEX matches (kind `pattern`);
+    /// repeatable
+    #[arg(long, value_name = "REGEX", requires = "secrets")]
+    pub redact_pattern: Vec<String>,
 }
 
 pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    if args.secrets {
+        return secrets::run(args, ctx);
+    }
     let (pattern, scope) = pattern_of(args)?;
     let render = Render {
         args,
@@ -119,10 +136,11 @@ fn pattern_of(args: &GrepArgs) -> Result<(Pattern, Scope), Failure> {
         ignore_case: args.ignore_case,
         word: args.word_regexp,
     };
-    let pattern = Pattern::new(&args.pattern, options).map_err(|e| {
+    let text = args.pattern.as_deref().unwrap_or_default();
+    let pattern = Pattern::new(text, options).map_err(|e| {
         Failure::usage(format!(
             "the pattern {:?} does not parse: {}",
-            args.pattern,
+            text,
             crate::search::one_line(&e)
         ))
     })?;
