@@ -66,25 +66,7 @@ impl Home {
     }
 
     fn run(&self, args: &[&str]) -> Run {
-        let home = self.dir.join("home");
-        let apps = self.dir.join("apps");
-        self.dir.run_with(
-            args,
-            None,
-            &[
-                ("HOME", home.to_str().expect("UTF-8")),
-                ("YSESS_PATH", apps.to_str().expect("UTF-8")),
-                ("CLAUDE_CONFIG_DIR", ""),
-                ("CODEX_HOME", ""),
-                ("PI_CODING_AGENT_DIR", ""),
-                ("PI_CODING_AGENT_SESSION_DIR", ""),
-                ("QWEN_HOME", ""),
-                ("QWEN_RUNTIME_DIR", ""),
-                ("GEMINI_CLI_HOME", ""),
-                ("COPILOT_HOME", ""),
-                ("XDG_DATA_HOME", ""),
-            ],
-        )
+        self.dir.run_in_home(args)
     }
 
     /// The file's copy in the archive, by its path under the agent's

@@ -11,13 +11,12 @@
 //! pre-commit checks their definitions (`validate-manifest`), and their
 //! `language: system` twins, the same command, run here.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::support::{Dir, Group, missing, user_line};
+use crate::support::{Dir, Group, missing, python_venv, user_line};
 
 const PRECOMMIT: Group = Group {
     name: "precommit",
@@ -44,30 +43,12 @@ fn precommit_missing() -> Option<String> {
                     .output()
                     .is_ok_and(|o| o.status.success())
             };
-            if works() {
-                return None;
-            }
-            let _ = writeln!(
-                std::io::stderr(),
-                "setting up the precommit tests: {} (once)",
-                PRECOMMIT.enable
-            );
-            let made = Command::new("python3")
-                .args(["-m", "venv"])
-                .arg(root().join("tests/precommit/.venv"))
-                .output();
-            let pip = Command::new(venv("python"))
-                .args(["-m", "pip", "install", "--quiet", "-r"])
-                .arg(root().join("tests/precommit/requirements.txt"))
-                .output();
-            if made.is_ok_and(|o| o.status.success())
-                && pip.is_ok_and(|o| o.status.success())
-                && works()
-            {
-                None
-            } else {
-                Some("pre-commit is not installed in tests/precommit/.venv".to_string())
-            }
+            python_venv(
+                &PRECOMMIT,
+                "precommit",
+                works,
+                "pre-commit is not installed in tests/precommit/.venv",
+            )
         })
         .clone()
 }

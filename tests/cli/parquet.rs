@@ -12,7 +12,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{Dir, Group, Run, fixture, missing};
+use crate::support::{Dir, Group, Run, fixture, missing, python_venv};
 
 const DUCKDB: Group = Group {
     name: "duckdb",
@@ -29,37 +29,18 @@ fn duckdb_missing() -> Option<String> {
     static SET_UP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     SET_UP
         .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
             let works = || {
                 Command::new(python())
                     .args(["-c", "import duckdb"])
                     .output()
                     .is_ok_and(|o| o.status.success())
             };
-            if works() {
-                return None;
-            }
-            let _ = writeln!(
-                std::io::stderr(),
-                "setting up the duckdb tests: {} (once)",
-                DUCKDB.enable
-            );
-            let venv = Command::new("python3")
-                .args(["-m", "venv"])
-                .arg(root.join("tests/duckdb/.venv"))
-                .output();
-            let pip = Command::new(python())
-                .args(["-m", "pip", "install", "--quiet", "-r"])
-                .arg(root.join("tests/duckdb/requirements.txt"))
-                .output();
-            if venv.is_ok_and(|o| o.status.success())
-                && pip.is_ok_and(|o| o.status.success())
-                && works()
-            {
-                None
-            } else {
-                Some("DuckDB's Python package is not installed in tests/duckdb/.venv".to_string())
-            }
+            python_venv(
+                &DUCKDB,
+                "duckdb",
+                works,
+                "DuckDB's Python package is not installed in tests/duckdb/.venv",
+            )
         })
         .clone()
 }

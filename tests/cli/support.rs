@@ -54,6 +54,31 @@ impl Dir {
         self.run_with(args, Some(stdin), &[])
     }
 
+    /// Runs ysess with `home/` here as HOME, where each agent keeps its
+    /// sessions at its default place (no agent's variable set), and `apps/`
+    /// as YSESS_PATH.
+    pub fn run_in_home(&self, args: &[&str]) -> Run {
+        let home = self.join("home");
+        let apps = self.join("apps");
+        self.run_with(
+            args,
+            None,
+            &[
+                ("HOME", home.to_str().expect("UTF-8")),
+                ("YSESS_PATH", apps.to_str().expect("UTF-8")),
+                ("CLAUDE_CONFIG_DIR", ""),
+                ("CODEX_HOME", ""),
+                ("PI_CODING_AGENT_DIR", ""),
+                ("PI_CODING_AGENT_SESSION_DIR", ""),
+                ("QWEN_HOME", ""),
+                ("QWEN_RUNTIME_DIR", ""),
+                ("GEMINI_CLI_HOME", ""),
+                ("COPILOT_HOME", ""),
+                ("XDG_DATA_HOME", ""),
+            ],
+        )
+    }
+
     pub fn run_with(&self, args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ysess"));
         cmd.args(args)
@@ -354,6 +379,43 @@ pub const BROWSER: Group = Group {
     name: "browser",
     enable: "apt-get install chromium (or set YSESS_CHROMIUM to a Chromium)",
 };
+
+/// Makes the Python environment `tests/FOLDER/.venv` from
+/// `tests/FOLDER/requirements.txt`, as `.ci/run` does, unless `works`
+/// already holds (the caller keeps the answer, to ask once per run): `None`
+/// when it works after, else `why_not`.
+pub fn python_venv(
+    group: &Group,
+    folder: &str,
+    works: impl Fn() -> bool,
+    why_not: &str,
+) -> Option<String> {
+    if works() {
+        return None;
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "setting up the {} tests: {} (once)",
+        group.name,
+        group.enable
+    );
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(dir.join(".venv"))
+        .output();
+    let pip = Command::new(dir.join(".venv/bin/python"))
+        .args(["-m", "pip", "install", "--quiet", "-r"])
+        .arg(dir.join("requirements.txt"))
+        .output();
+    if made.is_ok_and(|o| o.status.success()) && pip.is_ok_and(|o| o.status.success()) && works() {
+        None
+    } else {
+        Some(why_not.to_string())
+    }
+}
 
 /// `group`'s program is missing (`why`): fails the test, unless
 /// `YSESS_SKIP` names the group outside CI; then says it skipped, and the
