@@ -68,12 +68,12 @@ pub fn manual() -> String {
     all().into_iter().map(|p| p.text + "\n").collect()
 }
 
-/// The relative links of a page, `[text](target)`, outside code: (line,
-/// target). Links with a scheme (`https:`) or to an image are left out.
-fn links(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
+/// The lines of a page outside fenced code blocks, with their index from 0
+/// (a fence closes on a line of at least as many backticks and nothing
+/// else).
+fn outside_code(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut fence: Option<usize> = None;
-    for (i, line) in text.lines().enumerate() {
+    text.lines().enumerate().filter(move |(_, line)| {
         let trimmed = line.trim_start();
         let ticks = trimmed.len() - trimmed.trim_start_matches('`').len();
         if ticks >= 3 {
@@ -82,11 +82,17 @@ fn links(text: &str) -> Vec<(usize, String)> {
                 Some(open) if ticks >= open && trimmed[ticks..].trim().is_empty() => fence = None,
                 Some(_) => {}
             }
-            continue;
+            return false;
         }
-        if fence.is_some() {
-            continue;
-        }
+        fence.is_none()
+    })
+}
+
+/// The relative links of a page, `[text](target)`, outside code: (line,
+/// target). Links with a scheme (`https:`) or to an image are left out.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in outside_code(text) {
         // Inline code spans hold no links.
         let prose: String = line
             .split('`')
@@ -117,24 +123,10 @@ fn links(text: &str) -> Vec<(usize, String)> {
 fn anchors(text: &str) -> BTreeSet<String> {
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = BTreeSet::new();
-    let mut fence: Option<usize> = None;
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        let ticks = trimmed.len() - trimmed.trim_start_matches('`').len();
-        if ticks >= 3 {
-            match fence {
-                None => fence = Some(ticks),
-                Some(open) if ticks >= open && trimmed[ticks..].trim().is_empty() => fence = None,
-                Some(_) => {}
-            }
-            continue;
-        }
+    for (_, line) in outside_code(text) {
         let Some(heading) = line.strip_prefix('#') else {
             continue;
         };
-        if fence.is_some() {
-            continue;
-        }
         let heading = heading.trim_start_matches('#');
         if !heading.starts_with(' ') {
             continue;
