@@ -85,7 +85,7 @@ pub fn run(args: &ArchiveArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     if !quiet {
         for store in &report.skipped {
             let text = format!(
-                "{}: not archived: a database (or a store of many files) is never copied while its agent may write it",
+                "{}: not archived: a store of many files the agent rewrites (OpenCode 1.2 and later copy this one into opencode.db, which is archived)",
                 store.display()
             );
             ctx.streams.diag(Level::Warning, &escape(&text))?;

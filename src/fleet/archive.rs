@@ -12,8 +12,13 @@
 //! over unchanged sessions costs a directory walk; it is only a cache,
 //! and a run without it reads the copies instead.
 //!
-//! Sessions an agent keeps in a database (OpenCode's) are not copied:
-//! [`Report::skipped`] names each store once.
+//! A database an agent keeps its sessions in (OpenCode's `opencode.db`)
+//! is copied by SQLite's online backup ([`crate::write::database`]): a
+//! new backup replaces the last copy only when it holds every row that
+//! copy held; one that lost a row (a session the app deleted) becomes a
+//! new version (`opencode.v2.db`), the old kept. A store of many files
+//! (OpenCode's older `storage/` folder) is not copied: [`Report::skipped`]
+//! names each such store once.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -27,6 +32,7 @@ use super::sessions::{Found, Root, find};
 use crate::check::digest::{Change, Digest, Hasher, compare};
 use crate::format::Format;
 use crate::write::archive as files;
+use crate::write::database;
 use crate::write::output::Output;
 
 /// The manifest's name in the archive.
@@ -158,17 +164,24 @@ fn write_manifest(dir: &Path, seen: &BTreeMap<PathBuf, Seen>) -> io::Result<()> 
 }
 
 /// The live files under `source`: each session and its subagents' files,
-/// none inside the archive `dir`.
+/// and each database sessions are kept in, once; none inside the archive
+/// `dir`.
 fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for found in find(std::slice::from_ref(&source.root)) {
         match found {
             Found::File { path, .. } => {
-                if let Some(store) = Format::store_of(&path) {
-                    report.skipped.insert(store);
+                if path.starts_with(dir) {
                     continue;
                 }
-                if path.starts_with(dir) {
+                if let Some(store) = Format::store_of(&path) {
+                    if database::is_sqlite(&store) {
+                        if !out.contains(&store) {
+                            out.push(store);
+                        }
+                    } else {
+                        report.skipped.insert(store);
+                    }
                     continue;
                 }
                 let subagents: Vec<PathBuf> = Format::ALL
@@ -210,7 +223,12 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
                 under
             };
             let copy = source.into.join(relative(under));
-            match one(&dir, &path, copy, seen.get(&path)) {
+            let archived = if database::is_sqlite(&path) {
+                one_database(&dir, &path, copy, seen.get(&path))
+            } else {
+                one(&dir, &path, copy, seen.get(&path))
+            };
+            match archived {
                 Ok((archived, now)) => {
                     seen.insert(path.clone(), now);
                     report.files.push(archived);
@@ -272,6 +290,104 @@ fn digest_of(path: &Path) -> io::Result<Digest> {
     Ok(hasher.finish(total))
 }
 
+/// A live file's size and time of last change, as the manifest keeps
+/// them; with `log`, its write-ahead log's added (a database's).
+fn stamp(path: &Path, log: bool) -> io::Result<(u64, u128)> {
+    let of = |meta: &std::fs::Metadata| {
+        let ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        (meta.len(), ns)
+    };
+    let (mut bytes, mut ns) = of(&std::fs::metadata(path)?);
+    if log {
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        if let Ok(meta) = std::fs::metadata(PathBuf::from(wal)) {
+            let (b, n) = of(&meta);
+            bytes += b;
+            ns = ns.max(n);
+        }
+    }
+    Ok((bytes, ns))
+}
+
+/// What [`one`] and [`one_database`] hand back: the live file, where it
+/// went and what was done, and what the manifest keeps of it.
+struct Done<'a> {
+    path: &'a Path,
+    bytes: u64,
+    modified_ns: u128,
+}
+
+impl Done<'_> {
+    fn to(&self, copy: PathBuf, outcome: Outcome) -> io::Result<(Archived, Seen)> {
+        let seen = Seen {
+            live: self.path.to_path_buf(),
+            copy: copy.clone(),
+            bytes: self.bytes,
+            modified_ns: self.modified_ns,
+        };
+        let archived = Archived {
+            path: self.path.to_path_buf(),
+            copy,
+            outcome,
+        };
+        Ok((archived, seen))
+    }
+}
+
+/// Archives the database `path` to `copy` (relative to the archive `dir`),
+/// as the manifest last saw it (`before`): a backup, which replaces the
+/// last version when it holds every row that version held, else becomes
+/// the next.
+fn one_database(
+    dir: &Path,
+    path: &Path,
+    copy: PathBuf,
+    before: Option<&Seen>,
+) -> io::Result<(Archived, Seen)> {
+    let (bytes, modified_ns) = stamp(path, true)?;
+    let done = Done {
+        path,
+        bytes,
+        modified_ns,
+    };
+    let before = before.filter(|s| dir.join(&s.copy).is_file());
+    if let Some(s) = before.filter(|s| s.bytes == bytes && s.modified_ns == modified_ns) {
+        return done.to(s.copy.clone(), Outcome::Unchanged);
+    }
+    let (last, next) = last_version(dir, &copy);
+    let Some(last) = last else {
+        database::backup(path, &dir.join(&copy))?;
+        return done.to(copy, Outcome::New);
+    };
+    // The backup is made beside the last version, under a name of its own
+    // (`.NAME.new`), then put in place or kept as the next version.
+    let fresh = dir.join(&last).with_file_name(format!(
+        ".{}.new",
+        last.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    ));
+    let made = database::backup(path, &fresh)?;
+    let old = dir.join(&last);
+    if digest_of(&fresh)? == digest_of(&old)? {
+        std::fs::remove_file(&fresh)?;
+        done.to(last, Outcome::Unchanged)
+    } else if database::holds_all(&fresh, &old)? {
+        let was = std::fs::metadata(&old)?.len();
+        files::replace(&fresh, &old)?;
+        done.to(last, Outcome::Grew(made.saturating_sub(was)))
+    } else {
+        let new = version(&copy, next);
+        files::replace(&fresh, &dir.join(&new))?;
+        done.to(new, Outcome::Version)
+    }
+}
+
 /// Archives the live file `path` to `copy` (relative to the archive
 /// `dir`), as the manifest last saw it (`before`).
 fn one(
@@ -280,29 +396,15 @@ fn one(
     copy: PathBuf,
     before: Option<&Seen>,
 ) -> io::Result<(Archived, Seen)> {
-    let meta = std::fs::metadata(path)?;
-    let modified_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    let now = |copy: PathBuf| Seen {
-        live: path.to_path_buf(),
-        copy,
-        bytes: meta.len(),
+    let (bytes, modified_ns) = stamp(path, false)?;
+    let done = Done {
+        path,
+        bytes,
         modified_ns,
     };
-    let done = |copy: PathBuf, outcome| {
-        let archived = Archived {
-            path: path.to_path_buf(),
-            copy: copy.clone(),
-            outcome,
-        };
-        Ok((archived, now(copy)))
-    };
     let before = before.filter(|s| dir.join(&s.copy).is_file());
-    if let Some(s) = before.filter(|s| s.bytes == meta.len() && s.modified_ns == modified_ns) {
-        return done(s.copy.clone(), Outcome::Unchanged);
+    if let Some(s) = before.filter(|s| s.bytes == bytes && s.modified_ns == modified_ns) {
+        return done.to(s.copy.clone(), Outcome::Unchanged);
     }
     // The copy this file went to last, then the newest version on disk
     // (a run killed after making a version, before its manifest).
@@ -315,17 +417,17 @@ fn one(
             &mut crate::input::open_regular(path)?,
             path,
         )?;
-        return done(copy, Outcome::New);
+        return done.to(copy, Outcome::New);
     }
     for last in candidates {
         let digest = digest_of(&dir.join(&last))?;
         match compare(crate::input::open_regular(path)?, &digest)? {
-            Change::Unchanged => return done(last, Outcome::Unchanged),
+            Change::Unchanged => return done.to(last, Outcome::Unchanged),
             Change::Appended(_) => {
                 let mut live = crate::input::open_regular(path)?;
                 live.seek(SeekFrom::Start(digest.bytes))?;
                 let n = files::append(&dir.join(&last), digest.bytes, &mut live)?;
-                return done(last, Outcome::Grew(n));
+                return done.to(last, Outcome::Grew(n));
             }
             Change::Rewritten => {}
         }
@@ -336,7 +438,7 @@ fn one(
         &mut crate::input::open_regular(path)?,
         path,
     )?;
-    done(new, Outcome::Version)
+    done.to(new, Outcome::Version)
 }
 
 #[cfg(test)]

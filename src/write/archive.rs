@@ -7,6 +7,8 @@
 //! - A new copy is written under a temporary name beside its place and
 //!   renamed there once whole and on disk ([`create`]): a crash leaves
 //!   no half copy under a session's name.
+//! - A database's new backup ([`super::database`]) is put in place whole
+//!   by [`replace`].
 //! - An append checks that the copy is the length planned on, writes, and
 //!   flushes to disk ([`append`]); when the write fails, it cuts back what
 //!   it added. A copy a crash left longer still holds only bytes of the
@@ -64,6 +66,19 @@ pub fn create(path: &Path, from: &mut impl Read, like: &Path) -> io::Result<u64>
     let n = io::copy(from, &mut out)?;
     out.finish()?;
     Ok(n)
+}
+
+/// Puts the whole file `from` (made in the archive) in place as `to`,
+/// over what was there, and flushes the rename to disk.
+pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::rename(from, to)?;
+    if let Some(dir) = to.parent() {
+        File::open(dir)?.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Appends `from` to the copy at `path`, which must be `at` bytes long,

@@ -6,6 +6,7 @@
 
 pub mod archive;
 mod beside;
+pub mod database;
 mod error;
 pub mod export;
 pub mod output;

@@ -198,6 +198,16 @@ impl Output {
         &self.path
     }
 
+    /// The temporary file the output is written into before it is put in
+    /// place, for a writer that opens it by name (SQLite's backup); none
+    /// for a device or FIFO.
+    pub fn temp_path(&self) -> Option<&Path> {
+        match &self.to {
+            To::Direct(_) => None,
+            To::Temp(temp, _) => Some(temp.path()),
+        }
+    }
+
     fn file(&self) -> &File {
         match &self.to {
             To::Direct(file) => file,

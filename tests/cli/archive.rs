@@ -20,6 +20,8 @@ struct Home {
 
 const PROJECT: &str = "home/.claude/projects/-home-dana-src-ystats";
 const CLAUDE_ID: &str = "7d1e2c3b-4a5f-4e6d-8c7b-9a0b1c2d3e4f";
+/// A session of OpenCode's database, which the tests delete.
+const OPENCODE_ID: &str = "ses_db5958b66ffeuHzzQB3uNBllYk";
 
 impl Home {
     fn new() -> Home {
@@ -48,6 +50,12 @@ impl Home {
             &fixture("opencode/openai"),
             &dir.join("home/.local/share/opencode"),
         );
+        copy_tree(&fixture("qwen/subagent"), &dir.join("home/.qwen"));
+        copy_tree(&fixture("copilot/tools"), &dir.join("home/.copilot"));
+        put(
+            &fixture("pi/v2.jsonl"),
+            "home/.pi/agent/sessions/--home-dana-src-ystats--/2026-12-01_pi.jsonl",
+        );
         let gemini_json =
             dir.join("home/.gemini/tmp/proj/chats/session-2026-12-06T08-42-cf868f42.json");
         let yoagent = put(&fixture("demo.jsonl"), "apps/demo.jsonl");
@@ -59,6 +67,11 @@ impl Home {
             gemini_json,
             yoagent,
         }
+    }
+
+    /// OpenCode's database.
+    fn opencode(&self) -> PathBuf {
+        self.dir.join("home/.local/share/opencode/opencode.db")
     }
 
     fn archive(&self) -> PathBuf {
@@ -98,21 +111,33 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     first.status(0);
     let t = total(&first);
     // Claude Code's session and its subagent's file, Codex's, Gemini CLI's
-    // JSON session, its session and its subagent's file, and yoagent's.
-    assert_eq!(t["new"], 7, "{first}");
+    // JSON session, its session and its subagent's file, Qwen Code's and
+    // its subagent's, Copilot CLI's, pi's, yoagent's, and OpenCode's
+    // database.
+    assert_eq!(t["new"], 12, "{first}");
     assert_eq!(t["unchanged"], 0, "{first}");
-    // OpenCode's database is named, not copied.
-    assert_eq!(t["skipped"], 1, "{first}");
-    assert!(
-        first.stderr.contains("opencode.db: not archived"),
-        "{first}"
-    );
+    assert_eq!(t["skipped"], 0, "{first}");
     assert!(
         first
             .stderr
-            .ends_with("archived: 7 new sessions, 0 grew (+0 B), 0 new versions, 0 unchanged\n"),
+            .ends_with("archived: 12 new sessions, 0 grew (+0 B), 0 new versions, 0 unchanged\n"),
         "{first}"
     );
+    // OpenCode's database, by SQLite's backup: a file that stands alone
+    // (no log beside it), holding the sessions the live one holds.
+    let db = home.archive().join("opencode/opencode.db");
+    assert!(!db.with_file_name("opencode.db-wal").exists());
+    let ids = |path: &Path| -> Vec<String> {
+        let run = home.run(&["ls", "--json", path.to_str().expect("UTF-8")]);
+        run.status(0);
+        run.json_lines()
+            .iter()
+            .filter(|r| r["type"] == "session")
+            .map(|r| r["id"].as_str().expect("an id").to_string())
+            .collect()
+    };
+    assert_eq!(ids(&db).len(), 5, "the top-level sessions");
+    assert_eq!(ids(&db), ids(&home.opencode()));
     // Laid out by agent and the file's path under the agent's folder.
     let claude = home.copy("claude", &home.claude, "home/.claude/projects");
     assert_eq!(read(&claude), read(&home.claude));
@@ -131,7 +156,7 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     assert!(
         second
             .stderr
-            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 7 unchanged\n"),
+            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
         "{second}"
     );
     assert_eq!(second.stdout, "", "{second}");
@@ -162,6 +187,12 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     std::fs::write(&home.gemini_json, &rewritten).expect("saved whole");
     std::fs::remove_dir_all(home.claude.with_extension("")).expect("subagents deleted");
     std::fs::remove_file(&home.claude).expect("deleted");
+    // OpenCode deletes a session from its database.
+    let sql = |statement: &str| {
+        let conn = rusqlite::Connection::open(home.opencode()).expect("the database");
+        conn.execute(statement, []).expect("the statement runs");
+    };
+    sql(&format!("DELETE FROM session WHERE id = '{OPENCODE_ID}'"));
 
     let run = home.run(&["archive", "--json"]);
     run.status(0);
@@ -174,7 +205,7 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
             &t["unchanged"],
             &t["gone"]
         ),
-        (&0.into(), &1.into(), &1.into(), &3.into(), &2.into()),
+        (&0.into(), &1.into(), &2.into(), &7.into(), &2.into()),
         "{run}"
     );
     assert_eq!(t["grew_bytes"], grown.len() as u64 - before, "{run}");
@@ -196,6 +227,20 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     // The deleted session stays.
     let claude_copy = home.copy("claude", &home.claude, "home/.claude/projects");
     assert!(claude_copy.is_file(), "{run}");
+    // The backup that lost OpenCode's deleted session is a new version;
+    // the old one, which holds it, stays.
+    let db = home.archive().join("opencode/opencode.db");
+    let db_v2 = db.with_file_name("opencode.v2.db");
+    let holds = |path: &Path| {
+        let conn = rusqlite::Connection::open(path).expect("the copy");
+        conn.query_row(
+            "SELECT count(*) FROM session WHERE id = ?1",
+            [OPENCODE_ID],
+            |r| r.get::<_, i64>(0),
+        )
+        .expect("a count")
+    };
+    assert_eq!((holds(&db), holds(&db_v2)), (1, 0), "{run}");
 
     // ls --archive lists it, marked, beside the live sessions; once each.
     let ls = home.run(&["ls", "--archive", "--json"]);
@@ -211,8 +256,20 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
         claude_copy.to_str().expect("UTF-8"),
         "{ls}"
     );
+    let opencode: Vec<_> = sessions.iter().filter(|s| s["id"] == OPENCODE_ID).collect();
+    assert_eq!(opencode.len(), 1, "{ls}");
+    assert_eq!(opencode[0]["archived"], true, "{ls}");
+    assert_eq!(
+        opencode[0]["path"],
+        db.join(OPENCODE_ID).to_str().expect("UTF-8"),
+        "{ls}"
+    );
     // The live sessions are listed from their live files, not archived.
-    for s in sessions.iter().filter(|s| s["id"] != CLAUDE_ID) {
+    let deleted = [CLAUDE_ID, OPENCODE_ID];
+    for s in sessions
+        .iter()
+        .filter(|s| !deleted.iter().any(|d| s["id"] == *d))
+    {
         assert_eq!(s["archived"], false, "{ls}");
         assert!(
             !s["path"]
@@ -226,7 +283,7 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     let archived_rows = home.run(&["ls", "--archive"]);
     assert_eq!(
         archived_rows.stdout.lines().count(),
-        plain.stdout.lines().count() + 1,
+        plain.stdout.lines().count() + 2,
         "{archived_rows}"
     );
     assert!(
@@ -239,10 +296,33 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     let again = home.run(&["archive"]);
     assert!(
         again.stderr.ends_with(
-            "archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 5 unchanged, 2 kept that the agents deleted\n"
+            "archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 10 unchanged, 2 kept that the agents deleted\n"
         ),
         "{again}"
     );
+    // OpenCode renames a session: the backup holds every row the last
+    // version held, and replaces it.
+    sql("UPDATE session SET title = 'renamed' WHERE id = 'ses_db595bfe2ffeAx6W1teiN5nW6Z'");
+    let renamed = home.run(&["archive", "--json"]);
+    renamed.status(0);
+    let t = total(&renamed);
+    assert_eq!(
+        (&t["grew"], &t["versions"], &t["unchanged"]),
+        (&1.into(), &0.into(), &9.into()),
+        "{renamed}"
+    );
+    let title = |path: &Path| {
+        let conn = rusqlite::Connection::open(path).expect("the copy");
+        conn.query_row(
+            "SELECT title FROM session WHERE id = 'ses_db595bfe2ffeAx6W1teiN5nW6Z'",
+            [],
+            |r| r.get::<_, String>(0),
+        )
+        .expect("a title")
+    };
+    assert_eq!(title(&db_v2), "renamed", "{renamed}");
+    assert_ne!(title(&db), "renamed", "{renamed}");
+    assert!(!db.with_file_name("opencode.v3.db").exists(), "{renamed}");
 }
 
 #[test]
@@ -260,7 +340,7 @@ fn archive_goes_on_from_a_copy_a_lost_manifest_left_behind() {
     let t = total(&run);
     assert_eq!(
         (&t["unchanged"], &t["grew"], &t["new"]),
-        (&6.into(), &1.into(), &0.into()),
+        (&11.into(), &1.into(), &0.into()),
         "{run}"
     );
     assert_eq!(t["grew_bytes"], 1, "{run}");
@@ -312,6 +392,7 @@ fn changed() -> Changed {
         "{PROJECT}/3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl"
     ));
     std::fs::copy(fixture("claude/session.jsonl"), &new_session).expect("a new session");
+    delete_opencode_session(&home);
     Changed {
         home,
         grown,
@@ -320,6 +401,35 @@ fn changed() -> Changed {
         rewritten,
         new_session,
     }
+}
+
+/// OpenCode deletes a session from its database.
+fn delete_opencode_session(home: &Home) {
+    let conn = rusqlite::Connection::open(home.opencode()).expect("the database");
+    conn.execute("DELETE FROM session WHERE id = ?1", [OPENCODE_ID])
+        .expect("deleted");
+}
+
+/// The sessions a copy of OpenCode's database holds, when it is a sound
+/// database.
+fn opencode_sessions(path: &Path) -> Result<Vec<String>, String> {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let conn = rusqlite::Connection::open_with_flags(path, flags)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if check != "ok" {
+        return Err(format!("{}: {check}", path.display()));
+    }
+    let mut stmt = conn
+        .prepare("SELECT id FROM session ORDER BY id")
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let ids = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    ids.collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// What must hold of the archive after a run killed anywhere (`rerun`:
@@ -353,6 +463,27 @@ fn sound(c: &Changed, rerun: bool) -> Result<(), String> {
     }
     if rerun && codex != c.grown {
         return Err("the rerun did not append what grew".to_string());
+    }
+    // OpenCode's first backup still holds the deleted session; the next,
+    // when made, holds the others only.
+    let db = home.archive().join("opencode/opencode.db");
+    let first = opencode_sessions(&db)?;
+    if !first.iter().any(|id| id == OPENCODE_ID) {
+        return Err("the first backup lost the deleted session".to_string());
+    }
+    let v2 = db.with_file_name("opencode.v2.db");
+    match v2.exists() {
+        true => {
+            let second = opencode_sessions(&v2)?;
+            if second.iter().any(|id| id == OPENCODE_ID) || second.len() + 1 != first.len() {
+                return Err(format!("the second backup holds {second:?}"));
+            }
+        }
+        false if rerun => return Err("no second backup".to_string()),
+        false => {}
+    }
+    if db.with_file_name("opencode.v3.db").exists() {
+        return Err("a third backup".to_string());
     }
     Ok(())
 }
@@ -388,6 +519,20 @@ fn archive_under_strace(home: &Home, options: &[String]) {
         .stderr(std::process::Stdio::null())
         .status()
         .expect("strace runs");
+}
+
+/// Which of a call's `times` to kill at: each, up to 24; of more (the
+/// pages of a database's backup, all written to its temporary file), the
+/// first 8, the last 8, and 8 spread between.
+fn kill_points(times: usize) -> Vec<usize> {
+    if times <= 24 {
+        return (1..=times).collect();
+    }
+    let mut points: Vec<usize> = (1..=8).chain(times - 7..=times).collect();
+    points.extend((1..=8).map(|k| 8 + k * (times - 16) / 9));
+    points.sort_unstable();
+    points.dedup();
+    points
 }
 
 /// As the `crash` tests do for the other writing commands: `archive`
@@ -435,7 +580,7 @@ fn archive_killed_at_every_write_leaves_sound_copies_and_a_rerun_converges() {
     let mut broken = Vec::new();
     let mut points = 0;
     for (call, times) in &made {
-        for n in 1..=*times {
+        for n in kill_points(*times) {
             for signal in ["SIGKILL", "SIGTERM"] {
                 points += 1;
                 let c = changed();
@@ -465,7 +610,12 @@ fn archive_killed_at_every_write_leaves_sound_copies_and_a_rerun_converges() {
                 }
                 let left: Vec<PathBuf> = crate::agents::files_under(&c.home.archive())
                     .into_iter()
-                    .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+                    .filter(|p| {
+                        let p = p.to_string_lossy();
+                        [".tmp", "-journal", "-wal", "-shm", ".new"]
+                            .iter()
+                            .any(|end| p.ends_with(end))
+                    })
                     .collect();
                 if !left.is_empty() {
                     broken.push(format!("{at}: temporary files left: {left:?}"));

@@ -29,9 +29,21 @@ pub struct Listed {
     pub updated: u64,
 }
 
-/// Whether `path` is an OpenCode database (by its name).
+/// The names of the versions `ysess archive` keeps of a database that
+/// lost a session (`opencode.v2.db`, …), as [`is_db`] knows them.
+pub const VERSIONS: &str = "opencode.v*.db";
+
+/// Whether `path` is an OpenCode database (by its name): `opencode.db`,
+/// or a version of one in ysess's archive (`opencode.v2.db`).
 pub fn is_db(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == FILE)
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let version = name
+        .strip_prefix("opencode.v")
+        .and_then(|n| n.strip_suffix(".db"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    name == FILE || version
 }
 
 /// The database and session a path names (`…/opencode.db/ses_…`), when the

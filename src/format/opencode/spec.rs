@@ -84,7 +84,7 @@ impl Spec for OpenCode {
 
     /// The database, and the older store's session files.
     fn store_globs(&self) -> &'static [&'static str] {
-        &[db::FILE, "**/storage/session/*/ses_*.json"]
+        &[db::FILE, db::VERSIONS, "**/storage/session/*/ses_*.json"]
     }
 
     fn sessions_in(&self, path: &Path) -> Option<io::Result<Vec<(PathBuf, u64)>>> {
