@@ -443,7 +443,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__export)
-            opts="-o -f -C -q -j -h -V --session --html --markdown --output --parquet --all --since-manifest --manifest --redact --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-o -f -C -q -j -h -V --session --html --markdown --output --parquet --all --archive --no-archive --since-manifest --manifest --redact --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +484,10 @@ _ysess() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --archive)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --since-manifest)
@@ -618,7 +622,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__grep)
-            opts="-F -i -w -l -c -f -C -q -j -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --secrets --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-F -i -w -l -c -f -C -q -j -h -V --fixed-strings --ignore-case --word-regexp --context --role --tool --list --count --json --all --archive --no-archive --secrets --redact-pattern --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -633,6 +637,10 @@ _ysess() {
                     return 0
                     ;;
                 --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --archive)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1024,7 +1032,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__ls)
-            opts="-f -C -q -j -h -V --since --until --agent --project --archive --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --since --until --agent --project --archive --no-archive --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1212,7 +1220,7 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__stats)
-            opts="-f -C -q -j -h -V --by --all --since --until --tz --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --by --all --archive --no-archive --since --until --tz --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1220,6 +1228,10 @@ _ysess() {
             case "${prev}" in
                 --by)
                     COMPREPLY=($(compgen -W "branch model tool day week month session project agent" -- "${cur}"))
+                    return 0
+                    ;;
+                --archive)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --since)
@@ -1374,12 +1386,16 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__tui)
-            opts="-f -C -q -j -h -V --all --ascii --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --all --ascii --archive --no-archive --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --archive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

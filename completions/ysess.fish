@@ -113,7 +113,7 @@ gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l project -d 'Only sessions whose project (the folder the agent worked in) contains TEXT' -r
-complete -c ysess -n "__fish_ysess_using_subcommand ls" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default DIR: the archive\'s]' -r -F
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default: read when it exists and no folder is named; DIR: $YSESS_ARCHIVE, else ~/.local/share/ysess/archive]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -128,6 +128,7 @@ gemini\t'Gemini CLI\'s session files (read only)'
 copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
+complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-archive -d 'Leave out the archive\'s sessions'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l json -d 'One JSON object per session, then a total'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -281,6 +282,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand append" -s h -l help -d 'Pri
 complete -c ysess -n "__fish_ysess_using_subcommand append" -s V -l version -d 'Print version'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s o -l output -d 'Write to FILE instead of standard output (replaced whole, once done; never the session file)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l parquet -d 'Write sessions as Parquet tables into the folder OUT: every entry, tree and session, for DuckDB, Spark or Trino (see docs/tables.md)' -r -f -a "(__fish_complete_directories)"
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default: read when it exists and no folder is named; DIR: $YSESS_ARCHIVE, else ~/.local/share/ysess/archive]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l since-manifest -d 'With --parquet: only the lines appended since the manifest OLD (`fsck --manifest` or `export --manifest` wrote it); a file that no longer starts with what OLD says is refused' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l manifest -d 'With --parquet: write a manifest of every file exported to MANIFEST, for the next --since-manifest' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact-pattern -d 'With --redact: also redact what REGEX matches (kind `pattern`); repeatable' -r
@@ -302,6 +304,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l all -d 'With --parquet: every session `ysess ls` finds'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-archive -d 'Leave out the archive\'s sessions'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]` (not with --parquet)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -406,6 +409,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -l role -d 'Only messa
 assistant\t''
 toolResult\t''"
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l tool -d 'Only the calls of the tool NAME (its name and arguments) and its results' -r
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default: read when it exists and no folder is named; DIR: $YSESS_ARCHIVE, else ~/.local/share/ysess/archive]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l redact-pattern -d 'With --secrets: also list what REGEX matches (kind `pattern`); repeatable' -r
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s C -d 'Run as if started in DIR' -r -F
@@ -428,6 +432,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand grep" -s l -l list -d 'Print
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s c -l count -d 'Print each matching entry\'s id and its number of matching lines'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l json -d 'One JSON object per match: id, line, role, block, kind, tool, start, end, text (with --all, also session and path)'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l all -d 'Search every session, not only the session file'
+complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-archive -d 'Leave out the archive\'s sessions'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l secrets -d 'List what `export --redact` would take out, one find a line: the entry\'s id, the kind, and the secret partly masked; no PATTERN'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand grep" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
@@ -442,6 +447,7 @@ month\t'Each local month (`2026-12`)'
 session\t'Each session (with --all)'
 project\t'Each project, the folder the agent worked in (with --all)'
 agent\t'Each agent: claude, pi, codex, yoagent (with --all)'"
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default: read when it exists and no folder is named; DIR: $YSESS_ARCHIVE, else ~/.local/share/ysess/archive]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l since -d 'With --all: only entries at or after this time (2025-12-02, yesterday, \'3 days ago\'; local time)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l until -d 'With --all: only entries at or before this time (the forms of --since)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l tz -d 'The time zone of days, weeks and months: a name of the zone database (Europe/Berlin, UTC) [default: the local zone]' -r
@@ -460,11 +466,13 @@ copilot\t'GitHub Copilot CLI\'s session files (read only)'
 opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l all -d 'Every session, not only the session file\'s'
+complete -c ysess -n "__fish_ysess_using_subcommand stats" -l no-archive -d 'Leave out the archive\'s sessions'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l json -d 'One JSON object per group, then the total'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c ysess -n "__fish_ysess_using_subcommand tui" -l archive -d 'Also the sessions archived in DIR (by `ysess archive`) that the agents no longer have, marked archived [default: read when it exists and no folder is named; DIR: $YSESS_ARCHIVE, else ~/.local/share/ysess/archive]' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
@@ -481,6 +489,7 @@ opencode\t'OpenCode\'s sessions, in its SQLite database (read only)'"
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s j -l jobs -d 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)' -r
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l all -d 'Start from the list of every session `ysess ls` finds'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l ascii -d 'Draw the graph with ASCII characters only'
+complete -c ysess -n "__fish_ysess_using_subcommand tui" -l no-archive -d 'Leave out the archive\'s sessions'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand tui" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -4,6 +4,8 @@ use clap::{Args, ValueEnum};
 
 use super::{Context, Exit, Failure};
 use crate::fleet::archive::{self, Outcome, Report};
+use crate::fleet::kept;
+use crate::fleet::sessions::Found;
 use crate::ui::json;
 use crate::ui::output::{Level, escape, json_line};
 use crate::ui::render::thousands;
@@ -18,11 +20,13 @@ use crate::ui::render::thousands;
 /// digest, as `fsck --since` checks); a session whose history was
 /// rewritten is kept as a new version beside the old one (NAME.v2.jsonl);
 /// a session the agent deleted stays. A run when nothing changed costs a
-/// directory walk. Sessions kept in a database (OpenCode's) are not
-/// copied: each store is named on stderr. One run at a time: a second
-/// waits for the first. Ends with a summary on stderr; exits 1 when a
-/// file could not be archived (each named on stderr). `ysess ls
-/// --archive` lists the archived sessions the agents no longer have.
+/// directory walk. A database (OpenCode's) is copied by SQLite's online
+/// backup; a backup that lost a session is kept as a new version
+/// (opencode.v2.db). One run at a time: a second waits for the first.
+/// Ends with a summary on stderr; exits 1 when a file could not be
+/// archived (each named on stderr). Once the archive exists, `ls`, `-s`,
+/// `grep --all`, `stats --all`, `tui` and `export --parquet` read the
+/// sessions it keeps that the agents no longer have, marked archived.
 ///
 /// Examples:
 ///   ysess archive                         into ~/.local/share/ysess/archive
@@ -32,8 +36,8 @@ use crate::ui::render::thousands;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct ArchiveArgs {
-    /// The archive [default: $XDG_DATA_HOME/ysess/archive, else
-    /// ~/.local/share/ysess/archive]
+    /// The archive [default: $YSESS_ARCHIVE, else
+    /// $XDG_DATA_HOME/ysess/archive, else ~/.local/share/ysess/archive]
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// Print the hook entry that runs `ysess archive` when a session of
@@ -56,10 +60,62 @@ pub enum Hook {
 pub fn dir(named: Option<&Path>) -> Result<PathBuf, Failure> {
     match named {
         Some(dir) => Ok(dir.to_path_buf()),
-        None => archive::default_dir(&|name| std::env::var_os(name)).ok_or_else(|| {
+        None => kept::default_dir(&|name| std::env::var_os(name)).ok_or_else(|| {
             Failure::refuse("no archive folder: neither $XDG_DATA_HOME nor $HOME is set")
                 .with_hint("name one: ysess archive DIR")
         }),
+    }
+}
+
+/// `--archive [DIR]` and `--no-archive`, for the commands that read every
+/// session on the machine.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Shelf {
+    /// Also the sessions archived in DIR (by `ysess archive`) that the
+    /// agents no longer have, marked archived [default: read when it
+    /// exists and no folder is named; DIR: $YSESS_ARCHIVE, else
+    /// ~/.local/share/ysess/archive]
+    #[arg(long, value_name = "DIR", num_args = 0..=1, conflicts_with = "no_archive")]
+    pub archive: Option<Option<PathBuf>>,
+    /// Leave out the archive's sessions
+    #[arg(long)]
+    pub no_archive: bool,
+}
+
+impl Shelf {
+    /// The archive to read beside the agents' folders: the one named, or,
+    /// when `--archive` is not given and no folder is (`named`), the
+    /// default when it exists.
+    pub fn dir(&self, named: bool) -> Result<Option<PathBuf>, Failure> {
+        match &self.archive {
+            _ if self.no_archive => Ok(None),
+            Some(named) => dir(named.as_deref()).map(Some),
+            None if named => Ok(None),
+            None => Ok(kept::default_dir(&|name| std::env::var_os(name)).filter(|d| d.is_dir())),
+        }
+    }
+
+    /// Refuses `--archive` and `--no-archive` without `--all`, which they
+    /// are for.
+    pub fn only_with_all(&self, all: bool) -> Result<(), Failure> {
+        match all || (self.archive.is_none() && !self.no_archive) {
+            true => Ok(()),
+            false => Err(Failure::usage(
+                "--archive and --no-archive are for --all: the archive's sessions beside every other",
+            )),
+        }
+    }
+
+    /// The sessions of the archive the agents no longer have, added to
+    /// `found` (the agents' own, or the folders `named`); the archive's
+    /// folder, when one is read.
+    pub fn add_to(&self, found: &mut Vec<Found>, named: bool) -> Result<Option<PathBuf>, Failure> {
+        let Some(dir) = self.dir(named)? else {
+            return Ok(None);
+        };
+        let sources = archive::sources(&|name| std::env::var_os(name));
+        found.extend(kept::deleted(&dir, &sources));
+        Ok(Some(dir))
     }
 }
 

@@ -75,6 +75,9 @@ pub struct ExportArgs {
     /// With --parquet: every session `ysess ls` finds
     #[arg(long, requires = "parquet", conflicts_with_all = ["rev", "paths"])]
     pub all: bool,
+    /// With --parquet --all: `--archive [DIR]`, `--no-archive`.
+    #[command(flatten)]
+    pub shelf: super::archive::Shelf,
     /// With --parquet: only the lines appended since the manifest OLD
     /// (`fsck --manifest` or `export --manifest` wrote it); a file that no
     /// longer starts with what OLD says is refused
@@ -95,6 +98,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    args.shelf.only_with_all(args.all)?;
     if let Some(out) = &args.parquet {
         let request = super::tables::Request {
             out,
@@ -105,6 +109,7 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                 .chain(args.paths.iter().cloned())
                 .collect(),
             all: args.all,
+            shelf: &args.shelf,
             since_manifest: args.since_manifest.as_deref(),
             manifest: args.manifest.as_deref(),
         };

@@ -18,7 +18,11 @@ use crate::ui::render::{Paint, fit, short_sessions, thousands, time};
 /// moves them), pi's ~/.pi/agent/sessions ($PI_CODING_AGENT_DIR,
 /// $PI_CODING_AGENT_SESSION_DIR), Codex's ~/.codex/sessions ($CODEX_HOME),
 /// and the folders of $YSESS_PATH (yoagent apps' sessions, or copies of
-/// any agent's); or only in the DIRs given. Each session is read whole, on
+/// any agent's); or only in the DIRs given. When `ysess archive` has made
+/// its archive, the sessions it keeps that the agents deleted are listed
+/// too, marked "(archived)" (`--no-archive` leaves them out; a session
+/// the agents still have is listed from their file, by its id). Each
+/// session is read whole, on
 /// every core: its last activity, agent, id, entries, branches, tokens and
 /// cost (as `ysess stats` totals them), project (the folder the agent
 /// worked in) and title (the name given in pi, else the first prompt).
@@ -51,10 +55,8 @@ pub struct LsArgs {
     /// contains TEXT
     #[arg(long, value_name = "TEXT")]
     pub project: Option<String>,
-    /// Also the sessions archived in DIR (by `ysess archive`) that the
-    /// agents no longer have, marked archived [default DIR: the archive's]
-    #[arg(long, value_name = "DIR", num_args = 0..=1)]
-    pub archive: Option<Option<PathBuf>>,
+    #[command(flatten)]
+    pub shelf: super::archive::Shelf,
     /// One JSON object per session, then a total
     #[arg(long)]
     pub json: bool,
@@ -66,7 +68,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let until = super::filters::when_ms(args.until.as_deref(), &now)?;
     let roots = sessions::roots(&args.dirs);
     let mut found = sessions::find(&roots);
-    let archive = with_archive(args.archive.as_ref(), &mut found)?;
+    let archive = args.shelf.add_to(&mut found, !args.dirs.is_empty())?;
     let bar = Progress::new(!args.json && !ctx.global.quiet && io::stderr().is_terminal());
     let mut listed: Vec<Session> = Vec::new();
     let mut unreadable = 0u64;
@@ -227,25 +229,8 @@ pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
     listed.retain(|s| s.entries > 0 || !held.contains(&(s.format, s.id.clone())));
 }
 
-/// With `--archive [DIR]`: the sessions of the archive added to `found`,
-/// and the archive's folder.
-fn with_archive(
-    archive: Option<&Option<PathBuf>>,
-    found: &mut Vec<Found>,
-) -> Result<Option<PathBuf>, Failure> {
-    let Some(named) = archive else {
-        return Ok(None);
-    };
-    let dir = super::archive::dir(named.as_deref())?;
-    found.extend(sessions::find(&[sessions::Root {
-        dir: dir.clone(),
-        named: named.is_some(),
-    }]));
-    Ok(Some(dir))
-}
-
 /// The rows as the table shows them: an archived session's title marked.
-fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
+pub(crate) fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
     listed
         .iter()
         .map(|s| match archived.contains(&s.path) {
@@ -261,7 +246,7 @@ fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
 /// Keeps, of the sessions read from the archive `dir`, those whose
 /// session the agents no longer have (by agent and id; of several
 /// versions, the one active last), and returns their paths.
-fn only_the_deleted(listed: &mut Vec<Session>, dir: &std::path::Path) -> Vec<PathBuf> {
+pub(crate) fn only_the_deleted(listed: &mut Vec<Session>, dir: &std::path::Path) -> Vec<PathBuf> {
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let in_archive = |s: &Session| s.path.starts_with(&dir);
     let key = |s: &Session| (s.format, without_version(&s.id, &s.path));

@@ -106,6 +106,12 @@ pub const ENVIRONMENT: Section = Section {
              ~/.copilot, and OpenCode's ~/.local/share/opencode)",
         ),
         (
+            "YSESS_ARCHIVE",
+            "the archive ysess archive keeps sessions in, and ls, -s, grep --all, stats --all, \
+             tui and export --parquet read the agents' deleted sessions from once it exists \
+             (default: $XDG_DATA_HOME/ysess/archive, else ~/.local/share/ysess/archive)",
+        ),
+        (
             "YSESS_PRICES",
             "a JSON file of model prices consulted before ysess's own table (dollars per \
              million tokens), for stats, ls and the tables",

@@ -295,8 +295,18 @@ fn session_file(cli: &mut Cli) -> Result<(), Failure> {
         ));
     }
     let roots = crate::fleet::sessions::roots::<&std::path::Path>(&[]);
-    let found = crate::fleet::sessions::find(&roots);
-    let path = crate::fleet::sessions::resolve(spec, &found).map_err(|e| {
+    let mut found = crate::fleet::sessions::find(&roots);
+    let mut path = crate::fleet::sessions::resolve(spec, &found);
+    if let Err(crate::fleet::sessions::NoSession::None { .. }) = path {
+        // Then the archive's sessions the agents deleted, when it exists.
+        if archive::Shelf::default()
+            .add_to(&mut found, false)?
+            .is_some()
+        {
+            path = crate::fleet::sessions::resolve(spec, &found);
+        }
+    }
+    let path = path.map_err(|e| {
         let mut failure = Failure::refuse(output::escape(&e.to_string()).into_owned());
         if let crate::fleet::sessions::NoSession::Ambiguous { candidates, .. } = &e {
             for c in candidates {

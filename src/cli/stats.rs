@@ -51,6 +51,9 @@ pub struct StatsArgs {
     /// Every session, not only the session file's
     #[arg(long)]
     pub all: bool,
+    /// With --all: `--archive [DIR]`, `--no-archive`.
+    #[command(flatten)]
+    pub shelf: super::archive::Shelf,
     /// With --all: only entries at or after this time (2025-12-02,
     /// yesterday, '3 days ago'; local time)
     #[arg(long, value_name = "WHEN", requires = "all")]
@@ -69,6 +72,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(args: &StatsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    args.shelf.only_with_all(args.all)?;
     let tz = match &args.tz {
         Some(name) => jiff::tz::TimeZone::get(name)
             .map_err(|e| Failure::usage(format!("--tz {}: {e}", escape(name))))?,
@@ -168,7 +172,8 @@ fn all(args: &StatsArgs, ctx: &mut Context<'_>, tz: &jiff::tz::TimeZone) -> Resu
         until: super::filters::when_ms(args.until.as_deref(), &now)?,
     };
     let roots = sessions::roots(&args.revs);
-    let found = sessions::find(&roots);
+    let mut found = sessions::find(&roots);
+    args.shelf.add_to(&mut found, !args.revs.is_empty())?;
     let mut unreadable = 0u64;
     let mut said = Ok(());
     let accounts = crate::fleet::accounts::accounts(found, by, tz, window, |path, e| {

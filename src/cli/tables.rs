@@ -24,6 +24,8 @@ pub struct Request<'a> {
     pub named: Vec<PathBuf>,
     /// Every session `ysess ls` finds.
     pub all: bool,
+    /// With `all`: the archive's sessions too.
+    pub shelf: &'a super::archive::Shelf,
     /// Only the lines appended since this manifest.
     pub since_manifest: Option<&'a Path>,
     /// Where to write a manifest of every file exported.
@@ -127,7 +129,9 @@ pub fn run(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
 /// (`--all`), or the session of -f or -s.
 fn find(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Vec<Found>, Failure> {
     if req.all {
-        return Ok(sessions::find(&sessions::roots::<PathBuf>(&[])));
+        let mut found = sessions::find(&sessions::roots::<PathBuf>(&[]));
+        req.shelf.add_to(&mut found, false)?;
+        return Ok(found);
     }
     if !req.named.is_empty() {
         return Ok(sessions::find(&sessions::roots(&req.named)));

@@ -41,4 +41,8 @@ pub struct TuiArgs {
     /// Draw the graph with ASCII characters only
     #[arg(long)]
     pub ascii: bool,
+    /// `--archive [DIR]`, `--no-archive`: the archive's sessions in the
+    /// list of `--all`.
+    #[command(flatten)]
+    pub shelf: super::archive::Shelf,
 }

@@ -317,6 +317,7 @@ fn stamp(path: &Path, log: bool) -> io::Result<(u64, u128)> {
 /// What [`one`] and [`one_database`] hand back: the live file, where it
 /// went and what was done, and what the manifest keeps of it.
 struct Done<'a> {
+    dir: &'a Path,
     path: &'a Path,
     bytes: u64,
     modified_ns: u128,
@@ -324,6 +325,11 @@ struct Done<'a> {
 
 impl Done<'_> {
     fn to(&self, copy: PathBuf, outcome: Outcome) -> io::Result<(Archived, Seen)> {
+        if outcome != Outcome::Unchanged && self.modified_ns > 0 {
+            let ns = u64::try_from(self.modified_ns).unwrap_or(u64::MAX);
+            let time = UNIX_EPOCH + std::time::Duration::from_nanos(ns);
+            files::keep_time(&self.dir.join(&copy), time)?;
+        }
         let seen = Seen {
             live: self.path.to_path_buf(),
             copy: copy.clone(),
@@ -351,6 +357,7 @@ fn one_database(
 ) -> io::Result<(Archived, Seen)> {
     let (bytes, modified_ns) = stamp(path, true)?;
     let done = Done {
+        dir,
         path,
         bytes,
         modified_ns,
@@ -398,6 +405,7 @@ fn one(
 ) -> io::Result<(Archived, Seen)> {
     let (bytes, modified_ns) = stamp(path, false)?;
     let done = Done {
+        dir,
         path,
         bytes,
         modified_ns,

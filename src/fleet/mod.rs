@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod archive;
 pub mod check;
 pub mod git;
+pub mod kept;
 pub mod manifest;
 pub mod plan;
 pub mod refs;

@@ -28,6 +28,8 @@ pub enum Start {
     List {
         /// Where to look.
         dirs: Vec<PathBuf>,
+        /// The archive whose sessions the agents deleted are listed too.
+        archive: Option<PathBuf>,
     },
 }
 
@@ -213,7 +215,9 @@ impl App {
                     app.refs.clone(),
                 ));
             }
-            Start::List { dirs } => app.list = Some(List::start(dirs, app.tz.clone())),
+            Start::List { dirs, archive } => {
+                app.list = Some(List::start(dirs, archive, app.tz.clone()))
+            }
         }
         Ok(app)
     }

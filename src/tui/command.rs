@@ -19,9 +19,13 @@ pub fn browse(args: &TuiArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     };
     let tz: jiff::tz::TimeZone = (*ctx.tz).clone();
     // Everything that can be refused is, before the terminal is touched.
+    args.shelf.only_with_all(args.all)?;
     let app = if args.all {
         App::new(
-            Start::List { dirs: Vec::new() },
+            Start::List {
+                dirs: Vec::new(),
+                archive: args.shelf.dir(false)?,
+            },
             None,
             style,
             tz,

@@ -2,7 +2,7 @@
 //! (newest activity first, the same columns), read in the background;
 //! Enter opens one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError};
 
 use crate::Format;
@@ -28,9 +28,10 @@ pub struct List {
 }
 
 impl List {
-    /// Starts reading the sessions in `dirs` (where `ls` looks, when empty).
-    pub fn start(dirs: Vec<PathBuf>, tz: jiff::tz::TimeZone) -> List {
-        let rx = super::background::read(move || read(&dirs));
+    /// Starts reading the sessions in `dirs` (where `ls` looks, when
+    /// empty), and those the `archive` keeps that the agents deleted.
+    pub fn start(dirs: Vec<PathBuf>, archive: Option<PathBuf>, tz: jiff::tz::TimeZone) -> List {
+        let rx = super::background::read(move || read(&dirs, archive.as_deref()));
         List {
             sessions: Vec::new(),
             unreadable: Vec::new(),
@@ -109,10 +110,15 @@ impl List {
     }
 }
 
-/// Every session in `dirs`, read on every core, newest first; and the files
-/// that could not be read.
-fn read(dirs: &[PathBuf]) -> (Vec<Session>, Vec<String>) {
-    let found = sessions::find(&sessions::roots(dirs));
+/// Every session in `dirs`, and those the `archive` keeps that the agents
+/// deleted (marked archived), read on every core, newest first; and the
+/// files that could not be read.
+fn read(dirs: &[PathBuf], archive: Option<&Path>) -> (Vec<Session>, Vec<String>) {
+    let mut found = sessions::find(&sessions::roots(dirs));
+    if let Some(dir) = archive {
+        let sources = crate::fleet::archive::sources(&|name| std::env::var_os(name));
+        found.extend(crate::fleet::kept::deleted(dir, &sources));
+    }
     let mut listed = Vec::new();
     let mut unreadable = Vec::new();
     crate::cli::ls::read_found(found.into_iter(), |(path, _, read)| {
@@ -125,6 +131,10 @@ fn read(dirs: &[PathBuf]) -> (Vec<Session>, Vec<String>) {
         true
     });
     crate::cli::ls::one_row_per_session(&mut listed);
+    if let Some(dir) = archive {
+        let archived = crate::cli::ls::only_the_deleted(&mut listed, dir);
+        listed = crate::cli::ls::marked(&listed, &archived);
+    }
     crate::cli::ls::newest_first(&mut listed);
     (listed, unreadable)
 }

@@ -458,8 +458,9 @@ pub struct Session<'a> {
     pub unpriced: &'a [String],
     /// The name given to the session, else its first user words (raw).
     pub title: Option<&'a str>,
-    /// With `--archive` only: whether the row is a copy in the archive of
-    /// a session the agent no longer has.
+    /// Whenever an archive was read (it exists, or `--archive`): whether
+    /// the row is a copy in the archive of a session the agent no longer
+    /// has.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub archived: Option<bool>,
 }
@@ -513,6 +514,6 @@ pub struct ArchiveTotal {
     pub gone: usize,
     /// Files that could not be read or archived (each named on stderr).
     pub failed: usize,
-    /// Stores not copied (a database), each named on stderr.
+    /// Stores not copied (a folder of many files), each named on stderr.
     pub skipped: usize,
 }

@@ -81,6 +81,16 @@ pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Gives the copy at `path` its live file's time of last change, as
+/// `cp -p` does: copies sort by when the agent wrote them, not by when
+/// they were archived.
+pub fn keep_time(path: &Path, modified: std::time::SystemTime) -> io::Result<()> {
+    OpenOptions::new()
+        .append(true)
+        .open(path)?
+        .set_modified(modified)
+}
+
 /// Appends `from` to the copy at `path`, which must be `at` bytes long,
 /// and flushes it to disk. Returns the bytes appended.
 pub fn append(path: &Path, at: u64, from: &mut impl Read) -> io::Result<u64> {

@@ -141,6 +141,13 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     // Laid out by agent and the file's path under the agent's folder.
     let claude = home.copy("claude", &home.claude, "home/.claude/projects");
     assert_eq!(read(&claude), read(&home.claude));
+    // With the live file's time, as `cp -p` keeps it.
+    let modified = |p: &Path| {
+        std::fs::metadata(p)
+            .and_then(|m| m.modified())
+            .expect("a time")
+    };
+    assert_eq!(modified(&claude), modified(&home.claude));
     let sub = home.copy("claude", &home.claude_subagent, "home/.claude/projects");
     assert_eq!(read(&sub), read(&home.claude_subagent));
     let codex = home.copy("codex", &home.codex, "home/.codex/sessions");
@@ -279,19 +286,17 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
             "{ls}"
         );
     }
+    // Once the archive exists, ls reads it unasked; --no-archive leaves
+    // it out.
     let plain = home.run(&["ls"]);
-    let archived_rows = home.run(&["ls", "--archive"]);
+    let live_only = home.run(&["ls", "--no-archive"]);
     assert_eq!(
-        archived_rows.stdout.lines().count(),
-        plain.stdout.lines().count() + 2,
-        "{archived_rows}"
+        plain.stdout.lines().count(),
+        live_only.stdout.lines().count() + 2,
+        "{plain}"
     );
-    assert!(
-        archived_rows.stdout.contains("(archived) Who calls"),
-        "{archived_rows}"
-    );
-    // Without --archive, ls says nothing of it.
-    assert!(!plain.stdout.contains("(archived)"), "{plain}");
+    assert!(plain.stdout.contains("(archived) Who calls"), "{plain}");
+    assert!(!live_only.stdout.contains("(archived)"), "{live_only}");
 
     let again = home.run(&["archive"]);
     assert!(
@@ -323,6 +328,70 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     assert_eq!(title(&db_v2), "renamed", "{renamed}");
     assert_ne!(title(&db), "renamed", "{renamed}");
     assert!(!db.with_file_name("opencode.v3.db").exists(), "{renamed}");
+}
+
+#[test]
+fn every_command_over_all_sessions_reads_the_sessions_the_agents_deleted() {
+    let home = Home::new();
+    home.run(&["archive"]).status(0);
+    std::fs::remove_dir_all(home.claude.with_extension("")).expect("subagents deleted");
+    std::fs::remove_file(&home.claude).expect("deleted");
+    let copy = home.copy("claude", &home.claude, "home/.claude/projects");
+    let copy = copy.to_str().expect("UTF-8");
+
+    // -s finds it by its id.
+    let show = home.run(&["-s", &CLAUDE_ID[..8], "log", "--json"]);
+    show.status(0);
+    assert!(!show.json_lines().is_empty(), "{show}");
+    // grep --all searches it (and once: not the live sessions' copies).
+    let grep = home.run(&["grep", "--all", "--json", "-F", "Who calls"]);
+    grep.status(0);
+    let paths: std::collections::BTreeSet<String> = grep
+        .json_lines()
+        .iter()
+        .filter_map(|m| m["path"].as_str().map(str::to_string))
+        .collect();
+    assert!(paths.contains(copy), "{grep}");
+    assert!(
+        paths
+            .iter()
+            .all(|p| p == copy || !p.starts_with(home.archive().to_str().expect("UTF-8"))),
+        "{grep}"
+    );
+    let no = home.run(&["grep", "--all", "--no-archive", "-F", "Who calls"]);
+    assert!(!no.stdout.contains(copy), "{no}");
+    // stats --all counts it, once.
+    let sessions = |args: &[&str]| {
+        let run = home.run(args);
+        run.status(0);
+        let rows = run.json_lines();
+        rows.iter().filter(|r| r["type"] == "session").count()
+    };
+    assert_eq!(
+        sessions(&["stats", "--all", "--json"]),
+        sessions(&["stats", "--all", "--json", "--no-archive"]) + 1
+    );
+    // The Parquet export of every session holds it.
+    let out = home.dir.join("tables");
+    let export = home.run(&["export", "--parquet", out.to_str().expect("UTF-8"), "--all"]);
+    export.status(0);
+    let exported = crate::agents::files_under(&out);
+    assert!(!exported.is_empty(), "{export}");
+    let tables = exported.iter().map(|p| read(p)).any(|bytes| {
+        bytes
+            .windows(CLAUDE_ID.len())
+            .any(|w| w == CLAUDE_ID.as_bytes())
+    });
+    assert!(tables, "the session's id is in the tables\n{export}");
+    // The archive is for every session: not for one session's search.
+    let alone = home.run(&["grep", "--no-archive", "x"]);
+    alone.status(2);
+    assert!(
+        alone
+            .stderr
+            .contains("--archive and --no-archive are for --all"),
+        "{alone}"
+    );
 }
 
 #[test]

@@ -55,7 +55,7 @@ impl Screen {
         // The refs of app-owned sessions stay beside the test's files.
         let beside = match &start {
             Start::Session { path, .. } => path.parent().map(Path::to_path_buf),
-            Start::List { dirs } => dirs.first().cloned(),
+            Start::List { dirs, .. } => dirs.first().cloned(),
         };
         let refs = beside.map(|dir| ysess::refs::store::Store {
             root: dir.join(".ysess-refs"),
@@ -636,12 +636,35 @@ fn a_growing_file_shows_new_entries_and_head_follows_without_losing_the_selectio
 }
 
 #[test]
+fn all_lists_the_sessions_the_archive_keeps_that_the_agents_deleted() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("live")).expect("a folder");
+    std::fs::create_dir_all(dir.join("archive/claude/-gone-project")).expect("a folder");
+    dir.fixture("demo.jsonl", "live/yoagent.jsonl");
+    // A Claude Code session archived from a folder that no longer holds it.
+    dir.fixture(
+        "claude/session.jsonl",
+        "archive/claude/-gone-project/3f2c8a1e-6b4d-4e2a-9c71-5d8e0b6a4f13.jsonl",
+    );
+    let mut s = Screen::start(Start::List {
+        dirs: vec![dir.join("live")],
+        archive: Some(dir.join("archive")),
+    });
+    let list = s.text();
+    assert!(status(&list).contains("2 sessions"), "{list}");
+    assert!(list.contains("(archived)"), "{list}");
+    // Once: the live session is not marked.
+    assert_eq!(list.matches("(archived)").count(), 1, "{list}");
+}
+
+#[test]
 fn all_starts_from_the_session_list_and_enter_opens_one() {
     let dir = Dir::new();
     dir.fixture("demo.jsonl", "yoagent.jsonl");
     dir.fixture("pi/demo.jsonl", "pi.jsonl");
     let mut s = Screen::start(Start::List {
         dirs: vec![dir.path().to_path_buf()],
+        archive: None,
     });
     let list = s.text();
     assert!(list.contains("ACTIVITY"), "{list}");

@@ -101,7 +101,8 @@ pub(super) fn run(
 ) -> Result<Exit, Failure> {
     use crate::fleet::sessions;
     let roots = sessions::roots(&args.revs);
-    let found = sessions::find(&roots);
+    let mut found = sessions::find(&roots);
+    args.shelf.add_to(&mut found, !args.revs.is_empty())?;
     let mut unreadable: Vec<String> = found
         .iter()
         .filter_map(|f| match f {

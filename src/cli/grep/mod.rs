@@ -83,6 +83,9 @@ pub struct GrepArgs {
     /// Search every session, not only the session file
     #[arg(long)]
     pub all: bool,
+    /// With --all: `--archive [DIR]`, `--no-archive`.
+    #[command(flatten)]
+    pub shelf: super::archive::Shelf,
     /// List what `export --redact` would take out, one find a line: the
     /// entry's id, the kind, and the secret partly masked; no PATTERN
     #[arg(long, conflicts_with_all = [
@@ -97,6 +100,7 @@ pub struct GrepArgs {
 }
 
 pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
+    args.shelf.only_with_all(args.all)?;
     if args.secrets {
         return secrets::run(args, ctx);
     }
