@@ -272,7 +272,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --html 'Write one HTML page of the whole tree (with REV: of its path)'
             cand --markdown 'Write the path as Markdown'
             cand --all 'With --parquet: every session `ysess ls` finds'
-            cand --redact 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]` (not with --parquet)'
+            cand --redact 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]`'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

@@ -302,7 +302,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -l session -d 'Write
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write one HTML page of the whole tree (with REV: of its path)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l all -d 'With --parquet: every session `ysess ls` finds'
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]` (not with --parquet)'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]`'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
