@@ -288,7 +288,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Write the path as Markdown')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'With --parquet: every session `ysess ls` finds')
             [CompletionResult]::new('--no-archive', '--no-archive', [CompletionResultType]::ParameterName, 'Leave out the archive''s sessions')
-            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]` (not with --parquet)')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]`')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less: no status messages, no hints')
             [CompletionResult]::new('--no-pager', '--no-pager', [CompletionResultType]::ParameterName, 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)')

@@ -275,7 +275,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --markdown 'Write the path as Markdown'
             cand --all 'With --parquet: every session `ysess ls` finds'
             cand --no-archive 'Leave out the archive''s sessions'
-            cand --redact 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]` (not with --parquet)'
+            cand --redact 'Replace secrets, e-mail addresses, the home directory and the user''s name with `[redacted: KIND]`'
             cand -q 'Print less: no status messages, no hints'
             cand --quiet 'Print less: no status messages, no hints'
             cand --no-pager 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'

@@ -305,7 +305,7 @@ complete -c ysess -n "__fish_ysess_using_subcommand export" -l html -d 'Write on
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l markdown -d 'Write the path as Markdown'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l all -d 'With --parquet: every session `ysess ls` finds'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-archive -d 'Leave out the archive\'s sessions'
-complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]` (not with --parquet)'
+complete -c ysess -n "__fish_ysess_using_subcommand export" -l redact -d 'Replace secrets, e-mail addresses, the home directory and the user\'s name with `[redacted: KIND]`'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s q -l quiet -d 'Print less: no status messages, no hints'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -26,7 +26,7 @@ use crate::view::redact::Redactor;
 /// --markdown, the path as a readable transcript.
 ///
 /// With --redact, secrets are taken out of what any of these forms writes
-/// (not --parquet): API keys and tokens (gitleaks' patterns), private key
+/// (--parquet too, every text column): API keys and tokens (gitleaks' patterns), private key
 /// blocks, JWTs, random values assigned to a *_KEY, *_TOKEN, *_SECRET or
 /// *PASSWORD, e-mail addresses, the home directory and the user's name,
 /// and each --redact-pattern; each becomes `[redacted: KIND]`, and stderr
@@ -36,6 +36,8 @@ use crate::view::redact::Redactor;
 /// named, or --all) as Parquet tables in the folder OUT, for DuckDB, Spark
 /// or Trino: entries (by agent and UTC day), tree and sessions;
 /// --since-manifest adds only what was appended since an earlier export.
+/// OUT records whether (and by what rules) it was redacted, and a run
+/// into it with other --redact settings is refused.
 ///
 /// Examples:
 ///   ysess export first-draft > messages.json
@@ -88,8 +90,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "MANIFEST", requires = "parquet", value_hint = clap::ValueHint::FilePath)]
     pub manifest: Option<PathBuf>,
     /// Replace secrets, e-mail addresses, the home directory and the user's
-    /// name with `[redacted: KIND]` (not with --parquet)
-    #[arg(long, conflicts_with = "parquet")]
+    /// name with `[redacted: KIND]`
+    #[arg(long)]
     pub redact: bool,
     /// With --redact: also redact what REGEX matches (kind `pattern`);
     /// repeatable
@@ -99,6 +101,10 @@ pub struct ExportArgs {
 
 pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     args.shelf.only_with_all(args.all)?;
+    let redactor = match args.redact {
+        true => Some(super::redact::redactor(&args.redact_pattern)?),
+        false => None,
+    };
     if let Some(out) = &args.parquet {
         let request = super::tables::Request {
             out,
@@ -112,6 +118,9 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             shelf: &args.shelf,
             since_manifest: args.since_manifest.as_deref(),
             manifest: args.manifest.as_deref(),
+            redact: redactor
+                .as_ref()
+                .map(|r| (r, super::redact::recorded(&args.redact_pattern))),
         };
         return super::tables::run(&request, ctx);
     }
@@ -123,10 +132,6 @@ pub fn run(args: &ExportArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     let target = resolve(&repo, args.rev.as_deref().unwrap_or("HEAD"))?;
     let title = title(&ctx.global.file);
     let tz = ctx.tz.clone();
-    let redactor = match args.redact {
-        true => Some(super::redact::redactor(&args.redact_pattern)?),
-        false => None,
-    };
     let redact = redactor.as_ref();
     let write = |out: &mut dyn Write| -> Result<(), Failure> {
         if args.html {

@@ -11,9 +11,10 @@ use super::{Context, Exit, Failure, hint};
 use crate::check::digest::Digest;
 use crate::fleet::manifest;
 use crate::fleet::sessions::{self, Found};
-use crate::table::ledger;
+use crate::table::ledger::{self, Redaction};
 use crate::ui::output::{Level, Streams, escape};
 use crate::ui::render::thousands;
+use crate::view::redact::Redactor;
 
 /// What `export --parquet` is asked to do.
 pub struct Request<'a> {
@@ -30,6 +31,9 @@ pub struct Request<'a> {
     pub since_manifest: Option<&'a Path>,
     /// Where to write a manifest of every file exported.
     pub manifest: Option<&'a Path>,
+    /// With `--redact`: the redactor, and its rules as the folder records
+    /// them.
+    pub redact: Option<(&'a Redactor, Redaction)>,
 }
 
 pub fn run(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
@@ -39,6 +43,7 @@ pub fn run(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     // from here to its commit (a second export into it waits).
     let out_name = escape(&req.out.display().to_string()).into_owned();
     let mut folder = open_folder(req.out, &out_name, given.as_ref(), ctx)?;
+    same_redaction(&mut folder, req.redact.as_ref().map(|(_, r)| r), &out_name)?;
     // What the folder holds, and what the manifest given says on top.
     let mut since = given.unwrap_or_default();
     since.extend(folder.ledger.files.clone());
@@ -62,6 +67,7 @@ pub fn run(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         digests: true,
         escape: &escape,
         run: run_name(),
+        redact: req.redact.as_ref().map(|(r, _)| *r),
     };
     let mut said: io::Result<()> = Ok(());
     let mut exported: Vec<(PathBuf, Digest)> = Vec::new();
@@ -116,6 +122,9 @@ pub fn run(req: &Request<'_>, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
         )?;
     }
     if !ctx.global.quiet {
+        if let Some((redactor, _)) = &req.redact {
+            super::redact::report(ctx.streams.err, redactor)?;
+        }
         say_summary(&summary, req.out, ctx)?;
     }
     Ok(if refused > 0 {
@@ -214,6 +223,58 @@ fn open_folder(
         )?;
     }
     Ok(folder)
+}
+
+/// Refuses a run into a folder whose rows were redacted otherwise (or not
+/// at all, or were and this run's would not be): its tables would mix
+/// them. A folder that holds nothing yet takes this run's.
+fn same_redaction(
+    folder: &mut ledger::Locked,
+    wanted: Option<&Redaction>,
+    out_name: &str,
+) -> Result<(), Failure> {
+    let held = folder.ledger.redaction.as_ref();
+    if folder.ledger.files.is_empty() && folder.ledger.runs.is_empty() {
+        folder.ledger.redaction = wanted.cloned();
+        return Ok(());
+    }
+    let why = match (held, wanted) {
+        (a, b) if a == b => return Ok(()),
+        (None, _) => {
+            "its rows were exported without --redact, and this run's would be redacted".to_string()
+        }
+        (Some(_), None) => {
+            "its rows were exported with --redact, and this run's would not be".to_string()
+        }
+        (Some(a), Some(b)) if (&a.source, &a.rules) != (&b.source, &b.rules) => format!(
+            "its rows were redacted by the rules of {} ({}), and this ysess's are {} ({})",
+            a.source, a.rules, b.source, b.rules
+        ),
+        (Some(a), Some(b)) if a.patterns != b.patterns => format!(
+            "its rows were redacted with {}, and this run gives {}",
+            patterns(&a.patterns),
+            patterns(&b.patterns)
+        ),
+        (Some(_), Some(_)) => {
+            "its rows were redacted for another home directory or user name".to_string()
+        }
+    };
+    Err(Failure::refuse(format!(
+        "{out_name}: {}; nothing was written",
+        escape(&why)
+    ))
+    .with_hint(
+        "give the --redact and --redact-pattern it was exported with, or export into a new folder",
+    ))
+}
+
+/// The `--redact-pattern`s, as a refusal names them.
+fn patterns(list: &[String]) -> String {
+    if list.is_empty() {
+        return "no --redact-pattern".to_string();
+    }
+    let quoted: Vec<String> = list.iter().map(|p| format!("'{p}'")).collect();
+    format!("--redact-pattern {}", quoted.join(" "))
 }
 
 /// The session files found, with their sizes (counted on the bar); one

@@ -9,6 +9,10 @@
 //! the bytes taken), and ends by writing the ledger anew, in one rename:
 //! the one step that commits the run. A run that does not reach it leaves
 //! nothing the next run counts, and a rerun never adds a row twice.
+//!
+//! A folder exported with `--redact` says so in its ledger, with the rules
+//! it was redacted by ([`Redaction`]): its rows are all redacted alike, or
+//! none is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -29,6 +33,22 @@ pub struct Ledger {
     pub runs: BTreeSet<String>,
     /// Every session file exported: the bytes taken, as a digest.
     pub files: BTreeMap<PathBuf, Digest>,
+    /// How its rows were redacted; `None` when they were not.
+    pub redaction: Option<Redaction>,
+}
+
+/// The rules an export folder's rows were redacted by (`--redact`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Redaction {
+    /// Where the published patterns come from (`gitleaks v8.30.0 …`).
+    pub source: String,
+    /// A digest of every rule ysess itself holds (the published patterns
+    /// and its own).
+    pub rules: String,
+    /// The user's `--redact-pattern`s, in order.
+    pub patterns: Vec<String>,
+    /// A digest of the home directory and user name redacted (not them).
+    pub machine: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -36,6 +56,8 @@ struct Stored {
     version: u64,
     runs: Vec<String>,
     files: Vec<StoredFile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    redaction: Option<Redaction>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -166,6 +188,7 @@ impl Locked {
                     digest: digest.to_string(),
                 })
                 .collect(),
+            redaction: ledger.redaction.clone(),
         };
         let path = ledger_path(&self.out);
         let temp = path.with_file_name(format!(".ledger.{}.tmp", std::process::id()));
@@ -203,6 +226,7 @@ fn parse(bytes: &[u8], path: &Path) -> io::Result<Ledger> {
     Ok(Ledger {
         runs: stored.runs.into_iter().collect(),
         files,
+        redaction: stored.redaction,
     })
 }
 

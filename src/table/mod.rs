@@ -52,6 +52,18 @@ pub struct Options<'a> {
     pub escape: &'a (dyn for<'s> Fn(&'s str) -> std::borrow::Cow<'s, str> + Sync),
     /// This run's name in its part files' names.
     pub run: String,
+    /// With `--redact`: every text cell goes through it.
+    pub redact: Option<&'a crate::view::redact::Redactor>,
+}
+
+impl Options<'_> {
+    /// How the rows say a session's text.
+    fn say(&self) -> rows::Say<'_> {
+        rows::Say {
+            escape: self.escape,
+            redact: self.redact,
+        }
+    }
 }
 
 /// What an export did.
@@ -329,6 +341,7 @@ mod tests {
             digests: false,
             escape: &crate::ui::output::escape,
             run: "r".into(),
+            redact: None,
         }
     }
 
@@ -401,6 +414,7 @@ mod tests {
             digests: false,
             escape: &crate::ui::output::escape,
             run: "r".into(),
+            redact: None,
         };
         let summary = export(
             std::slice::from_ref(&session),

@@ -221,6 +221,7 @@ fn facts_and_tree(
     loaded: &Loaded,
     path: &Path,
     id: &str,
+    options: &Options<'_>,
     snapshots: &Snapshots<'_>,
 ) -> Result<(Said, part::Closed), Failed> {
     let repo = &loaded.repo;
@@ -247,9 +248,9 @@ fn facts_and_tree(
             }
         },
         || {
-            let mut tree = rows::tree_rows(repo, path, id);
+            let mut tree = rows::tree_rows(repo, path, id, options.say());
             for sub in &loaded.subs {
-                tree.append(rows::tree_rows(&sub.repo, &sub.file, id));
+                tree.append(rows::tree_rows(&sub.repo, &sub.file, id, options.say()));
             }
             snapshots.write("tree", TREE, tree)
         },
@@ -288,7 +289,7 @@ pub(super) fn read_session(
         agent: loaded.repo.format.name(),
         name: snapshot_name(&id, path),
     };
-    let (said, tree) = facts_and_tree(&loaded, path, &id, &snapshots)?;
+    let (said, tree) = facts_and_tree(&loaded, path, &id, options, &snapshots)?;
     // The entries' rows, then the sessions table; a failure from here on
     // is the export's, and takes the tree table's file back with it.
     let rest = write_rows(&loaded, path, &id, said, options, entries, &snapshots);
@@ -340,7 +341,7 @@ fn write_rows(
     // entries its total counts.
     let session_of = |session: Session| {
         let head = repo.tree.head().map(|h| repo.tree.id(h));
-        let row = rows::session_row(&session, head, options.escape);
+        let row = rows::session_row(&session, head, options.say());
         (session, row)
     };
     let mut windows = Windows {
@@ -353,7 +354,7 @@ fn write_rows(
     let (session, row) = match counted {
         Some(counted) => {
             let made = session_of(Session::of_repo(path, repo, &facts, counted));
-            rows::file_rows(&own, options.escape, &mut sink)?;
+            rows::file_rows(&own, options.say(), &mut sink)?;
             made
         }
         // What the total counts needs the tree only: it is taken while
@@ -365,7 +366,7 @@ fn write_rows(
                     let total = rows::total(&own, counted_own(repo));
                     session_of(Session::of_total(path, repo, total))
                 },
-                || rows::file_rows(&own, options.escape, &mut sink),
+                || rows::file_rows(&own, options.say(), &mut sink),
             );
             rows.map(|()| made)?
         }
@@ -388,7 +389,7 @@ fn write_rows(
                 from: sub.from,
                 until: sub.until,
             },
-            options.escape,
+            options.say(),
             &mut sink,
         )?;
     }

@@ -94,6 +94,31 @@ const COMMON_USERS: &[&str] = &[
     "root", "user", "admin", "runner", "ubuntu", "node", "vscode", "guest", "test",
 ];
 
+/// A short digest of the rules every [`Redactor`] has (the published
+/// patterns and ysess's own, not the user's): two builds of ysess with the
+/// same digest redact alike. An export folder records it, beside
+/// [`SOURCE`].
+pub fn rules_digest() -> String {
+    use sha2::Digest as _;
+    let mut hash = sha2::Sha256::new();
+    let mut add = |s: &str| {
+        hash.update(s.as_bytes());
+        hash.update([0]);
+    };
+    for (kind, pattern) in PATTERNS {
+        add(kind);
+        add(pattern);
+    }
+    add(ASSIGNMENT);
+    add(&ASSIGNMENT_ENTROPY.to_string());
+    add(EMAIL);
+    COMMON_USERS.iter().for_each(|u| add(u));
+    // How the home directory and user name become patterns.
+    add(r"{home}(?:\b|$) \b{user}\b 3");
+    let digest = hash.finalize();
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// What a [`Redactor`] takes out besides the published patterns.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -170,20 +195,24 @@ impl Redactor {
     /// `text` with every secret replaced by `[redacted: KIND]`; borrowed
     /// when there was none.
     pub fn redact<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        self.apply(text, true)
+        self.apply(text, 1)
     }
 
-    /// [`Redactor::redact`], adding to the counts only when `counted` (a
-    /// second copy of a text shown once is not).
-    fn apply<'t>(&self, text: &'t str, counted: bool) -> Cow<'t, str> {
+    /// [`Redactor::redact`] of a text written `times` times over (a column
+    /// that repeats it on every row): each of its secrets counts `times`
+    /// (none for 0, a copy of a text counted already).
+    pub fn redact_times<'t>(&self, text: &'t str, times: usize) -> Cow<'t, str> {
+        self.apply(text, times)
+    }
+
+    /// [`Redactor::redact`], adding each find to the counts `times` times.
+    fn apply<'t>(&self, text: &'t str, times: usize) -> Cow<'t, str> {
         let mut text = Cow::Borrowed(text);
         for (rule, count) in self.rules.iter().zip(&self.counts) {
-            let mut found = 0;
+            let mut found: usize = 0;
             let replaced = replace(rule, &text, |_| found += 1);
             if let Some(replaced) = replaced {
-                if counted {
-                    count.fetch_add(found, Ordering::Relaxed);
-                }
+                count.fetch_add(found.saturating_mul(times), Ordering::Relaxed);
                 text = Cow::Owned(replaced);
             }
         }
@@ -240,7 +269,7 @@ impl Redactor {
         }
         each_string(&mut entry.message, &mut text);
         // The same text again, as stored: redacted, not counted twice.
-        self.walk_value(&mut entry.message_value, false);
+        self.walk_value(&mut entry.message_value, 0);
     }
 
     /// The secrets in `entry`'s label and message, string by string, in
@@ -259,28 +288,28 @@ impl Redactor {
 
     /// Every string in a JSON value, keys included.
     pub fn value(&self, value: &mut Value) {
-        self.walk_value(value, true);
+        self.walk_value(value, 1);
     }
 
-    fn walk_value(&self, value: &mut Value, counted: bool) {
+    fn walk_value(&self, value: &mut Value, times: usize) {
         match value {
             Value::String(s) => {
-                if let Cow::Owned(new) = self.apply(s, counted) {
+                if let Cow::Owned(new) = self.apply(s, times) {
                     *s = new;
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| self.walk_value(v, counted)),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.walk_value(v, times)),
             Value::Object(map) => {
                 if map
                     .keys()
-                    .any(|k| matches!(self.apply(k, false), Cow::Owned(_)))
+                    .any(|k| matches!(self.apply(k, 0), Cow::Owned(_)))
                 {
                     let old = std::mem::take(map);
                     for (k, v) in old {
-                        map.insert(self.apply(&k, counted).into_owned(), v);
+                        map.insert(self.apply(&k, times).into_owned(), v);
                     }
                 }
-                map.values_mut().for_each(|v| self.walk_value(v, counted));
+                map.values_mut().for_each(|v| self.walk_value(v, times));
             }
             _ => {}
         }

@@ -645,3 +645,314 @@ fn a_nightly_run_from_a_manifest_older_than_the_folder_added_its_rows_again() {
     export(&dir, &["full", "sessions"]).status(0);
     assert_eq!(tables(&dir.join("out")), tables(&dir.join("full")));
 }
+
+// `export --parquet --redact`: the planted corpus of `redact.rs`, in every
+// text column the tables have.
+
+use crate::redact::{
+    AWS, EMAIL, ENV, GCP, GITHUB, GITLAB, JWT, KEY_BODY, OPENAI, PASSWORD, SLACK, anthropic,
+    planted,
+};
+
+/// A pi session, in a file named after its user, with a planted secret in
+/// every text column of the tables: the session's id and project, entry
+/// ids (and so parents, roots, fork points, HEAD), subjects, the title,
+/// a model, a tool, a tool call's id, a custom record's kind, a label; and
+/// a secret where a subject is cut at 200 characters.
+fn leaky_pi(dir: &Dir) -> PathBuf {
+    let t = |s: u32| format!("2026-12-01T10:00:{s:02}.000Z");
+    let key = format!(
+        "-----BEGIN RSA PRIVATE KEY-----{}-----END RSA PRIVATE KEY-----",
+        KEY_BODY.repeat(4)
+    );
+    let long = format!("{} {GITHUB} and more", "word ".repeat(38));
+    let lines = [
+        serde_json::json!({"type": "session", "version": 3, "id": "ACME-7731-s",
+            "timestamp": t(0), "cwd": "/home/dana/work"}),
+        serde_json::json!({"type": "message", "id": "ACME-1", "parentId": null, "timestamp": t(1),
+            "message": {"role": "user", "timestamp": 1,
+            "content": format!("Deploy with {AWS}; mail {EMAIL}, {GITLAB} in /home/dana/work")}}),
+        serde_json::json!({"type": "message", "id": "e2", "parentId": "ACME-1", "timestamp": t(2),
+            "message": {"role": "assistant", "model": "gpt-ACME-3", "provider": "p",
+            "content": [{"type": "toolCall", "id": "call-ACME-2", "name": "bash",
+                "arguments": {"command": format!("curl -H 'Bearer {OPENAI}'")}}],
+            "usage": {"input": 1, "output": 1}, "stopReason": "toolUse", "timestamp": 2}}),
+        serde_json::json!({"type": "message", "id": "e3", "parentId": "e2", "timestamp": t(3),
+            "message": {"role": "toolResult", "toolCallId": "call-ACME-2", "toolName": "dana-tool",
+            "content": [{"type": "text", "text": format!("{SLACK} {GITHUB}\nmore")}],
+            "isError": false, "timestamp": 3}}),
+        serde_json::json!({"type": "message", "id": "e4", "parentId": "ACME-1", "timestamp": t(4),
+            "message": {"role": "assistant", "model": "m", "provider": "p",
+            "content": [{"type": "text", "text": key}],
+            "usage": {"input": 1, "output": 1}, "stopReason": "stop", "timestamp": 4}}),
+        serde_json::json!({"type": "label", "id": "e5", "parentId": "e4", "timestamp": t(5),
+            "targetId": "e4", "label": format!("DB_PASSWORD={PASSWORD}")}),
+        serde_json::json!({"type": "custom_message", "id": "e6", "parentId": "e5", "timestamp": t(6),
+            "customType": "ACME-9", "content": format!("key: {GCP} {JWT}"), "display": true}),
+        serde_json::json!({"type": "message", "id": "e7", "parentId": "e6", "timestamp": t(7),
+            "message": {"role": "user", "timestamp": 7, "content": long}}),
+        serde_json::json!({"type": "session_info", "id": "e8", "parentId": "e7", "timestamp": t(8),
+            "name": format!("Ask {}", anthropic())}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    dir.write("dana.jsonl", text)
+}
+
+/// `export --parquet out FILE --redact …` in `dir`, as the tests' user.
+fn redacted(dir: &Dir, out: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["export", "--parquet", out, "dana.jsonl"];
+    args.extend_from_slice(extra);
+    dir.run_with(&args, None, ENV)
+}
+
+/// Every text of every row (list items too) of the tables in `out`.
+fn every_text(out: &Path) -> Vec<String> {
+    fn texts(v: &Value, into: &mut Vec<String>) {
+        match v {
+            Value::String(s) => into.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|v| texts(v, into)),
+            Value::Object(m) => m.values().for_each(|v| texts(v, into)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    for rows in tables(out) {
+        rows.iter().for_each(|r| texts(r, &mut all));
+    }
+    all
+}
+
+#[test]
+fn no_planted_secret_survives_in_any_column_of_a_redacted_parquet_export() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    leaky_pi(&dir);
+    let run = redacted(
+        &dir,
+        "out",
+        &["--redact", "--redact-pattern", "ACME-[0-9]+"],
+    );
+    run.status(0);
+    let texts = every_text(&dir.join("out")).join("\n");
+    for (secret, kind) in planted() {
+        assert!(
+            !texts.contains(&secret),
+            "{kind} {secret:?} survives:\n{texts}"
+        );
+        assert!(
+            texts.contains(&format!("[redacted: {kind}]")),
+            "no {kind} redacted:\n{texts}"
+        );
+    }
+    // Nor the start of the token the 200-character subject was cut in.
+    assert!(!texts.contains("ghp_"), "{texts}");
+    // Each column holds what was planted in it.
+    let sessions = query(&dir.join("out"), "SELECT * FROM sessions");
+    assert_eq!(sessions[0]["project"], "[redacted: home]/work");
+    assert_eq!(sessions[0]["session"], "[redacted: pattern]-s");
+    assert_eq!(sessions[0]["title"], "Ask [redacted: anthropic-key]");
+    let tools = query(
+        &dir.join("out"),
+        "SELECT tool, tool_call_id FROM entries WHERE role = 'toolResult'",
+    );
+    assert_eq!(tools[0]["tool"], "[redacted: user]-tool");
+    assert_eq!(tools[0]["tool_call_id"], "call-[redacted: pattern]");
+    // And no file of the tables holds one as it was written (Parquet may
+    // compress a text: the search through DuckDB above is the one that
+    // counts). The folder's ledger, `.ysess`, names the session files.
+    for file in walk(&dir.join("out")) {
+        if file.components().any(|c| c.as_os_str() == ".ysess") {
+            continue;
+        }
+        let bytes = std::fs::read(&file).expect("reads");
+        for (secret, kind) in planted() {
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{kind} in {}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn stderr_counts_every_redacted_cell_of_a_parquet_export() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    leaky_pi(&dir);
+    let run = redacted(
+        &dir,
+        "out",
+        &["--redact", "--redact-pattern", "ACME-[0-9]+"],
+    );
+    run.status(0);
+    let said = run
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("redacted: "))
+        .unwrap_or_else(|| panic!("no count on stderr:\n{run}"));
+    let texts = every_text(&dir.join("out"));
+    let mut counted = Vec::new();
+    for (_, kind) in planted() {
+        let marker = format!("[redacted: {kind}]");
+        let n: usize = texts.iter().map(|t| t.matches(&marker).count()).sum();
+        assert!(n > 0, "no {kind} in the tables");
+        counted.push((kind, n));
+    }
+    // As stderr says them: kinds in the redactor's order, none of 0.
+    let said: Vec<(String, usize)> = said
+        .split(", ")
+        .map(|part| {
+            let (n, kind) = part.split_once(' ').expect("N KIND");
+            (kind.to_string(), n.parse().expect("a count"))
+        })
+        .collect();
+    for (kind, n) in &counted {
+        let on_stderr = said.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
+        assert_eq!(
+            on_stderr, *n,
+            "{kind}: stderr {said:?}, the tables {counted:?}"
+        );
+    }
+    assert_eq!(said.len(), counted.len(), "{said:?}");
+    // The summary line is still the last.
+    assert!(
+        run.stderr
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("exported 1 sessions")),
+        "{run}"
+    );
+}
+
+#[test]
+fn a_redacted_export_folder_refuses_a_run_with_other_redact_settings() {
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    let dir = Dir::new();
+    leaky_pi(&dir);
+    let settings = ["--redact", "--redact-pattern", "ACME-[0-9]+"];
+    redacted(&dir, "out", &settings).status(0);
+    let ledger = String::from_utf8(dir.read("out/.ysess/ledger.json")).expect("UTF-8");
+    assert!(ledger.contains("gitleaks v8.30.0"), "{ledger}");
+    assert!(ledger.contains("ACME-[0-9]+"), "{ledger}");
+    let before = walk(&dir.join("out"));
+    let rows =
+        |dir: &Dir| query(&dir.join("out"), "SELECT count(*) AS n FROM entries")[0]["n"].clone();
+    let first = rows(&dir);
+    // The session grows; a run without --redact, or with other patterns,
+    // would mix its rows with the redacted ones: refused, nothing written.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("dana.jsonl"))
+        .expect("opens");
+    writeln!(
+        file,
+        r#"{{"type":"message","id":"e9","parentId":"e8","timestamp":"2026-12-01T10:00:09.000Z","message":{{"role":"user","content":"mail {EMAIL} again","timestamp":9}}}}"#
+    )
+    .expect("appends");
+    drop(file);
+    let plain = redacted(&dir, "out", &[]);
+    plain.status(128);
+    assert!(
+        plain.stderr.starts_with(
+            "error: out: its rows were exported with --redact, and this run's would not be; nothing was written\nhint: "
+        ),
+        "{plain}"
+    );
+    let other = redacted(&dir, "out", &["--redact", "--redact-pattern", "dana"]);
+    other.status(128);
+    assert!(
+        other.stderr.contains(
+            "its rows were redacted with --redact-pattern 'ACME-[0-9]+', and this run gives --redact-pattern 'dana'"
+        ),
+        "{other}"
+    );
+    let none = redacted(&dir, "out", &["--redact"]);
+    none.status(128);
+    assert!(
+        none.stderr
+            .contains("and this run gives no --redact-pattern"),
+        "{none}"
+    );
+    assert_eq!(walk(&dir.join("out")), before, "a refused run wrote");
+    assert_eq!(rows(&dir), first);
+    // The same settings add the new line's row, redacted.
+    redacted(&dir, "out", &settings).status(0);
+    assert_eq!(rows(&dir).as_u64(), first.as_u64().map(|n| n + 1));
+    let texts = every_text(&dir.join("out")).join("\n");
+    assert!(!texts.contains(EMAIL), "{texts}");
+    // A folder exported without --redact refuses a redacted run too.
+    redacted(&dir, "plain", &[]).status(0);
+    let into_plain = redacted(&dir, "plain", &settings);
+    into_plain.status(128);
+    assert!(
+        into_plain.stderr.contains(
+            "plain: its rows were exported without --redact, and this run's would be redacted"
+        ),
+        "{into_plain}"
+    );
+}
+
+#[test]
+fn sessions_without_secrets_export_the_same_rows_redacted_but_for_the_home_path() {
+    let Some((dir, _files, _pi)) = home() else {
+        return;
+    };
+    if let Some(why) = duckdb_missing() {
+        return missing(&DUCKDB, &why);
+    }
+    // The sessions are under the home directory; the user's name is in
+    // no session.
+    let home = dir.path().to_string_lossy().into_owned();
+    let env = [("HOME", home.as_str()), ("USER", "nobody-here")];
+    let sessions = dir.join("sessions").to_string_lossy().into_owned();
+    let export = |out: &str, redact: &[&str]| {
+        let mut args = vec!["export", "--parquet", out, &sessions];
+        args.extend_from_slice(redact);
+        dir.run_with(&args, None, &env)
+    };
+    export("plain", &[]).status(0);
+    let run = export("redacted", &["--redact"]);
+    run.status(0);
+    assert!(run.stderr.starts_with("redacted: "), "{run}");
+    let plain = tables(&dir.join("plain"));
+    let redacted = tables(&dir.join("redacted"));
+    assert!(plain[0].len() > 100, "{} entry rows", plain[0].len());
+    let mut cut = 0;
+    for (plain, redacted) in plain.iter().zip(&redacted) {
+        assert_eq!(plain.len(), redacted.len());
+        for (p, r) in plain.iter().zip(redacted) {
+            let mut homed: Value =
+                serde_json::from_str(&p.to_string().replace(&home, "[redacted: home]"))
+                    .expect("JSON");
+            // A subject or title cut at 200 characters loses its last, cut
+            // word (it may be part of a secret no rule knows then).
+            for column in ["subject", "title"] {
+                if let (Some(Value::String(was)), Some(Value::String(now))) =
+                    (homed.get(column), r.get(column))
+                    && now.ends_with('…')
+                    && was.starts_with(now.trim_end_matches('…'))
+                    && was.chars().count() >= 200
+                {
+                    homed[column] = Value::String(now.clone());
+                    cut += 1;
+                }
+            }
+            assert_eq!(r, &homed);
+        }
+    }
+    assert!(cut < 10, "{cut} subjects cut");
+    // Only the home path was redacted.
+    let said = run.stderr.lines().next().unwrap_or_default();
+    assert!(
+        said.strip_prefix("redacted: ")
+            .is_some_and(|kinds| kinds.split(", ").all(|k| k.ends_with(" home"))),
+        "{run}"
+    );
+}

@@ -6,20 +6,20 @@ use serde_json::json;
 use crate::support::{Dir, demo};
 
 /// The machine the tests pretend to run on.
-const ENV: &[(&str, &str)] = &[("HOME", "/home/dana"), ("USER", "dana")];
+pub(crate) const ENV: &[(&str, &str)] = &[("HOME", "/home/dana"), ("USER", "dana")];
 
-const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
-const GCP: &str = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
-const GITHUB: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
-const GITLAB: &str = "glpat-0123456789abcdefghij";
-const OPENAI: &str = "sk-abcdefghij0123456789T3BlbkFJabcdefghij0123456789";
-const SLACK: &str = "xoxb-1234567890-1234567890-abcdefABCDEF";
-const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
-const PASSWORD: &str = "q8Zr2Lx9Tv4W";
-const EMAIL: &str = "dana.b@example.org";
-const KEY_BODY: &str = "MIIEowIBAAKCAQEAxyz";
+pub(crate) const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
+pub(crate) const GCP: &str = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
+pub(crate) const GITHUB: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+pub(crate) const GITLAB: &str = "glpat-0123456789abcdefghij";
+pub(crate) const OPENAI: &str = "sk-abcdefghij0123456789T3BlbkFJabcdefghij0123456789";
+pub(crate) const SLACK: &str = "xoxb-1234567890-1234567890-abcdefABCDEF";
+pub(crate) const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+pub(crate) const PASSWORD: &str = "q8Zr2Lx9Tv4W";
+pub(crate) const EMAIL: &str = "dana.b@example.org";
+pub(crate) const KEY_BODY: &str = "MIIEowIBAAKCAQEAxyz";
 
-fn anthropic() -> String {
+pub(crate) fn anthropic() -> String {
     format!("sk-ant-api03-{}xAA", "a1B2".repeat(23))
 }
 
@@ -30,8 +30,9 @@ fn private_key() -> String {
     )
 }
 
-/// What must not survive, and its kind.
-fn planted() -> Vec<(String, &'static str)> {
+/// What must not survive, and its kind (the Parquet tests plant them
+/// too).
+pub(crate) fn planted() -> Vec<(String, &'static str)> {
     vec![
         (AWS.into(), "aws-access-key"),
         (GCP.into(), "gcp-api-key"),
@@ -252,7 +253,16 @@ fn a_bad_redact_pattern_is_a_usage_error() {
             .starts_with("error: a --redact-pattern does not parse"),
         "{run}"
     );
-    demo()
-        .run(&["export", "--parquet", "out", "--redact"])
-        .status(2);
+    // With --parquet too, before the folder is made.
+    let dir = demo();
+    let run = dir.run(&[
+        "export",
+        "--parquet",
+        "out",
+        "--redact",
+        "--redact-pattern",
+        "(",
+    ]);
+    run.status(2);
+    assert!(!dir.join("out").exists(), "{run}");
 }

@@ -7,7 +7,7 @@ use std::io;
 
 use super::line_text::{agent_of_line, lean_text_len, text_len};
 use super::said::{Used, said};
-use super::{ENTRIES, NO_DAY, Source, opt_text, parent_of, rows_of, text};
+use super::{ENTRIES, NO_DAY, Say, Source, parent_of, rows_of, text};
 use crate::format::MessageKind;
 use crate::table::part::{Cell, Columns};
 use crate::tree::Ix;
@@ -39,7 +39,7 @@ fn on_chunks<T: Send>(
 /// [`NO_DAY`]), handed to `sink` a window of entries at a time.
 pub fn file_rows(
     src: &Source<'_>,
-    escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
+    say: Say<'_>,
     sink: &mut (dyn FnMut(Vec<(String, Columns)>) -> io::Result<()> + Send),
 ) -> io::Result<()> {
     let repo = src.repo;
@@ -56,9 +56,13 @@ pub fn file_rows(
             n.offset + n.len > src.from && n.offset + n.len <= src.until
         })
         .collect();
+    // On every row: redacted once, counted on each.
+    let file = say.plain(&file, fresh.len());
+    let session = say.plain(src.session, fresh.len());
     let rows = Rows {
         src,
-        escape,
+        say,
+        session: &session,
         file: &file,
         root: &root,
         used: &used,
@@ -128,7 +132,10 @@ fn used_of(src: &Source<'_>, ixs: &[Ix]) -> Vec<Option<Used>> {
 /// What every row of one file takes from the file as a whole.
 struct Rows<'r, 'a> {
     src: &'r Source<'a>,
-    escape: &'r (dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
+    /// How its text is said: redacted (with `--redact`), inert.
+    say: Say<'r>,
+    /// The session's id, as its rows name it.
+    session: &'r str,
     /// The file's path, as its rows name it.
     file: &'r str,
     /// Each entry's root ([`roots`]).
@@ -199,25 +206,26 @@ impl Rows<'_, '_> {
         let turn = self.used[ix as usize].as_ref();
         let usage = |n: fn(&Used) -> i64| turn.map_or(Cell::Null, |u| Cell::Int(n(u)));
         let (tool, is_error) = match facts.and_then(|f| f.result) {
-            Some((tool, err)) => (text(tool).non_empty(), Cell::Bool(err)),
+            Some((tool, err)) => (self.say.cell(tool).non_empty(), Cell::Bool(err)),
             None => (Cell::Null, Cell::Null),
         };
         let subagent = src.subagent.map(str::to_string).or(agent);
+        let say = self.say;
         [
-            text(src.session),
+            text(self.session),
             text(self.file),
             int(node.line),
-            text(tree.id(ix)),
-            opt_text(parent_of(repo, ix).map(|p| tree.id(p))),
+            say.cell(tree.id(ix)),
+            say.opt(parent_of(repo, ix).map(|p| tree.id(p))),
             int(u64::from(node.depth)),
-            text(tree.id(self.root[ix as usize])),
-            text(node.kind.role_name()),
+            say.cell(tree.id(self.root[ix as usize])),
+            say.cell(node.kind.role_name()),
             if node.kind == MessageKind::Custom {
-                text(tree.tag(ix)).non_empty()
+                say.cell(tree.tag(ix)).non_empty()
             } else {
                 Cell::Null
             },
-            opt_text(facts.and_then(|f| f.model).filter(|m| !m.is_empty())),
+            say.opt(facts.and_then(|f| f.model).filter(|m| !m.is_empty())),
             if node.timestamp > 0 {
                 int(node.timestamp)
             } else {
@@ -230,14 +238,16 @@ impl Rows<'_, '_> {
             usage(|u| u.cache_write),
             turn.and_then(|u| u.cost).map_or(Cell::Null, Cell::Float),
             tool,
-            opt_text(facts.and_then(|f| f.call)),
+            say.opt(facts.and_then(|f| f.call)),
             facts
                 .filter(|f| f.kind == MessageKind::Assistant)
                 .map_or(Cell::Null, |f| int(f.calls as u64)),
             is_error,
             int(len as u64),
-            Cell::Text((self.escape)(tree.subject(ix))),
-            subagent.map_or(Cell::Null, |s| Cell::Text(Cow::Owned(s))),
+            Cell::Text(say.line(tree.subject(ix))),
+            subagent.map_or(Cell::Null, |s| {
+                Cell::Text(Cow::Owned(say.plain(&s, 1).into_owned()))
+            }),
         ]
     }
 }

@@ -14,9 +14,11 @@ use std::path::Path;
 use super::part::{Cell, Column, Columns, Kind};
 use crate::fleet::sessions::Session;
 use crate::format::MessageKind;
+use crate::format::json::SUBJECT_CHARS;
 use crate::repo::Repo;
 use crate::stats::Facts;
 use crate::tree::Ix;
+use crate::view::redact::Redactor;
 
 const fn col(name: &'static str, kind: Kind, nullable: bool, dictionary: bool) -> Column {
     Column {
@@ -86,6 +88,75 @@ pub const SESSIONS: &[Column] = &[
     col("head", Kind::Text, true, false),
 ];
 
+/// How the tables say a session's text: through the redactor, with
+/// `--redact` (every text cell, ids and paths too, as the other exports
+/// redact every string); a subject or title made inert as well.
+#[derive(Clone, Copy)]
+pub struct Say<'a> {
+    /// Control characters escaped.
+    pub escape: &'a (dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
+    /// The redactor, with `--redact`.
+    pub redact: Option<&'a Redactor>,
+}
+
+impl Say<'_> {
+    /// `s` redacted, each secret counted `times` (the rows that repeat it).
+    pub fn plain<'s>(&self, s: &'s str, times: usize) -> Cow<'s, str> {
+        match self.redact {
+            Some(r) => r.redact_times(s, times),
+            None => Cow::Borrowed(s),
+        }
+    }
+
+    /// The cell of one row's text.
+    fn cell<'s>(&self, s: &'s str) -> Cell<'s> {
+        Cell::Text(self.plain(s, 1))
+    }
+
+    /// The cell of one row's text, if any.
+    fn opt<'s>(&self, s: Option<&'s str>) -> Cell<'s> {
+        s.map_or(Cell::Null, |s| self.cell(s))
+    }
+
+    /// A subject or title: redacted, then made inert. Redacted, one as long
+    /// as a subject is kept ([`SUBJECT_CHARS`]), which may have been cut
+    /// inside a secret no rule then knows, loses its last, cut word when
+    /// that could begin one ([`may_begin_secret`]).
+    pub fn line<'s>(&self, s: &'s str) -> Cow<'s, str> {
+        let Some(r) = self.redact else {
+            return (self.escape)(s);
+        };
+        let mut said = r.redact(s);
+        if s.chars().count() >= SUBJECT_CHARS {
+            said = Cow::Owned(without_cut_word(&said));
+        }
+        match said {
+            Cow::Borrowed(b) => (self.escape)(b),
+            Cow::Owned(o) => Cow::Owned((self.escape)(&o).into_owned()),
+        }
+    }
+}
+
+/// `s` without what follows its last space or punctuation (a word cut
+/// short), then `…`, when that word could begin a secret.
+fn without_cut_word(s: &str) -> String {
+    let cut = s
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace() || "\"'`=:,;(){}[]<>".contains(*c))
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    if !may_begin_secret(&s[cut..]) {
+        return s.to_string();
+    }
+    format!("{}…", &s[..cut])
+}
+
+/// Whether a word cut short could be the start of a secret: keys and
+/// tokens hold digits, an address an `@`, a path a `/`; a long word may be
+/// a random value of letters alone.
+fn may_begin_secret(word: &str) -> bool {
+    word.chars().count() >= 20 || word.chars().any(|c| c.is_ascii_digit() || "@/".contains(c))
+}
+
 /// The name of the partition of rows without a time, as Hive and Spark
 /// name a null partition.
 pub const NO_DAY: &str = "__HIVE_DEFAULT_PARTITION__";
@@ -138,7 +209,7 @@ fn parent_of(repo: &Repo, ix: Ix) -> Option<Ix> {
 /// The tree table's rows of one file of session `session`: where each of
 /// its entries stands now (it needs no entry's facts, so it is made while
 /// they are read).
-pub fn tree_rows(repo: &Repo, path: &Path, session: &str) -> Columns {
+pub fn tree_rows(repo: &Repo, path: &Path, session: &str, say: Say<'_>) -> Columns {
     let tree = &repo.tree;
     let file = path.display().to_string();
     let on_head: Vec<bool> = {
@@ -151,27 +222,25 @@ pub fn tree_rows(repo: &Repo, path: &Path, session: &str) -> Columns {
         on
     };
     let ixs = rows_of(repo);
+    // On every row: redacted once, counted on each.
+    let session = say.plain(session, ixs.len());
+    let file = say.plain(&file, ixs.len());
     let mut tree_rows = Columns::with_rows(TREE, ixs.len(), None);
     for ix in ixs {
         let record = tree.is_record(ix);
         tree_rows.push([
-            text(session),
+            text(&session),
             text(&file),
-            text(tree.id(ix)),
+            say.cell(tree.id(ix)),
             Cell::Bool(!record && tree.children(ix).is_empty()),
             Cell::Bool(on_head[ix as usize]),
-            opt_text(
+            say.opt(
                 Some(ix)
                     .filter(|_| !record)
                     .and_then(|ix| tree.fork_point(ix))
                     .map(|f| tree.id(f)),
             ),
-            Cell::Texts(
-                tree.labels_of(ix)
-                    .iter()
-                    .map(|l| Cow::Borrowed(&**l))
-                    .collect(),
-            ),
+            Cell::Texts(tree.labels_of(ix).iter().map(|l| say.plain(l, 1)).collect()),
         ]);
     }
     tree_rows
@@ -179,10 +248,6 @@ pub fn tree_rows(repo: &Repo, path: &Path, session: &str) -> Columns {
 
 fn text(s: &str) -> Cell<'_> {
     Cell::Text(Cow::Borrowed(s))
-}
-
-fn opt_text(s: Option<&str>) -> Cell<'_> {
-    s.map_or(Cell::Null, text)
 }
 
 impl<'a> Cell<'a> {
@@ -196,20 +261,17 @@ impl<'a> Cell<'a> {
 }
 
 /// The sessions table's row of a session, as `ls` says it.
-pub fn session_row(
-    s: &Session,
-    head: Option<&str>,
-    escape: &(dyn for<'s> Fn(&'s str) -> Cow<'s, str> + Sync),
-) -> Columns {
+pub fn session_row(s: &Session, head: Option<&str>, say: Say<'_>) -> Columns {
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     let time = |t: Option<u64>| t.map_or(Cell::Null, int);
     let mut rows = Columns::new(SESSIONS);
     rows.push(vec![
-        Cell::Text(Cow::Borrowed(&s.id)),
-        Cell::Text(s.path.to_string_lossy()),
-        s.project
-            .as_deref()
-            .map_or(Cell::Null, |p| Cell::Text(Cow::Borrowed(p))),
+        say.cell(&s.id),
+        Cell::Text(match s.path.to_string_lossy() {
+            Cow::Borrowed(p) => say.plain(p, 1),
+            Cow::Owned(p) => Cow::Owned(say.plain(&p, 1).into_owned()),
+        }),
+        say.opt(s.project.as_deref()),
         time(s.started),
         time(s.last),
         int(s.entries),
@@ -221,8 +283,8 @@ pub fn session_row(
         s.cost.map_or(Cell::Null, Cell::Float),
         s.title
             .as_deref()
-            .map_or(Cell::Null, |t| Cell::Text(escape(t))),
-        head.map_or(Cell::Null, |h| Cell::Text(Cow::Borrowed(h))),
+            .map_or(Cell::Null, |t| Cell::Text(say.line(t))),
+        say.opt(head),
     ]);
     rows
 }
@@ -232,6 +294,20 @@ mod tests {
     use super::line_text::{json_string_chars, lean_text_len, text_len};
     use super::*;
     use crate::fleet::sessions::Total;
+
+    #[test]
+    fn a_redacted_subject_cut_inside_what_may_be_a_secret_loses_the_cut_word() {
+        assert_eq!(
+            without_cut_word("curl -H 'Bearer ghp_01234"),
+            "curl -H 'Bearer …"
+        );
+        assert_eq!(without_cut_word("mail dana.b@exa"), "mail …");
+        // A cut word of prose stays.
+        assert_eq!(
+            without_cut_word("subagent_type: general-purpos"),
+            "subagent_type: general-purpos"
+        );
+    }
 
     #[test]
     fn a_json_string_is_counted_as_decoding_it_counts() {
