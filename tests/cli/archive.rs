@@ -174,9 +174,21 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     let home = Home::new();
     home.run(&["archive"]).status(0);
     let codex_copy = home.copy("codex", &home.codex, "home/.codex/sessions");
-    let old = home.run(&["fsck", "--digest", codex_copy.to_str().expect("UTF-8")]);
-    old.status(0);
-    let old_digest = old.stdout.trim().to_string();
+    // The digest of every session file archived (a database is backed up
+    // whole, not appended to).
+    let digests: Vec<(PathBuf, String)> = crate::agents::files_under(&home.archive())
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            !name.is_some_and(|n| n.starts_with('.') || n.ends_with(".db"))
+        })
+        .map(|p| {
+            let run = home.run(&["fsck", "--digest", p.to_str().expect("UTF-8")]);
+            run.status(0);
+            (p, run.stdout.trim().to_string())
+        })
+        .collect();
+    assert_eq!(digests.len(), 11, "{digests:?}");
     // Codex goes on; Gemini CLI saves its JSON session whole; Claude Code
     // deletes its session (and its subagent's file) after 30 days.
     let mut grown = read(&home.codex);
@@ -219,13 +231,11 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     // The grown copy equals the live file, and still starts with what was
     // archived before.
     assert_eq!(read(&codex_copy), grown);
-    home.run(&[
-        "fsck",
-        "--since",
-        &old_digest,
-        codex_copy.to_str().expect("UTF-8"),
-    ])
-    .status(0);
+    // Each archived file was only appended to.
+    for (copy, digest) in &digests {
+        let run = home.run(&["fsck", "--since", digest, copy.to_str().expect("UTF-8")]);
+        run.status(0);
+    }
     // Both histories of the rewritten session are kept.
     let json_copy = home.copy("gemini", &home.gemini_json, "home/.gemini/tmp");
     assert_eq!(read(&json_copy), first_json);
