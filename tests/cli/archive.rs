@@ -405,6 +405,50 @@ fn every_command_over_all_sessions_reads_the_sessions_the_agents_deleted() {
 }
 
 #[test]
+fn archive_while_the_agent_appends_keeps_a_prefix_and_catches_up() {
+    use std::io::Write as _;
+    let home = Home::new();
+    let live = home.yoagent.clone();
+    let copy = home
+        .archive()
+        .join("path")
+        .join(live.strip_prefix("/").expect("absolute"));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (live, stop) = (live.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&live)
+                .expect("the live file");
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // An agent's save: a line, sometimes in two writes.
+                let line = format!(
+                    r#"{{"type":"custom","id":"w{n}","parent_id":"e15","custom_type":"note","data":{{"n":{n}}}}}"#
+                );
+                let (a, b) = line.split_at(line.len() / 2);
+                file.write_all(a.as_bytes()).expect("writes");
+                file.write_all(format!("{b}\n").as_bytes()).expect("writes");
+                n += 1;
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        })
+    };
+    for _ in 0..5 {
+        home.run(&["archive", "--quiet"]).status(0);
+        let (copied, now) = (read(&copy), read(&live));
+        assert!(now.starts_with(&copied), "the copy is the live file's start");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().expect("the writer ends");
+    home.run(&["archive", "--quiet"]).status(0);
+    assert_eq!(read(&copy), read(&live));
+    let versions = copy.with_file_name("demo.v2.jsonl");
+    assert!(!versions.exists(), "growth is never taken for a rewrite");
+}
+
+#[test]
 fn archive_goes_on_from_a_copy_a_lost_manifest_left_behind() {
     let home = Home::new();
     home.run(&["archive"]).status(0);
