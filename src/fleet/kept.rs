@@ -42,8 +42,8 @@ pub fn unversioned(name: &str) -> (String, u32) {
     match (split(stem), ext) {
         (Some((base, n)), Some(ext)) => (format!("{base}.{ext}"), n),
         // A name of no extension: `s.v2`.
-        (None, None) => split(name).unwrap_or_else(|| (name.to_string(), 1)),
-        _ => (name.to_string(), 1),
+        (None, _) => split(name).unwrap_or_else(|| (name.to_string(), 1)),
+        (Some(_), None) => (name.to_string(), 1),
     }
 }
 
