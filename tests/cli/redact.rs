@@ -144,3 +144,85 @@ fn a_bad_redact_pattern_is_a_usage_error() {
         .run(&["export", "--parquet", "out", "--redact"])
         .status(2);
 }
+
+/// What `grep --secrets` lists, kind by kind, and what `export --redact`
+/// says it took (`redacted: 1 github-token, 1 home` on stderr).
+fn kinds_listed(grep: &str) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for kind in grep.lines().filter_map(|l| l.split(' ').nth(1)) {
+        match out.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => out.push((kind.to_string(), 1)),
+        }
+    }
+    out.sort();
+    out
+}
+
+fn kinds_taken(stderr: &str) -> Vec<(String, usize)> {
+    let list = stderr.trim().strip_prefix("redacted: ").unwrap_or("");
+    let mut out: Vec<(String, usize)> = list
+        .split(", ")
+        .filter_map(|part| {
+            let (n, kind) = part.split_once(' ')?;
+            Some((kind.to_string(), n.parse().ok()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn secrets_in_json_object_keys_were_neither_listed_nor_redacted() {
+    // A tool call's arguments whose keys are a token and paths in the
+    // home: `grep --secrets` searched only values, and the Markdown and
+    // HTML pages showed the keys as written.
+    let dir = Dir::new();
+    let arguments = serde_json::json!({
+        GITHUB: {"scope": "repo"},
+        "files": {"/home/dana/work/.env": "r", "/home/dana/notes.txt": "r"},
+    });
+    let lines = [
+        crate::planted::line(
+            "e1",
+            None,
+            serde_json::json!({"role": "user", "content": [{"type": "text", "text": "Read them."}],
+            "timestamp": 1}),
+        ),
+        crate::planted::line(
+            "e2",
+            Some("e1"),
+            serde_json::json!({"role": "assistant", "content": [
+            {"type": "toolCall", "id": "call_1", "name": "read", "arguments": arguments}],
+            "stopReason": "toolUse", "model": "m", "provider": "p",
+            "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
+            "timestamp": 2}),
+        ),
+    ];
+    dir.write("keys.jsonl", lines.join("\n") + "\n");
+    let grep = dir.run_with(&["-f", "keys.jsonl", "grep", "--secrets"], None, ENV);
+    grep.status(0);
+    let listed = kinds_listed(&grep.stdout);
+    assert_eq!(
+        listed,
+        [("github-token".to_string(), 1), ("home".to_string(), 2)],
+        "{grep}"
+    );
+    for form in [&["--markdown"][..], &["--html"], &[], &["--session"]] {
+        let mut args = vec!["-f", "keys.jsonl", "export", "--redact"];
+        args.extend(form);
+        let run = dir.run_with(&args, None, ENV);
+        run.status(0);
+        for secret in [GITHUB, "/home/dana"] {
+            assert!(!run.stdout.contains(secret), "{secret} in {args:?}\n{run}");
+        }
+        for kept in ["[redacted: home]/work/.env", "[redacted: home]/notes.txt"] {
+            assert!(run.stdout.contains(kept), "no {kept} in {args:?}\n{run}");
+        }
+        // What grep --secrets lists is what --redact takes, key for key
+        // (the page counts again what its outline shows a second time).
+        if form != ["--html"] {
+            assert_eq!(kinds_taken(&run.stderr), listed, "{args:?}\n{run}");
+        }
+    }
+}
