@@ -38,7 +38,8 @@ use crate::ui::render::thousands;
 pub struct ArchiveArgs {
     /// The archive [default: $YSESS_ARCHIVE, else
     /// $XDG_DATA_HOME/ysess/archive, else ~/.local/share/ysess/archive]
-    #[arg(value_name = "DIR")]
+    // Not the id `dir`: that is the global `-C DIR`'s, which would take it.
+    #[arg(value_name = "DIR", id = "archive_dir")]
     pub dir: Option<PathBuf>,
     /// Print the hook entry that runs `ysess archive` when a session of
     /// this agent ends, and archive nothing

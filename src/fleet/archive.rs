@@ -54,6 +54,9 @@ pub fn default_dir(var: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
 pub struct Source {
     /// Where the agent keeps its sessions.
     pub root: Root,
+    /// The agent's format, whose subagents' files are looked for beside
+    /// each session (every format's in `$YSESS_PATH`'s folders).
+    pub format: Option<Format>,
     /// Where they go, relative to the archive.
     pub into: PathBuf,
 }
@@ -70,6 +73,7 @@ pub fn sources(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Source> {
                 .into_iter()
                 .map(move |dir| Source {
                     root: Root { dir, named: false },
+                    format: Some(f),
                     into: PathBuf::from(f.name()),
                 })
         })
@@ -81,6 +85,7 @@ pub fn sources(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Source> {
                 .map(|dir| Source {
                     into: Path::new("path").join(relative(&dir)),
                     root: Root { dir, named: true },
+                    format: None,
                 }),
         );
     }
@@ -132,7 +137,7 @@ pub struct Report {
 }
 
 /// What the manifest keeps of a live file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Seen {
     live: PathBuf,
     copy: PathBuf,
@@ -154,11 +159,14 @@ fn read_manifest(dir: &Path) -> BTreeMap<PathBuf, Seen> {
 
 fn write_manifest(dir: &Path, seen: &BTreeMap<PathBuf, Seen>) -> io::Result<()> {
     use std::io::Write;
-    let mut out = Output::create(&dir.join(MANIFEST), &[], None)?;
+    // Whole, then written at once (the output is not buffered).
+    let mut text = Vec::with_capacity(seen.len() * 256);
     for s in seen.values() {
-        let line = serde_json::to_string(s).map_err(io::Error::other)?;
-        writeln!(out, "{line}")?;
+        serde_json::to_writer(&mut text, s).map_err(io::Error::other)?;
+        text.push(b'\n');
     }
+    let mut out = Output::create(&dir.join(MANIFEST), &[], None)?;
+    out.write_all(&text)?;
     out.finish()?;
     Ok(())
 }
@@ -184,7 +192,11 @@ fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> 
                     }
                     continue;
                 }
-                let subagents: Vec<PathBuf> = Format::ALL
+                // Only the agent's own: another format's would open each
+                // session to look for its id.
+                let formats =
+                    (source.format.as_ref()).map_or(&Format::ALL[..], std::slice::from_ref);
+                let subagents: Vec<PathBuf> = formats
                     .iter()
                     .flat_map(|f| f.spec().subagent_files(&path))
                     .map(|(_, p)| p)
@@ -206,6 +218,7 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
     let mut seen = read_manifest(&dir);
     let mut report = Report::default();
     let mut done = BTreeSet::new();
+    let mut changed = false;
     for source in sources {
         let root = source
             .root
@@ -230,7 +243,10 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
             };
             match archived {
                 Ok((archived, now)) => {
-                    seen.insert(path.clone(), now);
+                    if seen.get(&path) != Some(&now) {
+                        seen.insert(path.clone(), now);
+                        changed = true;
+                    }
                     report.files.push(archived);
                 }
                 Err(e) => report.failed.push((path, e)),
@@ -238,7 +254,10 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
         }
     }
     report.gone = seen.keys().filter(|p| !done.contains(*p)).count();
-    write_manifest(&dir, &seen)?;
+    // A run that found nothing new leaves the manifest as it was.
+    if changed {
+        write_manifest(&dir, &seen)?;
+    }
     drop(lock);
     Ok(report)
 }

@@ -300,15 +300,11 @@ impl Redactor {
             }
             Value::Array(items) => items.iter_mut().for_each(|v| self.walk_value(v, times)),
             Value::Object(map) => {
-                if map
-                    .keys()
-                    .any(|k| matches!(self.apply(k, 0), Cow::Owned(_)))
-                {
-                    let old = std::mem::take(map);
-                    for (k, v) in old {
-                        map.insert(self.apply(&k, times).into_owned(), v);
+                rekey(map, &mut |k: &mut String| {
+                    if let Cow::Owned(new) = self.apply(k, times) {
+                        *k = new;
                     }
-                }
+                });
                 map.values_mut().for_each(|v| self.walk_value(v, times));
             }
             _ => {}
@@ -317,7 +313,7 @@ impl Redactor {
 }
 
 /// Calls `f` on every string of `message`: its blocks, tool calls'
-/// arguments (values, not keys), a record's data, the model and error.
+/// arguments (keys too), a record's data, the model and error.
 fn each_string(message: &mut Message, f: &mut dyn FnMut(&mut String)) {
     match message {
         Message::User { content } => blocks(content, f),
@@ -387,13 +383,44 @@ fn blocks(blocks: &mut [Block], f: &mut dyn FnMut(&mut String)) {
     }
 }
 
-/// The strings of a JSON value (not its keys).
+/// The strings of a JSON value, its objects' keys included (a view shows
+/// them: a tool call's arguments as JSON).
 fn value_strings(value: &mut Value, f: &mut dyn FnMut(&mut String)) {
     match value {
         Value::String(s) => f(s),
         Value::Array(items) => items.iter_mut().for_each(|v| value_strings(v, f)),
-        Value::Object(map) => map.values_mut().for_each(|v| value_strings(v, f)),
+        Value::Object(map) => {
+            rekey(map, f);
+            map.values_mut().for_each(|v| value_strings(v, f));
+        }
         _ => {}
+    }
+}
+
+/// Calls `f` on each key of `map`; the keys it changed are renamed in
+/// place, the order kept. A new key that another already holds (two keys
+/// redacted alike) takes ` (2)`, ` (3)`, …, so that no value is lost.
+fn rekey(map: &mut serde_json::Map<String, Value>, f: &mut dyn FnMut(&mut String)) {
+    let keys: Vec<String> = map
+        .keys()
+        .map(|k| {
+            let mut k = k.clone();
+            f(&mut k);
+            k
+        })
+        .collect();
+    if keys.iter().zip(map.keys()).all(|(new, old)| new == old) {
+        return;
+    }
+    let old = std::mem::take(map);
+    for (base, (_, v)) in keys.into_iter().zip(old) {
+        let mut key = base.clone();
+        let mut n = 2;
+        while map.contains_key(&key) {
+            key = format!("{base} ({n})");
+            n += 1;
+        }
+        map.insert(key, v);
     }
 }
 
@@ -588,6 +615,31 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn keys_are_searched_and_two_redacted_alike_keep_both_values() {
+        let r = plain();
+        let mut v = serde_json::json!({
+            "AKIAIOSFODNN7EXAMPLE": 1,
+            "plain": {"AKIAIOSFODNN7EXAMPLF": 2},
+            "AKIAIOSFODNN7EXAMPLG": 3,
+        });
+        let mut found = Vec::new();
+        value_strings(&mut v.clone(), &mut |s: &mut String| {
+            found.extend(r.find(s))
+        });
+        assert_eq!(found.len(), 3, "{found:?}");
+        value_strings(&mut v, &mut |s: &mut String| {
+            if let Cow::Owned(new) = r.redact(s) {
+                *s = new;
+            }
+        });
+        assert_eq!(
+            v.to_string(),
+            r#"{"[redacted: aws-access-key]":1,"plain":{"[redacted: aws-access-key]":2},"[redacted: aws-access-key] (2)":3}"#
+        );
+        assert_eq!(r.counts(), [("aws-access-key", 3)]);
     }
 
     #[test]

@@ -170,6 +170,33 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
 }
 
 #[test]
+fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
+    // `archive DIR` shared its argument's id with `-C DIR`: ysess changed
+    // into DIR first, failing when it did not exist yet, and archiving
+    // into DIR/DIR when it did.
+    let home = Home::new();
+    let run = home.run(&["archive", "--json", "backup/sessions"]);
+    run.status(0);
+    assert_eq!(total(&run)["new"], 7, "{run}");
+    let named = home.dir.join("backup/sessions");
+    let under = home
+        .claude
+        .strip_prefix(home.dir.join("home/.claude/projects"))
+        .expect("under the agent's folder");
+    assert_eq!(read(&named.join("claude").join(under)), read(&home.claude));
+    let again = home.run(&["archive", "backup/sessions"]);
+    again.status(0);
+    assert!(
+        again
+            .stderr
+            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 7 unchanged\n"),
+        "{again}"
+    );
+    assert!(!named.join("backup").exists(), "an archive inside DIR");
+    assert!(!home.archive().exists(), "the default archive");
+}
+
+#[test]
 fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session() {
     let home = Home::new();
     home.run(&["archive"]).status(0);

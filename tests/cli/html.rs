@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::planted::{ENV, leaky, none_survives, planted};
 use crate::support::{Dir, demo, small_demo};
 
 /// The browser, or `None` when it is missing and `YSESS_SKIP=browser` says
@@ -393,6 +394,68 @@ fn export_html_writes_stdout_or_the_file_named_by_o() {
     dir.run(&["export", "--html", "nosuch", "-o", "page.html"])
         .status(128);
     assert_eq!(dir.read("page.html"), b"kept");
+}
+
+/// The text a person reads on the page: the document without its scripts
+/// (the data they read from) and its tags, entities decoded.
+fn rendered_text(dom: &str) -> String {
+    let mut text = String::new();
+    let mut rest = dom;
+    while let Some(at) = rest.find("<script") {
+        text.push_str(&rest[..at]);
+        let end = rest[at..].find("</script>").expect("the script ends");
+        rest = &rest[at + end + "</script>".len()..];
+    }
+    text.push_str(rest);
+    let mut shown = String::new();
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                shown.push(' ');
+            }
+            c if !in_tag => shown.push(c),
+            _ => {}
+        }
+    }
+    unescape(&shown)
+}
+
+#[test]
+fn no_planted_secret_survives_on_the_redacted_page_as_rendered() {
+    let Some(browser) = chromium() else { return };
+    let dir = leaky();
+    dir.run_with(
+        &[
+            "-f",
+            "dana.jsonl",
+            "export",
+            "--html",
+            "--redact",
+            "--redact-pattern",
+            "ACME-[0-9]+",
+            "-o",
+            "page.html",
+        ],
+        None,
+        ENV,
+    )
+    .status(0)
+    .stdout("");
+    let dom = dump_dom(&browser, &dir.join("page.html"), "");
+    // Every entry is drawn, its folded tool output and thinking in it.
+    assert_eq!(chat(&dom), ["e1", "e2", "e3", "e4"], "{dom}");
+    // Nowhere in the document, the data its script read included ...
+    none_survives("the page's document", &unescape(&dom));
+    // ... nor in what its script drew, where each kind shows redacted.
+    let shown = rendered_text(&dom);
+    none_survives("the page as rendered", &shown);
+    for (_, kind) in planted() {
+        let mark = format!("[redacted: {kind}]");
+        assert!(shown.contains(&mark), "no {mark} on the page:\n{shown}");
+    }
 }
 
 /// A page driven over the DevTools protocol, for what `--dump-dom` cannot

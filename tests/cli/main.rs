@@ -33,6 +33,7 @@ mod pager;
 mod parquet;
 mod pi;
 mod pipe;
+mod planted;
 mod qwen;
 mod race;
 mod ranges;

@@ -649,7 +649,7 @@ fn a_nightly_run_from_a_manifest_older_than_the_folder_added_its_rows_again() {
 // `export --parquet --redact`: the planted corpus of `redact.rs`, in every
 // text column the tables have.
 
-use crate::redact::{
+use crate::planted::{
     AWS, EMAIL, ENV, GCP, GITHUB, GITLAB, JWT, KEY_BODY, OPENAI, PASSWORD, SLACK, anthropic,
     planted,
 };

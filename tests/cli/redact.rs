@@ -1,121 +1,8 @@
 //! `export --redact` and `grep --secrets`: a session with a secret of every
 //! kind in every place, exported for sharing, keeps none of them.
 
-use serde_json::json;
-
+use crate::planted::{EMAIL, ENV, GITHUB, leaky, none_survives, planted};
 use crate::support::{Dir, demo};
-
-/// The machine the tests pretend to run on.
-pub(crate) const ENV: &[(&str, &str)] = &[("HOME", "/home/dana"), ("USER", "dana")];
-
-pub(crate) const AWS: &str = "AKIAIOSFODNN7EXAMPLE";
-pub(crate) const GCP: &str = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
-pub(crate) const GITHUB: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
-pub(crate) const GITLAB: &str = "glpat-0123456789abcdefghij";
-pub(crate) const OPENAI: &str = "sk-abcdefghij0123456789T3BlbkFJabcdefghij0123456789";
-pub(crate) const SLACK: &str = "xoxb-1234567890-1234567890-abcdefABCDEF";
-pub(crate) const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
-pub(crate) const PASSWORD: &str = "q8Zr2Lx9Tv4W";
-pub(crate) const EMAIL: &str = "dana.b@example.org";
-pub(crate) const KEY_BODY: &str = "MIIEowIBAAKCAQEAxyz";
-
-pub(crate) fn anthropic() -> String {
-    format!("sk-ant-api03-{}xAA", "a1B2".repeat(23))
-}
-
-fn private_key() -> String {
-    format!(
-        "-----BEGIN RSA PRIVATE KEY-----\n{}\n-----END RSA PRIVATE KEY-----",
-        KEY_BODY.repeat(4)
-    )
-}
-
-/// What must not survive, and its kind (the Parquet tests plant them
-/// too).
-pub(crate) fn planted() -> Vec<(String, &'static str)> {
-    vec![
-        (AWS.into(), "aws-access-key"),
-        (GCP.into(), "gcp-api-key"),
-        (GITHUB.into(), "github-token"),
-        (GITLAB.into(), "gitlab-token"),
-        (OPENAI.into(), "openai-key"),
-        (anthropic(), "anthropic-key"),
-        (SLACK.into(), "slack-token"),
-        (JWT.into(), "jwt"),
-        (KEY_BODY.into(), "private-key"),
-        (PASSWORD.into(), "secret-assignment"),
-        (EMAIL.into(), "email"),
-        ("/home/dana".into(), "home"),
-        ("dana".into(), "user"),
-        ("ACME-7731".into(), "pattern"),
-    ]
-}
-
-fn line(id: &str, parent: Option<&str>, message: serde_json::Value) -> String {
-    json!({"id": id, "parent_id": parent, "message": message, "timestamp": 1_760_000_000_000u64})
-        .to_string()
-}
-
-/// A yoagent session, named after its user, with a secret in the user's
-/// text, the thinking, the reply, a tool call's arguments, a tool's output
-/// and a label.
-fn leaky() -> Dir {
-    let dir = Dir::new();
-    let env_file = format!(
-        "GITHUB_TOKEN={GITHUB}\nSLACK_BOT={SLACK}\nDB_PASSWORD={PASSWORD}\n{}\nGITLAB={GITLAB}\n",
-        private_key()
-    );
-    let lines = [
-        line(
-            "e1",
-            None,
-            json!({"role": "user", "content": [{"type": "text",
-            "text": format!("Deploy with {AWS}; mail {EMAIL}, files in /home/dana/work, ticket ACME-7731")}],
-            "timestamp": 1}),
-        ),
-        line(
-            "e2",
-            Some("e1"),
-            json!({"role": "assistant", "content": [
-            {"type": "thinking", "thinking": format!("The token {JWT} is in the header")},
-            {"type": "text", "text": format!("I'll use {OPENAI} for now, dana.")},
-            {"type": "toolCall", "id": "call_1", "name": "bash",
-             "arguments": {"command": "cat /home/dana/work/.env", "key": GCP}}],
-            "stopReason": "toolUse", "model": "m", "provider": "p",
-            "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
-            "timestamp": 2}),
-        ),
-        line(
-            "e3",
-            Some("e2"),
-            json!({"role": "toolResult", "toolCallId": "call_1",
-            "toolName": "bash", "content": [{"type": "text", "text": env_file}],
-            "isError": false, "timestamp": 3}),
-        ),
-        line(
-            "e4",
-            Some("e3"),
-            json!({"role": "assistant", "content": [{"type": "text",
-            "text": format!("Anthropic's is {} too.", anthropic())}],
-            "stopReason": "stop", "model": "m", "provider": "p",
-            "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
-            "timestamp": 4}),
-        ),
-    ];
-    dir.write("dana.jsonl", lines.join("\n") + "\n");
-    dir
-}
-
-#[track_caller]
-fn none_survives(what: &str, out: &str) {
-    for (secret, kind) in planted() {
-        assert!(
-            !out.contains(&secret),
-            "{kind} {secret:?} survives {what}:\n{out}"
-        );
-    }
-    assert!(!out.contains("PRIVATE KEY"), "a key block survives {what}");
-}
 
 #[test]
 fn no_planted_secret_survives_any_export() {
@@ -265,4 +152,86 @@ fn a_bad_redact_pattern_is_a_usage_error() {
     ]);
     run.status(2);
     assert!(!dir.join("out").exists(), "{run}");
+}
+
+/// What `grep --secrets` lists, kind by kind, and what `export --redact`
+/// says it took (`redacted: 1 github-token, 1 home` on stderr).
+fn kinds_listed(grep: &str) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for kind in grep.lines().filter_map(|l| l.split(' ').nth(1)) {
+        match out.iter_mut().find(|(k, _)| k == kind) {
+            Some((_, n)) => *n += 1,
+            None => out.push((kind.to_string(), 1)),
+        }
+    }
+    out.sort();
+    out
+}
+
+fn kinds_taken(stderr: &str) -> Vec<(String, usize)> {
+    let list = stderr.trim().strip_prefix("redacted: ").unwrap_or("");
+    let mut out: Vec<(String, usize)> = list
+        .split(", ")
+        .filter_map(|part| {
+            let (n, kind) = part.split_once(' ')?;
+            Some((kind.to_string(), n.parse().ok()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn secrets_in_json_object_keys_were_neither_listed_nor_redacted() {
+    // A tool call's arguments whose keys are a token and paths in the
+    // home: `grep --secrets` searched only values, and the Markdown and
+    // HTML pages showed the keys as written.
+    let dir = Dir::new();
+    let arguments = serde_json::json!({
+        GITHUB: {"scope": "repo"},
+        "files": {"/home/dana/work/.env": "r", "/home/dana/notes.txt": "r"},
+    });
+    let lines = [
+        crate::planted::line(
+            "e1",
+            None,
+            serde_json::json!({"role": "user", "content": [{"type": "text", "text": "Read them."}],
+            "timestamp": 1}),
+        ),
+        crate::planted::line(
+            "e2",
+            Some("e1"),
+            serde_json::json!({"role": "assistant", "content": [
+            {"type": "toolCall", "id": "call_1", "name": "read", "arguments": arguments}],
+            "stopReason": "toolUse", "model": "m", "provider": "p",
+            "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
+            "timestamp": 2}),
+        ),
+    ];
+    dir.write("keys.jsonl", lines.join("\n") + "\n");
+    let grep = dir.run_with(&["-f", "keys.jsonl", "grep", "--secrets"], None, ENV);
+    grep.status(0);
+    let listed = kinds_listed(&grep.stdout);
+    assert_eq!(
+        listed,
+        [("github-token".to_string(), 1), ("home".to_string(), 2)],
+        "{grep}"
+    );
+    for form in [&["--markdown"][..], &["--html"], &[], &["--session"]] {
+        let mut args = vec!["-f", "keys.jsonl", "export", "--redact"];
+        args.extend(form);
+        let run = dir.run_with(&args, None, ENV);
+        run.status(0);
+        for secret in [GITHUB, "/home/dana"] {
+            assert!(!run.stdout.contains(secret), "{secret} in {args:?}\n{run}");
+        }
+        for kept in ["[redacted: home]/work/.env", "[redacted: home]/notes.txt"] {
+            assert!(run.stdout.contains(kept), "no {kept} in {args:?}\n{run}");
+        }
+        // What grep --secrets lists is what --redact takes, key for key
+        // (the page counts again what its outline shows a second time).
+        if form != ["--html"] {
+            assert_eq!(kinds_taken(&run.stderr), listed, "{args:?}\n{run}");
+        }
+    }
 }

@@ -134,13 +134,16 @@ pub fn subagent_files(session: &std::path::Path) -> Vec<(String, std::path::Path
         let Ok(read) = std::fs::read_dir(folder) else {
             return Vec::new();
         };
+        // By name first: the session's own folder holds every session of
+        // the project, and only a subagent's file is looked at on disk.
         read.filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
             .filter_map(|p| {
                 let id = p.file_stem()?.to_str()?.strip_prefix("agent-")?.to_string();
                 Some((id, p))
             })
+            .filter(|(_, p)| p.is_file())
             .collect()
     };
     let mut found = agents(&dir.join(stem).join("subagents"));
