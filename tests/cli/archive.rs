@@ -465,7 +465,10 @@ fn archive_while_the_agent_appends_keeps_a_prefix_and_catches_up() {
     for _ in 0..5 {
         home.run(&["archive", "--quiet"]).status(0);
         let (copied, now) = (read(&copy), read(&live));
-        assert!(now.starts_with(&copied), "the copy is the live file's start");
+        assert!(
+            now.starts_with(&copied),
+            "the copy is the live file's start"
+        );
     }
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     writer.join().expect("the writer ends");
