@@ -177,7 +177,7 @@ fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
     let home = Home::new();
     let run = home.run(&["archive", "--json", "backup/sessions"]);
     run.status(0);
-    assert_eq!(total(&run)["new"], 7, "{run}");
+    assert_eq!(total(&run)["new"], 12, "{run}");
     let named = home.dir.join("backup/sessions");
     let under = home
         .claude
@@ -189,7 +189,7 @@ fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
     assert!(
         again
             .stderr
-            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 7 unchanged\n"),
+            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
         "{again}"
     );
     assert!(!named.join("backup").exists(), "an archive inside DIR");
