@@ -123,9 +123,10 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;archive' {
-            [CompletionResult]::new('--hook', '--hook', [CompletionResultType]::ParameterName, 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing')
+            [CompletionResult]::new('--hook', '--hook', [CompletionResultType]::ParameterName, 'Print the entry for the agent''s settings that runs `ysess archive` (into DIR, when named) each time a session of the agent ends, and archive nothing')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
             [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)')

@@ -235,14 +235,14 @@ _ysess() {
             return 0
             ;;
         ysess__subcmd__archive)
-            opts="-f -q -j -h -V --hook --json --file --color --quiet --no-pager --format-of --jobs --help --version"
+            opts="-f -C -q -j -h -V --hook --json --file --color --quiet --no-pager --format-of --jobs --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --hook)
-                    COMPREPLY=($(compgen -W "claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude gemini" -- "${cur}"))
                     return 0
                     ;;
                 --file)
@@ -250,6 +250,10 @@ _ysess() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

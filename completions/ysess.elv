@@ -117,9 +117,10 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
         }
         &'ysess;archive'= {
-            cand --hook 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing'
+            cand --hook 'Print the entry for the agent''s settings that runs `ysess archive` (into DIR, when named) each time a session of the agent ends, and archive nothing'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
+            cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)'
             cand -j 'Threads for the work done in parallel: fsck, ls, grep, stats and the exports over many sessions or a large one (default: $YSESS_JOBS, else every core)'
