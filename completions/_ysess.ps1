@@ -123,7 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
             break
         }
         'ysess;archive' {
-            [CompletionResult]::new('--hook', '--hook', [CompletionResultType]::ParameterName, 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing')
+            [CompletionResult]::new('--hook', '--hook', [CompletionResultType]::ParameterName, 'Print the entry for the agent''s settings that runs `ysess archive` (into DIR, when named) each time a session of the agent ends, and archive nothing')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')

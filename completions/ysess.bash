@@ -242,7 +242,7 @@ _ysess() {
             fi
             case "${prev}" in
                 --hook)
-                    COMPREPLY=($(compgen -W "claude" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude gemini" -- "${cur}"))
                     return 0
                     ;;
                 --file)

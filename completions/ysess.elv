@@ -117,7 +117,7 @@ set edit:completion:arg-completer[ysess] = {|@words|
             cand --version 'Print version'
         }
         &'ysess;archive'= {
-            cand --hook 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing'
+            cand --hook 'Print the entry for the agent''s settings that runs `ysess archive` (into DIR, when named) each time a session of the agent ends, and archive nothing'
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
             cand -C 'Run as if started in DIR'

@@ -134,7 +134,8 @@ complete -c ysess -n "__fish_ysess_using_subcommand ls" -s q -l quiet -d 'Print 
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -l no-pager -d 'Never page the output (on a terminal it goes through $YSESS_PAGER, else $PAGER, else `less -FRX`)'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ysess -n "__fish_ysess_using_subcommand ls" -s V -l version -d 'Print version'
-complete -c ysess -n "__fish_ysess_using_subcommand archive" -l hook -d 'Print the hook entry that runs `ysess archive` when a session of this agent ends, and archive nothing' -r -f -a "claude\t'Claude Code\'s `SessionEnd` hook, for ~/.claude/settings.json'"
+complete -c ysess -n "__fish_ysess_using_subcommand archive" -l hook -d 'Print the entry for the agent\'s settings that runs `ysess archive` (into DIR, when named) each time a session of the agent ends, and archive nothing' -r -f -a "claude\t'Claude Code\'s `SessionEnd` hook, for ~/.claude/settings.json'
+gemini\t'Gemini CLI\'s `SessionEnd` hook, for ~/.gemini/settings.json'"
 complete -c ysess -n "__fish_ysess_using_subcommand archive" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand archive" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_using_subcommand archive" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'

@@ -28,10 +28,20 @@ use crate::ui::render::thousands;
 /// `grep --all`, `stats --all`, `tui` and `export --parquet` read the
 /// sessions it keeps that the agents no longer have, marked archived.
 ///
+/// `--hook AGENT` prints the entry to merge into the agent's settings so
+/// that it runs `ysess archive --quiet [DIR]` each time one of its
+/// sessions ends, headless runs (`claude -p`, `gemini -p`) included:
+/// Claude Code's `SessionEnd` hook (~/.claude/settings.json), with the
+/// 60 seconds it allows such a hook at most (1.5 by default), or Gemini
+/// CLI's (~/.gemini/settings.json). Qwen Code fires its `SessionEnd` only
+/// when an interactive session exits, so there is no hook for it: run
+/// `ysess archive` from cron or a timer.
+///
 /// Examples:
 ///   ysess archive                         into ~/.local/share/ysess/archive
 ///   ysess archive ~/backup/sessions
 ///   ysess archive --hook claude           the Claude Code hook that runs it
+///   ysess archive --hook gemini           the Gemini CLI hook that runs it
 ///   ysess archive --json | jq -r 'select(.change == "version") | .copy'
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -41,8 +51,9 @@ pub struct ArchiveArgs {
     // Not the id `dir`: that is the global `-C DIR`'s, which would take it.
     #[arg(value_name = "DIR", id = "archive_dir")]
     pub dir: Option<PathBuf>,
-    /// Print the hook entry that runs `ysess archive` when a session of
-    /// this agent ends, and archive nothing
+    /// Print the entry for the agent's settings that runs `ysess archive`
+    /// (into DIR, when named) each time a session of the agent ends, and
+    /// archive nothing
     #[arg(long, value_enum, value_name = "AGENT")]
     pub hook: Option<Hook>,
     /// One JSON object per session archived, then a total
@@ -53,8 +64,10 @@ pub struct ArchiveArgs {
 /// The agents whose hooks `--hook` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Hook {
-    /// Claude Code's `SessionEnd` hook, for ~/.claude/settings.json.
+    /// Claude Code's `SessionEnd` hook, for ~/.claude/settings.json
     Claude,
+    /// Gemini CLI's `SessionEnd` hook, for ~/.gemini/settings.json
+    Gemini,
 }
 
 /// The archive's folder: DIR, else the default.
@@ -121,8 +134,8 @@ impl Shelf {
 }
 
 pub fn run(args: &ArchiveArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
-    if let Some(Hook::Claude) = args.hook {
-        writeln!(ctx.streams.out, "{}", claude_hook(args.dir.as_deref()))?;
+    if let Some(agent) = args.hook {
+        writeln!(ctx.streams.out, "{}", hook(agent, args.dir.as_deref()))?;
         return Ok(Exit::Success);
     }
     let dir = dir(args.dir.as_deref())?;
@@ -242,18 +255,28 @@ fn summary(report: &Report) -> String {
     format!("archived: {}", parts.join(", "))
 }
 
-/// The `SessionEnd` hook entry for Claude Code's settings.json.
-fn claude_hook(dir: Option<&Path>) -> String {
+/// The `SessionEnd` hook entry for the agent's settings.json, as each
+/// runs it (tests/cli/agents/archive_hook.rs runs each agent with it).
+///
+/// Both fire `SessionEnd` at the end of a headless run as well as of an
+/// interactive session, once the session's file is written. Claude Code
+/// gives a `SessionEnd` hook 1.5 seconds unless one of them asks for more
+/// (`timeout`, in seconds, read up to 60), and kills it then: a first
+/// archive takes longer. Gemini CLI's hooks are on unless
+/// `hooksConfig.enabled` is false, and have 60 seconds.
+fn hook(agent: Hook, dir: Option<&Path>) -> String {
     let mut command = "ysess archive --quiet".to_string();
     if let Some(dir) = dir {
         command.push(' ');
         command.push_str(&shell_quote(&dir.display().to_string()));
     }
+    let mut run = serde_json::json!({ "type": "command", "command": command });
+    if agent == Hook::Claude {
+        run["timeout"] = serde_json::json!(60);
+    }
     let hook = serde_json::json!({
         "hooks": {
-            "SessionEnd": [
-                { "hooks": [ { "type": "command", "command": command } ] }
-            ]
+            "SessionEnd": [ { "hooks": [ run ] } ]
         }
     });
     serde_json::to_string_pretty(&hook).expect("a JSON value prints")
@@ -299,7 +322,7 @@ mod tests {
 
     #[test]
     fn the_hook_quotes_a_folder_with_spaces() {
-        let hook = claude_hook(Some(Path::new("/my sessions")));
+        let hook = hook(Hook::Claude, Some(Path::new("/my sessions")));
         let v: serde_json::Value = serde_json::from_str(&hook).expect("json");
         assert_eq!(
             v["hooks"]["SessionEnd"][0]["hooks"][0]["command"],

@@ -194,6 +194,14 @@ fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
     );
     assert!(!named.join("backup").exists(), "an archive inside DIR");
     assert!(!home.archive().exists(), "the default archive");
+    // -C names the folder to run in, and DIR the archive, relative to it.
+    let backup = home.dir.join("backup");
+    let moved = home.run(&["archive", "-C", backup.to_str().expect("UTF-8"), "more"]);
+    moved.status(0);
+    assert_eq!(
+        read(&backup.join("more/claude").join(under)),
+        read(&home.claude)
+    );
 }
 
 #[test]
@@ -505,18 +513,37 @@ fn archive_goes_on_from_a_copy_a_lost_manifest_left_behind() {
 }
 
 #[test]
-fn archive_hook_claude_prints_the_session_end_hook() {
+fn archive_hook_prints_each_agents_session_end_hook_and_archives_nothing() {
+    // How each agent runs it: tests/cli/agents/archive_hook.rs.
     let home = Home::new();
-    let run = home.run(&["archive", "--hook", "claude"]);
-    run.status(0);
-    let hook: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
-    assert_eq!(
-        hook["hooks"]["SessionEnd"][0]["hooks"][0],
-        serde_json::json!({"type": "command", "command": "ysess archive --quiet"}),
-        "{run}"
-    );
+    for (agent, run) in [
+        (
+            "claude",
+            serde_json::json!({"type": "command", "command": "ysess archive --quiet", "timeout": 60}),
+        ),
+        (
+            "gemini",
+            serde_json::json!({"type": "command", "command": "ysess archive --quiet"}),
+        ),
+    ] {
+        let printed = home.run(&["archive", "--hook", agent]);
+        printed.status(0);
+        let hook: serde_json::Value = serde_json::from_str(&printed.stdout).expect("JSON");
+        assert_eq!(
+            hook,
+            serde_json::json!({"hooks": {"SessionEnd": [{"hooks": [run]}]}}),
+            "{printed}"
+        );
+    }
     // It archives nothing.
-    assert!(!home.archive().exists(), "{run}");
+    assert!(!home.archive().exists());
+    // Qwen Code has none: its SessionEnd never fires in a headless run.
+    let qwen = home.run(&["archive", "--hook", "qwen"]);
+    qwen.status(2);
+    assert!(
+        qwen.stderr.contains("[possible values: claude, gemini]"),
+        "{qwen}"
+    );
 }
 
 /// A home archived once, then changed: Codex's session grew, Gemini CLI

@@ -20,6 +20,7 @@
 //!   [`gemini`], [`qwen`] and [`copilot`] check that `export` of each is
 //!   what the agent sends the mock when it resumes it.
 
+pub mod archive_hook;
 pub mod claude;
 pub mod codex;
 pub mod copilot;
@@ -265,14 +266,24 @@ impl Home {
             }
             Agent::Gemini => {
                 // An API key as the way in (no Google login), and no usage
-                // statistics sent anywhere.
+                // statistics sent anywhere; merged into the settings a test
+                // put there (a hook).
                 let gemini = self.home().join(".gemini");
                 std::fs::create_dir_all(&gemini).expect("a Gemini home");
-                std::fs::write(
-                    gemini.join("settings.json"),
-                    r#"{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"general":{"enableAutoUpdate":false,"enableAutoUpdateNotification":false}}"#,
-                )
-                .expect("Gemini CLI's settings");
+                let file = gemini.join("settings.json");
+                let mut settings: serde_json::Value = std::fs::read(&file)
+                    .ok()
+                    .and_then(|b| serde_json::from_slice(&b).ok())
+                    .unwrap_or_else(|| serde_json::json!({}));
+                merge(
+                    &mut settings,
+                    serde_json::json!({
+                        "security": {"auth": {"selectedType": "gemini-api-key"}},
+                        "privacy": {"usageStatisticsEnabled": false},
+                        "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}
+                    }),
+                );
+                std::fs::write(&file, settings.to_string()).expect("Gemini CLI's settings");
                 // It starts itself again in a child with a larger heap
                 // unless told not to (a second start, a second a run).
                 cmd.env("GEMINI_API_KEY", "ysess-mock")
@@ -303,6 +314,18 @@ impl Home {
             }
         }
         cmd
+    }
+}
+
+/// `from`'s keys set in `into`, objects merged key by key.
+pub fn merge(into: &mut serde_json::Value, from: serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(into), serde_json::Value::Object(from)) => {
+            for (k, v) in from {
+                merge(into.entry(k).or_insert(serde_json::Value::Null), v);
+            }
+        }
+        (into, from) => *into = from,
     }
 }
 
