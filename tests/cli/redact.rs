@@ -78,6 +78,35 @@ fn a_claude_code_summary_and_working_directory_are_redacted() {
 }
 
 #[test]
+fn grep_secrets_of_a_long_session_lists_every_find_in_file_order() {
+    // Searched a block of entries at a time on every core: written in the
+    // file's order all the same.
+    let dir = Dir::new();
+    let lines: Vec<String> = (0..1000)
+        .map(|n| {
+            let parent = (n > 0).then(|| format!("e{}", n - 1));
+            crate::planted::line(
+                &format!("e{n}"),
+                parent.as_deref(),
+                serde_json::json!({"role": "user", "timestamp": n,
+                    "content": [{"type": "text", "text": format!("mail user{n:04}@example.org")}]}),
+            )
+        })
+        .collect();
+    dir.write("long.jsonl", lines.join("\n") + "\n");
+    let run = dir.run(&["-f", "long.jsonl", "grep", "--secrets"]);
+    run.status(0);
+    let ids: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').next().expect("an id"))
+        .collect();
+    let expected: Vec<String> = (0..1000).map(|n| format!("e{n}")).collect();
+    assert_eq!(ids, expected, "{run}");
+    assert!(run.stdout.lines().all(|l| l.contains(" email ")), "{run}");
+}
+
+#[test]
 fn grep_secrets_lists_each_kind_masked() {
     let dir = leaky();
     let run = dir.run_with(

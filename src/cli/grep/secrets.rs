@@ -28,21 +28,45 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
     ixs.sort_by_key(|&ix| tree.node(ix).line);
     ixs.dedup();
     let mut found = false;
+    // Entries read and searched on every core, a block at a time, and
+    // written in file order.
+    let blocks: Vec<&[crate::tree::Ix]> = ixs.chunks(256).collect();
     paged(&mut ctx.streams, false, |out| {
-        for &ix in &ixs {
-            let entry = repo.entry(ix)?;
-            for find in redactor.find_entry(&entry) {
-                found = true;
-                writeln!(
-                    out,
-                    "{} {} {}",
-                    escape(tree.short_id(ix)),
-                    find.kind,
-                    escape(&masked(&find.text))
-                )?;
-            }
-        }
-        Ok(())
+        let mut said = Ok(());
+        let workers = crate::input::par::jobs();
+        crate::input::par::ordered(
+            workers,
+            workers * 4,
+            blocks.iter(),
+            |block| {
+                block
+                    .iter()
+                    .map(|&ix| (ix, repo.entry(ix).map(|e| redactor.find_entry(&e))))
+                    .collect::<Vec<_>>()
+            },
+            |searched| {
+                for (ix, finds) in searched {
+                    let written = finds.and_then(|finds| {
+                        finds.iter().try_for_each(|find| {
+                            found = true;
+                            writeln!(
+                                out,
+                                "{} {} {}",
+                                escape(tree.short_id(ix)),
+                                find.kind,
+                                escape(&masked(&find.text))
+                            )
+                        })
+                    });
+                    if let Err(e) = written {
+                        said = Err(e);
+                        return false;
+                    }
+                }
+                true
+            },
+        );
+        said
     })?;
     Ok(if found { Exit::Success } else { Exit::No })
 }
