@@ -196,13 +196,12 @@ fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> 
                 // session to look for its id.
                 let formats =
                     (source.format.as_ref()).map_or(&Format::ALL[..], std::slice::from_ref);
-                let subagents: Vec<PathBuf> = formats
+                let kept_with: Vec<PathBuf> = formats
                     .iter()
-                    .flat_map(|f| f.spec().subagent_files(&path))
-                    .map(|(_, p)| p)
+                    .flat_map(|f| f.spec().kept_with(&path))
                     .collect();
                 out.push(path);
-                out.extend(subagents);
+                out.extend(kept_with);
             }
             Found::Unreadable { path, error } => report.failed.push((path, error)),
         }

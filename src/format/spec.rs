@@ -205,6 +205,16 @@ pub trait Spec: Sync {
         Vec::new()
     }
 
+    /// The files the app keeps beside the session in `path` that belong to
+    /// it, which `ysess archive` keeps with it: its subagents' files, and
+    /// whatever else the app writes for the session alone.
+    fn kept_with(&self, path: &Path) -> Vec<PathBuf> {
+        self.subagent_files(path)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect()
+    }
+
     /// Whether `path` is where the app keeps a subagent's own file, which
     /// `ls` leaves to its session's row.
     fn is_subagent_file(&self, _path: &Path) -> bool {

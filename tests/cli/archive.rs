@@ -487,6 +487,43 @@ fn archive_while_the_agent_appends_keeps_a_prefix_and_catches_up() {
 }
 
 #[test]
+fn archive_keeps_what_claude_code_saves_in_a_sessions_own_folder() {
+    let home = Home::new();
+    let folder = home.claude.with_extension("");
+    let put = |path: PathBuf, text: &str| {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+        std::fs::write(&path, text).expect("written");
+        path
+    };
+    // An output too large for its line, and a subagent's description.
+    let output = put(
+        folder.join("tool-results/toolu_01ABC.txt"),
+        "a long listing\n",
+    );
+    let meta = put(
+        folder.join("subagents/agent-a3f9c2e1.meta.json"),
+        r#"{"agentType":"Explore"}"#,
+    );
+    // Another app's folder beside its file is not a Claude Code session's.
+    let beside = put(home.yoagent.with_extension("").join("notes.txt"), "x");
+    home.run(&["archive"]).status(0);
+    let copy = |live: &Path| home.copy("claude", live, "home/.claude/projects");
+    assert_eq!(read(&copy(&output)), read(&output));
+    assert_eq!(read(&copy(&meta)), read(&meta));
+    let archived_beside = home
+        .archive()
+        .join("path")
+        .join(beside.strip_prefix("/").expect("absolute"));
+    assert!(!archived_beside.exists());
+    // Claude Code deletes the session and its folder: the copies stay.
+    std::fs::remove_dir_all(&folder).expect("deleted");
+    std::fs::remove_file(&home.claude).expect("deleted");
+    home.run(&["archive"]).status(0);
+    assert_eq!(read(&copy(&output)), b"a long listing\n");
+    assert!(copy(&meta).is_file());
+}
+
+#[test]
 fn archive_goes_on_from_a_copy_a_lost_manifest_left_behind() {
     let home = Home::new();
     home.run(&["archive"]).status(0);

@@ -68,6 +68,32 @@ impl Spec for Claude {
         super::subagent_files(path)
     }
 
+    /// The subagents' files, and every file of the session's own folder
+    /// (`<session>/`): the subagents' `agent-<id>.meta.json`, and the
+    /// outputs too large to keep in a line, which Claude Code saves under
+    /// `<session>/tool-results/` and the session points to.
+    fn kept_with(&self, path: &Path) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = super::subagent_files(path)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
+        // Claude Code names a session by a UUID: a folder beside another
+        // app's file is not taken for its.
+        let uuid = path.file_stem().and_then(|s| s.to_str()).is_some_and(|s| {
+            s.len() == 36
+                && s.char_indices().all(|(i, c)| match i {
+                    8 | 13 | 18 | 23 => c == '-',
+                    _ => c.is_ascii_hexdigit(),
+                })
+        });
+        if uuid && path.extension().is_some_and(|x| x == "jsonl") {
+            files_under(&path.with_extension(""), &mut files);
+        }
+        files.sort();
+        files.dedup();
+        files
+    }
+
     /// `<session>/subagents/agent-<id>.jsonl`.
     fn is_subagent_file(&self, path: &Path) -> bool {
         path.parent()
@@ -164,5 +190,20 @@ impl Spec for Claude {
 
     fn handoff(&self, at: &At<'_>) -> Result<Handoff, Refusal> {
         super::handoff::handoff(at)
+    }
+}
+
+/// Every regular file under `dir`, at any depth, added to `out`; a link
+/// is not followed.
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(read) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in read.filter_map(Result::ok) {
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => files_under(&entry.path(), out),
+            Ok(t) if t.is_file() => out.push(entry.path()),
+            _ => {}
+        }
     }
 }
