@@ -23,8 +23,8 @@ Register-ArgumentCompleter -Native -CommandName 'ysess' -ScriptBlock {
         'ysess' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The session file (`-` reads standard input)')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)')
-            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks, then in the archive (before the command''s name: `export --session` is export''s own)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks, then in the archive (before the command''s name: `export --session` is export''s own)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in DIR')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colours (`auto` honours NO_COLOR)')
             [CompletionResult]::new('--format-of', '--format-of', [CompletionResultType]::ParameterName, 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)')

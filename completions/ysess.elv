@@ -20,8 +20,8 @@ set edit:completion:arg-completer[ysess] = {|@words|
         &'ysess'= {
             cand -f 'The session file (`-` reads standard input)'
             cand --file 'The session file (`-` reads standard input)'
-            cand -s 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)'
-            cand --session 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command''s name: `export --session` is export''s own)'
+            cand -s 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks, then in the archive (before the command''s name: `export --session` is export''s own)'
+            cand --session 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks, then in the archive (before the command''s name: `export --session` is export''s own)'
             cand -C 'Run as if started in DIR'
             cand --color 'When to use colours (`auto` honours NO_COLOR)'
             cand --format-of 'Read the session file as this format, whatever its first lines show (by default: the format its first lines show, else yoagent''s)'

@@ -25,7 +25,7 @@ function __fish_ysess_using_subcommand
 end
 
 complete -c ysess -n "__fish_ysess_needs_command" -s f -l file -d 'The session file (`-` reads standard input)' -r -F
-complete -c ysess -n "__fish_ysess_needs_command" -s s -l session -d 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks (before the command\'s name: `export --session` is export\'s own)' -r
+complete -c ysess -n "__fish_ysess_needs_command" -s s -l session -d 'The session to use instead of -f: a unique start of its id or file name, `latest` (the session written last) or `latest~N`, found where `ysess ls` looks, then in the archive (before the command\'s name: `export --session` is export\'s own)' -r
 complete -c ysess -n "__fish_ysess_needs_command" -s C -d 'Run as if started in DIR' -r -F
 complete -c ysess -n "__fish_ysess_needs_command" -l color -d 'When to use colours (`auto` honours NO_COLOR)' -r -f -a "auto\t'Colour on a terminal, unless `NO_COLOR` is set'
 always\t'Colour even into a pipe or a file'

@@ -91,8 +91,8 @@ pub struct Global {
     pub file: PathBuf,
     /// The session to use instead of -f: a unique start of its id or file
     /// name, `latest` (the session written last) or `latest~N`, found
-    /// where `ysess ls` looks (before the command's name: `export
-    /// --session` is export's own)
+    /// where `ysess ls` looks, then in the archive (before the command's
+    /// name: `export --session` is export's own)
     #[arg(short = 's', long = "session", value_name = "ID", id = "session_id")]
     pub session: Option<String>,
     /// Run as if started in DIR
