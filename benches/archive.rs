@@ -297,10 +297,10 @@ fn bench() -> Result<bool, String> {
     );
     let ok = first.summary.contains(", 0 new versions, 0 unchanged")
         && !first.summary.contains("failed")
-        && best.summary.starts_with("archived: 0 new sessions, 0 grew")
+        && best.summary.starts_with("archived: 0 new files, 0 grew")
         && third
             .summary
-            .starts_with(&format!("archived: 0 new sessions, {GROWN} grew"));
+            .starts_with(&format!("archived: 0 new files, {GROWN} grew"));
     if !ok {
         eprintln!("error: a run did not archive what the bench expected (see the summaries)");
     }

@@ -222,7 +222,7 @@ fn grew_bytes(report: &Report) -> u64 {
         .sum()
 }
 
-/// `archived: 3 new sessions, 5 grew (+1.2 MB), 1 new version, 120
+/// `archived: 3 new files, 5 grew (+1.2 MB), 1 new version, 120
 /// unchanged`, and those no longer live, and the failures.
 fn summary(report: &Report) -> String {
     let t = total(Path::new(""), report);
@@ -234,7 +234,7 @@ fn summary(report: &Report) -> String {
         )
     };
     let mut parts = vec![
-        plural(t.new, "new session", "new sessions"),
+        plural(t.new, "new file", "new files"),
         format!(
             "{} grew (+{})",
             thousands(t.grew as u64),
@@ -316,7 +316,7 @@ mod tests {
         };
         assert_eq!(
             summary(&report),
-            "archived: 1 new session, 1 grew (+1.2 MB), 1 new version, 2 unchanged"
+            "archived: 1 new file, 1 grew (+1.2 MB), 1 new version, 2 unchanged"
         );
     }
 

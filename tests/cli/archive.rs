@@ -120,7 +120,7 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     assert!(
         first
             .stderr
-            .ends_with("archived: 12 new sessions, 0 grew (+0 B), 0 new versions, 0 unchanged\n"),
+            .ends_with("archived: 12 new files, 0 grew (+0 B), 0 new versions, 0 unchanged\n"),
         "{first}"
     );
     // OpenCode's database, by SQLite's backup: a file that stands alone
@@ -163,7 +163,7 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     assert!(
         second
             .stderr
-            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
+            .ends_with("archived: 0 new files, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
         "{second}"
     );
     assert_eq!(second.stdout, "", "{second}");
@@ -189,7 +189,7 @@ fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
     assert!(
         again
             .stderr
-            .ends_with("archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
+            .ends_with("archived: 0 new files, 0 grew (+0 B), 0 new versions, 12 unchanged\n"),
         "{again}"
     );
     assert!(!named.join("backup").exists(), "an archive inside DIR");
@@ -346,7 +346,7 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
     let again = home.run(&["archive"]);
     assert!(
         again.stderr.ends_with(
-            "archived: 0 new sessions, 0 grew (+0 B), 0 new versions, 10 unchanged, 2 kept that the agents deleted\n"
+            "archived: 0 new files, 0 grew (+0 B), 0 new versions, 10 unchanged, 2 kept that the agents deleted\n"
         ),
         "{again}"
     );
