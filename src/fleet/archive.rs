@@ -402,7 +402,7 @@ fn one_database(
     if digest_of(&fresh)? == digest_of(&old)? {
         std::fs::remove_file(&fresh)?;
         done.to(last, Outcome::Unchanged)
-    } else if database::holds_all(&fresh, &old)? {
+    } else if database::holds_all(&fresh, &old, Format::history_tables(path))? {
         let was = std::fs::metadata(&old)?.len();
         files::replace(&fresh, &old)?;
         done.to(last, Outcome::Grew(made.saturating_sub(was)))
@@ -447,12 +447,16 @@ fn one(
     }
     for last in candidates {
         let digest = digest_of(&dir.join(&last))?;
-        match compare(crate::input::open_regular(path)?, &digest)? {
+        // One open of the live file for the proof and the copy: an app
+        // that replaces the file meanwhile leaves this one as it was, and
+        // exactly the bytes the proof saw are appended.
+        let mut live = crate::input::open_regular(path)?;
+        match compare(&mut live, &digest)? {
             Change::Unchanged => return done.to(last, Outcome::Unchanged),
-            Change::Appended(_) => {
-                let mut live = crate::input::open_regular(path)?;
+            Change::Appended(more) => {
                 live.seek(SeekFrom::Start(digest.bytes))?;
-                let n = files::append(&dir.join(&last), digest.bytes, &mut live)?;
+                let mut grown = (&mut live).take(more);
+                let n = files::append(&dir.join(&last), digest.bytes, &mut grown)?;
                 return done.to(last, Outcome::Grew(n));
             }
             Change::Rewritten => {}

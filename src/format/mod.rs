@@ -140,6 +140,14 @@ impl Format {
         Format::ALL.iter().find_map(|f| f.spec().store_of(path))
     }
 
+    /// The tables of the database `store` that hold its sessions' history
+    /// ([`Spec::history_tables`]).
+    pub fn history_tables(store: &Path) -> Option<&'static [&'static str]> {
+        Format::ALL
+            .iter()
+            .find_map(|f| f.spec().history_tables(store))
+    }
+
     /// The sessions the file at `path` holds, when its app keeps many in
     /// one file ([`Spec::sessions_in`]).
     pub fn sessions_in(path: &Path) -> Option<std::io::Result<Vec<(PathBuf, u64)>>> {

@@ -286,6 +286,14 @@ pub trait Spec: Sync {
         None
     }
 
+    /// The tables of the app's database `store` whose rows are its
+    /// sessions' history, when it is one: `ysess archive` keeps a backup
+    /// that lost a row of one of them as a new version, and lets the rows
+    /// of the others (a to-do list the app rewrites) come and go.
+    fn history_tables(&self, _store: &Path) -> Option<&'static [&'static str]> {
+        None
+    }
+
     /// The working directory of the session in `path` when its lines do
     /// not say it ([`Spec::head_facts`]) but the app keeps it beside them.
     fn project(&self, _path: &Path) -> Option<PathBuf> {

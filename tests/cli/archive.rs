@@ -207,6 +207,16 @@ fn a_named_archive_folder_was_taken_for_the_global_dash_c() {
 #[test]
 fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session() {
     let home = Home::new();
+    // A to-do list of two items in OpenCode's database.
+    let conn = rusqlite::Connection::open(home.opencode()).expect("the database");
+    for position in 0..2 {
+        conn.execute(
+            "INSERT INTO todo VALUES ('ses_db595bfe2ffeAx6W1teiN5nW6Z', 'an item', 'pending', 'high', ?1, 1, 1)",
+            [position],
+        )
+        .expect("a to-do item");
+    }
+    drop(conn);
     home.run(&["archive"]).status(0);
     let codex_copy = home.copy("codex", &home.codex, "home/.codex/sessions");
     // The digest of every session file archived (a database is backed up
@@ -350,9 +360,11 @@ fn archive_appends_what_grew_keeps_a_rewrite_as_a_version_and_a_deleted_session(
         ),
         "{again}"
     );
-    // OpenCode renames a session: the backup holds every row the last
-    // version held, and replaces it.
+    // OpenCode renames a session and writes its to-do list again, one
+    // item shorter: the backup holds every row of the sessions' history
+    // the last version held, and replaces it.
     sql("UPDATE session SET title = 'renamed' WHERE id = 'ses_db595bfe2ffeAx6W1teiN5nW6Z'");
+    sql("DELETE FROM todo WHERE position = 1");
     let renamed = home.run(&["archive", "--json"]);
     renamed.status(0);
     let t = total(&renamed);

@@ -87,6 +87,12 @@ impl Spec for OpenCode {
         &[db::FILE, db::VERSIONS, "**/storage/session/*/ses_*.json"]
     }
 
+    /// A session, its messages and their parts; not its to-do list, which
+    /// OpenCode deletes and writes again whole.
+    fn history_tables(&self, store: &Path) -> Option<&'static [&'static str]> {
+        db::is_db(store).then_some(&["session", "message", "part"])
+    }
+
     fn sessions_in(&self, path: &Path) -> Option<io::Result<Vec<(PathBuf, u64)>>> {
         if !db::is_db(path) {
             return None;
