@@ -1,3 +1,4 @@
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -14,7 +15,8 @@ use crate::ui::render::thousands;
 ///
 /// Copies every session `ysess ls` finds, for every agent (subagents'
 /// files included), into DIR: DIR/<agent>/<the file's path under the
-/// agent's folder>, and $YSESS_PATH's files under DIR/path/<their path>.
+/// agent's folder>, and $YSESS_PATH's files under DIR/path/<their path>
+/// (a name's leading "." as %2E, so that no folder of it is hidden).
 /// Append-only and incremental: a session that grew gets only its new
 /// bytes appended, once the copy is proved a prefix of the live file (its
 /// digest, as `fsck --since` checks); a session whose history was
@@ -121,16 +123,34 @@ impl Shelf {
     }
 
     /// The sessions of the archive the agents no longer have, added to
-    /// `found` (the agents' own, or the folders `named`); the archive's
-    /// folder, when one is read.
-    pub fn add_to(&self, found: &mut Vec<Found>, named: bool) -> Result<Option<PathBuf>, Failure> {
+    /// `found` (the agents' own, or the folders `named`); their paths, when
+    /// an archive is read.
+    pub fn add_to(
+        &self,
+        found: &mut Vec<Found>,
+        named: bool,
+    ) -> Result<Option<HashSet<PathBuf>>, Failure> {
         let Some(dir) = self.dir(named)? else {
             return Ok(None);
         };
-        let sources = archive::sources(&|name| std::env::var_os(name));
-        found.extend(kept::deleted(&dir, &sources));
-        Ok(Some(dir))
+        Ok(Some(add_archived(found, &dir)))
     }
+}
+
+/// The sessions of the archive `dir` the agents no longer have, added to
+/// `found`; their paths.
+pub fn add_archived(found: &mut Vec<Found>, dir: &Path) -> HashSet<PathBuf> {
+    let sources = archive::sources(&|name| std::env::var_os(name));
+    let deleted = kept::deleted(dir, &sources);
+    let paths = deleted
+        .iter()
+        .filter_map(|f| match f {
+            Found::File { path, .. } => Some(path.clone()),
+            Found::Unreadable { .. } => None,
+        })
+        .collect();
+    found.extend(deleted);
+    paths
 }
 
 pub fn run(args: &ArchiveArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {

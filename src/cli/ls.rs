@@ -111,7 +111,7 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             })
     });
     one_row_per_session(&mut listed);
-    let archived = (archive.as_deref()).map_or_else(Vec::new, |d| only_the_deleted(&mut listed, d));
+    let archived = (archive.as_ref()).map_or_else(Vec::new, |a| only_the_deleted(&mut listed, a));
     newest_first(&mut listed);
     if args.json {
         for s in &listed {
@@ -243,12 +243,15 @@ pub(crate) fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
         .collect()
 }
 
-/// Keeps, of the sessions read from the archive `dir`, those whose
-/// session the agents no longer have (by agent and id; of several
-/// versions, the one active last), and returns their paths.
-pub(crate) fn only_the_deleted(listed: &mut Vec<Session>, dir: &std::path::Path) -> Vec<PathBuf> {
-    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let in_archive = |s: &Session| s.path.starts_with(&dir);
+/// Keeps, of the sessions read from the archive (whose paths are
+/// `archived`), those whose session the agents no longer have (by agent
+/// and id; of several versions, the one active last), and returns their
+/// paths.
+pub(crate) fn only_the_deleted(
+    listed: &mut Vec<Session>,
+    archived: &std::collections::HashSet<PathBuf>,
+) -> Vec<PathBuf> {
+    let in_archive = |s: &Session| archived.contains(&s.path);
     let key = |s: &Session| (s.format, without_version(&s.id, &s.path));
     let live: std::collections::HashSet<_> =
         listed.iter().filter(|s| !in_archive(s)).map(key).collect();
@@ -270,17 +273,14 @@ pub(crate) fn only_the_deleted(listed: &mut Vec<Session>, dir: &std::path::Path)
 }
 
 /// A session's id as its first copy has it: an id taken from a version's
-/// file name (`demo.v2`) without its version.
+/// file name (`demo.v2.jsonl`) without its version.
 fn without_version(id: &str, path: &std::path::Path) -> String {
-    let stem = path.file_stem().map(|s| s.to_string_lossy());
-    match id.rsplit_once(".v") {
-        Some((base, n))
-            if stem.as_deref() == Some(id)
-                && !n.is_empty()
-                && n.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            base.to_string()
-        }
+    let named = path.file_stem().and_then(|s| s.to_str()) == Some(id);
+    let name = path.file_name().and_then(|n| n.to_str());
+    match name.map(crate::fleet::kept::unversioned) {
+        Some((first, n)) if named && n >= 2 => std::path::Path::new(&first)
+            .file_stem()
+            .map_or_else(|| id.to_string(), |s| s.to_string_lossy().into_owned()),
         _ => id.to_string(),
     }
 }

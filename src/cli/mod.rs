@@ -2,7 +2,7 @@
 //! where outcomes become exit codes.
 
 mod append;
-mod archive;
+pub(crate) mod archive;
 pub(crate) mod branch;
 pub(crate) mod checkout;
 

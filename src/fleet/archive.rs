@@ -83,13 +83,30 @@ pub fn sources(var: &dyn Fn(&str) -> Option<OsString>) -> Vec<Source> {
             std::env::split_paths(&path)
                 .filter(|d| d.is_absolute())
                 .map(|dir| Source {
-                    into: Path::new("path").join(relative(&dir)),
+                    into: Path::new("path").join(visible(&dir)),
                     root: Root { dir, named: true },
                     format: None,
                 }),
         );
     }
     out
+}
+
+/// A folder of `$YSESS_PATH` as the archive names it: its path without
+/// its root, a name's leading `.` written `%2E` (and `%` as `%25`), so
+/// that no folder in the archive is hidden from the walk every command
+/// makes of it (`/home/me/.local/app` → `home/me/%2Elocal/app`).
+fn visible(path: &Path) -> PathBuf {
+    relative(path)
+        .components()
+        .map(|c| {
+            let name = c.as_os_str().to_string_lossy().replace('%', "%25");
+            match name.strip_prefix('.') {
+                Some(rest) => format!("%2E{rest}"),
+                None => name,
+            }
+        })
+        .collect()
 }
 
 /// `path` without its root (`/home/me` → `home/me`).
@@ -174,12 +191,19 @@ fn write_manifest(dir: &Path, seen: &BTreeMap<PathBuf, Seen>) -> io::Result<()> 
 /// The live files under `source`: each session and its subagents' files,
 /// and each database sessions are kept in, once; none inside the archive
 /// `dir`.
-fn live_files(source: &Source, dir: &Path, report: &mut Report) -> Vec<PathBuf> {
+fn live_files(source: &Source, root: &Path, dir: &Path, report: &mut Report) -> Vec<PathBuf> {
+    // The archive's own files, however the walk spells them: `dir` is
+    // canonical, the walk's paths are under the folder as named.
+    let in_archive = |path: &Path| {
+        path.starts_with(dir)
+            || (path.strip_prefix(&source.root.dir))
+                .is_ok_and(|under| root.join(under).starts_with(dir))
+    };
     let mut out = Vec::new();
     for found in find(std::slice::from_ref(&source.root)) {
         match found {
             Found::File { path, .. } => {
-                if path.starts_with(dir) {
+                if in_archive(&path) {
                     continue;
                 }
                 if let Some(store) = Format::store_of(&path) {
@@ -224,7 +248,7 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
             .dir
             .canonicalize()
             .unwrap_or(source.root.dir.clone());
-        for path in live_files(source, &dir, &mut report) {
+        for path in live_files(source, &root, &dir, &mut report) {
             if !done.insert(path.clone()) {
                 continue;
             }
@@ -474,6 +498,18 @@ fn one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_of_ysess_path_is_named_with_no_hidden_part() {
+        assert_eq!(
+            visible(Path::new("/home/me/.local/share/app")),
+            Path::new("home/me/%2Elocal/share/app")
+        );
+        assert_eq!(
+            visible(Path::new("/srv/100%/..x")),
+            Path::new("srv/100%25/%2E.x")
+        );
+    }
 
     #[test]
     fn versions_go_before_the_extension() {

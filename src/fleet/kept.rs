@@ -55,6 +55,10 @@ pub fn deleted(dir: &Path, sources: &[Source]) -> Vec<Found> {
         dir: dir.to_path_buf(),
         named: true,
     }]);
+    let plain: PathBuf = dir
+        .components()
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
     let mut held: HashMap<PathBuf, HashSet<PathBuf>> = HashMap::new();
     // Of each session, the newest version: its index in `out`.
     let mut newest: HashMap<(PathBuf, Option<PathBuf>), (u32, usize)> = HashMap::new();
@@ -73,7 +77,11 @@ pub fn deleted(dir: &Path, sources: &[Source]) -> Vec<Found> {
             }
             None => (path.clone(), None),
         };
-        let Ok(under) = file.strip_prefix(dir) else {
+        // The walk drops a `.` the folder was named with (`./arch`).
+        let Ok(under) = file
+            .strip_prefix(dir)
+            .or_else(|_| file.strip_prefix(&plain))
+        else {
             continue;
         };
         let name = under.file_name().map(|n| n.to_string_lossy().into_owned());

@@ -115,10 +115,7 @@ impl List {
 /// files that could not be read.
 fn read(dirs: &[PathBuf], archive: Option<&Path>) -> (Vec<Session>, Vec<String>) {
     let mut found = sessions::find(&sessions::roots(dirs));
-    if let Some(dir) = archive {
-        let sources = crate::fleet::archive::sources(&|name| std::env::var_os(name));
-        found.extend(crate::fleet::kept::deleted(dir, &sources));
-    }
+    let archived = archive.map(|dir| crate::cli::archive::add_archived(&mut found, dir));
     let mut listed = Vec::new();
     let mut unreadable = Vec::new();
     crate::cli::ls::read_found(found.into_iter(), |(path, _, read)| {
@@ -131,9 +128,9 @@ fn read(dirs: &[PathBuf], archive: Option<&Path>) -> (Vec<Session>, Vec<String>)
         true
     });
     crate::cli::ls::one_row_per_session(&mut listed);
-    if let Some(dir) = archive {
-        let archived = crate::cli::ls::only_the_deleted(&mut listed, dir);
-        listed = crate::cli::ls::marked(&listed, &archived);
+    if let Some(archived) = &archived {
+        let kept = crate::cli::ls::only_the_deleted(&mut listed, archived);
+        listed = crate::cli::ls::marked(&listed, &kept);
     }
     crate::cli::ls::newest_first(&mut listed);
     (listed, unreadable)

@@ -82,6 +82,24 @@ impl Home {
         self.dir.run_in_home(args)
     }
 
+    /// The copy of a file of `$YSESS_PATH` (`apps/`): under `path/`, by
+    /// its whole path, a name's leading `.` written `%2E`.
+    fn in_path(&self, live: &Path) -> PathBuf {
+        let under: PathBuf = live
+            .strip_prefix("/")
+            .expect("absolute")
+            .components()
+            .map(|c| {
+                let name = c.as_os_str().to_str().expect("UTF-8").replace('%', "%25");
+                match name.strip_prefix('.') {
+                    Some(rest) => format!("%2E{rest}"),
+                    None => name,
+                }
+            })
+            .collect();
+        self.archive().join("path").join(under)
+    }
+
     /// The file's copy in the archive, by its path under the agent's
     /// folder.
     fn copy(&self, agent: &str, live: &Path, root: &str) -> PathBuf {
@@ -152,10 +170,7 @@ fn archive_copies_every_agents_sessions_and_a_second_run_adds_nothing() {
     assert_eq!(read(&sub), read(&home.claude_subagent));
     let codex = home.copy("codex", &home.codex, "home/.codex/sessions");
     assert_eq!(read(&codex), read(&home.codex));
-    let yoagent = home
-        .archive()
-        .join("path")
-        .join(home.yoagent.strip_prefix("/").expect("absolute"));
+    let yoagent = home.in_path(&home.yoagent);
     assert_eq!(read(&yoagent), read(&home.yoagent));
 
     let second = home.run(&["archive"]);
@@ -456,10 +471,7 @@ fn archive_while_the_agent_appends_keeps_a_prefix_and_catches_up() {
     use std::io::Write as _;
     let home = Home::new();
     let live = home.yoagent.clone();
-    let copy = home
-        .archive()
-        .join("path")
-        .join(live.strip_prefix("/").expect("absolute"));
+    let copy = home.in_path(&live);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = {
         let (live, stop) = (live.clone(), stop.clone());
@@ -522,10 +534,7 @@ fn archive_keeps_what_claude_code_saves_in_a_sessions_own_folder() {
     let copy = |live: &Path| home.copy("claude", live, "home/.claude/projects");
     assert_eq!(read(&copy(&output)), read(&output));
     assert_eq!(read(&copy(&meta)), read(&meta));
-    let archived_beside = home
-        .archive()
-        .join("path")
-        .join(beside.strip_prefix("/").expect("absolute"));
+    let archived_beside = home.in_path(&beside);
     assert!(!archived_beside.exists());
     // Claude Code deletes the session and its folder: the copies stay.
     std::fs::remove_dir_all(&folder).expect("deleted");
@@ -533,6 +542,47 @@ fn archive_keeps_what_claude_code_saves_in_a_sessions_own_folder() {
     home.run(&["archive"]).status(0);
     assert_eq!(read(&copy(&output)), b"a long listing\n");
     assert!(copy(&meta).is_file());
+}
+
+#[test]
+fn an_archive_in_a_folder_of_ysess_path_reached_by_a_link_copied_itself() {
+    // $YSESS_PATH names the folder by a link; the archive is named by its
+    // real path, inside it. Its copies are not sessions to archive.
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("real")).expect("a folder");
+    std::fs::copy(fixture("demo.jsonl"), dir.join("real/demo.jsonl")).expect("a copy");
+    std::os::unix::fs::symlink(dir.join("real"), dir.join("apps")).expect("a link");
+    for expected in [
+        "archived: 1 new file, 0 grew (+0 B), 0 new versions, 0 unchanged\n",
+        "archived: 0 new files, 0 grew (+0 B), 0 new versions, 1 unchanged\n",
+    ] {
+        let run = dir.run_in_home(&["archive", "real/arch"]);
+        run.status(0);
+        assert!(run.stderr.ends_with(expected), "{run}");
+    }
+    let copies = crate::agents::files_under(&dir.join("real/arch"));
+    assert!(
+        copies
+            .iter()
+            .all(|p| p.to_string_lossy().matches("/arch/").count() == 1),
+        "{copies:?}"
+    );
+}
+
+#[test]
+fn an_archive_named_by_a_path_not_canonical_lost_its_archived_mark() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.join("apps")).expect("a folder");
+    std::fs::create_dir_all(dir.join("other")).expect("a folder");
+    std::fs::copy(fixture("demo.jsonl"), dir.join("apps/demo.jsonl")).expect("a copy");
+    dir.run_in_home(&["archive", "arch"]).status(0);
+    std::fs::remove_file(dir.join("apps/demo.jsonl")).expect("deleted");
+    let ls = dir.run_in_home(&["ls", "--json", "--archive", "./other/../arch"]);
+    ls.status(0);
+    let rows = ls.json_lines();
+    let demo: Vec<_> = rows.iter().filter(|r| r["id"] == "demo").collect();
+    assert_eq!(demo.len(), 1, "{ls}");
+    assert_eq!(demo[0]["archived"], true, "{ls}");
 }
 
 #[test]
@@ -554,10 +604,7 @@ fn archive_goes_on_from_a_copy_a_lost_manifest_left_behind() {
         "{run}"
     );
     assert_eq!(t["grew_bytes"], 1, "{run}");
-    let copy = home
-        .archive()
-        .join("path")
-        .join(home.yoagent.strip_prefix("/").expect("absolute"));
+    let copy = home.in_path(&home.yoagent);
     assert_eq!(read(&copy), grown);
 }
 
