@@ -287,6 +287,9 @@ fn summary(report: &Report) -> String {
 fn hook(agent: Hook, dir: Option<&Path>) -> String {
     let mut command = "ysess archive --quiet".to_string();
     if let Some(dir) = dir {
+        // The hook runs in the session's folder: a relative DIR would be
+        // one archive per project.
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         command.push(' ');
         command.push_str(&shell_quote(&dir.display().to_string()));
     }

@@ -290,15 +290,13 @@ fn version(copy: &Path, n: u32) -> PathBuf {
     if n < 2 {
         return copy.to_path_buf();
     }
-    let stem = copy.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let name = match copy.extension() {
-        Some(ext) => format!(
-            "{}.v{n}.{}",
-            stem.unwrap_or_default(),
-            ext.to_string_lossy()
-        ),
-        None => format!("{}.v{n}", stem.unwrap_or_default()),
-    };
+    // Built of the name's own bytes: a name not UTF-8 keeps them.
+    let mut name = copy.file_stem().map(OsString::from).unwrap_or_default();
+    name.push(format!(".v{n}"));
+    if let Some(ext) = copy.extension() {
+        name.push(".");
+        name.push(ext);
+    }
     copy.with_file_name(name)
 }
 

@@ -84,9 +84,14 @@ pub fn deleted(dir: &Path, sources: &[Source]) -> Vec<Found> {
         else {
             continue;
         };
-        let name = under.file_name().map(|n| n.to_string_lossy().into_owned());
-        let (base, n) = unversioned(name.as_deref().unwrap_or(""));
-        let base = under.with_file_name(base);
+        // A name not UTF-8 is no version's (the archive makes none so).
+        let (base, n) = match under.file_name().and_then(|n| n.to_str()) {
+            Some(name) => {
+                let (first, n) = unversioned(name);
+                (under.with_file_name(first), n)
+            }
+            None => (under.to_path_buf(), 1),
+        };
         if is_live(&base, inner.as_deref(), sources, &mut held) {
             continue;
         }
@@ -121,7 +126,11 @@ fn is_live(
         let Ok(rest) = under.strip_prefix(&source.into) else {
             return false;
         };
-        let live = source.root.dir.join(rest);
+        // A file `$YSESS_PATH` names itself is its own source.
+        let live = match rest.as_os_str().is_empty() {
+            true => source.root.dir.clone(),
+            false => source.root.dir.join(rest),
+        };
         match inner {
             None => live.is_file(),
             Some(session) => held

@@ -105,16 +105,17 @@ pub fn rules_digest() -> String {
         hash.update(s.as_bytes());
         hash.update([0]);
     };
+    // The patterns as compiled (RE2's ASCII classes).
     for (kind, pattern) in PATTERNS {
         add(kind);
-        add(pattern);
+        add(&ascii_classes(pattern));
     }
-    add(ASSIGNMENT);
+    add(&ascii_classes(ASSIGNMENT));
     add(&ASSIGNMENT_ENTROPY.to_string());
-    add(EMAIL);
+    add(&ascii_classes(EMAIL));
     COMMON_USERS.iter().for_each(|u| add(u));
     // How the home directory and user name become patterns.
-    add(r"{home}(?:\b|$) \b{user}\b 3");
+    add(r"{home}(?:{edge}|$) {edge}{user}{edge} 3 edge: (?-u:\b) if ASCII, else \b");
     let digest = hash.finalize();
     digest[..6].iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -85,10 +85,9 @@ pub fn replace(from: &Path, to: &Path) -> io::Result<()> {
 /// `cp -p` does: copies sort by when the agent wrote them, not by when
 /// they were archived.
 pub fn keep_time(path: &Path, modified: std::time::SystemTime) -> io::Result<()> {
-    OpenOptions::new()
-        .append(true)
-        .open(path)?
-        .set_modified(modified)
+    // Read only: a copy of a read-only file is read-only too, and setting
+    // its time asks only to own it.
+    File::open(path)?.set_modified(modified)
 }
 
 /// Appends `from` to the copy at `path`, which must be `at` bytes long,

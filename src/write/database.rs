@@ -102,9 +102,10 @@ pub fn backup(live: &Path, path: &Path) -> io::Result<u64> {
         loop {
             match step.step(-1).map_err(sql(live))? {
                 StepResult::Done => break,
-                _ if tries >= 50 => {
+                // Each step waits out the busy timeout (5 s) first.
+                _ if tries >= 10 => {
                     return Err(io::Error::other(format!(
-                        "{}: the database stayed locked for 5 s; not archived this time",
+                        "{}: the database stayed locked for a minute; not archived this time",
                         live.display()
                     )));
                 }

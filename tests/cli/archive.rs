@@ -633,6 +633,16 @@ fn archive_hook_prints_each_agents_session_end_hook_and_archives_nothing() {
     }
     // It archives nothing.
     assert!(!home.archive().exists());
+    // The hook runs in each session's folder: a relative DIR is printed
+    // whole.
+    let relative = home.run(&["archive", "--hook", "claude", "backup"]);
+    let hook: serde_json::Value = serde_json::from_str(&relative.stdout).expect("JSON");
+    let whole = home.dir.join("backup");
+    assert_eq!(
+        hook["hooks"]["SessionEnd"][0]["hooks"][0]["command"],
+        format!("ysess archive --quiet {}", whole.display()),
+        "{relative}"
+    );
     // Qwen Code has none: its SessionEnd never fires in a headless run.
     let qwen = home.run(&["archive", "--hook", "qwen"]);
     qwen.status(2);

@@ -45,6 +45,9 @@ pub fn run(args: &GrepArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
                     .collect::<Vec<_>>()
             },
             |searched| {
+                if said.is_err() {
+                    return false;
+                }
                 for (ix, finds) in searched {
                     let written = finds.and_then(|finds| {
                         finds.iter().try_for_each(|find| {
