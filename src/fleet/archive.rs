@@ -272,6 +272,11 @@ pub fn archive(dir: &Path, sources: &[Source], waiting: impl FnOnce()) -> io::Re
                     }
                     report.files.push(archived);
                 }
+                // The agent deleted it since the walk found it: gone, as
+                // if the walk had not.
+                Err(e) if e.kind() == io::ErrorKind::NotFound && !path.exists() => {
+                    done.remove(&path);
+                }
                 Err(e) => report.failed.push((path, e)),
             }
         }
