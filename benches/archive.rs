@@ -216,15 +216,7 @@ fn bench() -> Result<bool, String> {
     }
     let claude = home.join(".claude");
     let (bytes, files) = size_of(&claude.join("projects"));
-    let env: Vec<(&str, OsString)> = vec![
-        ("HOME", home.clone().into()),
-        ("CLAUDE_CONFIG_DIR", claude.clone().into()),
-        ("YSESS_PATH", "".into()),
-        ("CODEX_HOME", "".into()),
-        ("PI_CODING_AGENT_DIR", "".into()),
-        ("PI_CODING_AGENT_SESSION_DIR", "".into()),
-        ("TZ", "UTC".into()),
-    ];
+    let env = support::claude_home_env(&home, &claude);
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
     let args: Vec<OsString> = vec!["archive".into(), archive.clone().into()];
     println!(

@@ -91,15 +91,7 @@ fn main() -> ExitCode {
     };
     let claude = home.join(".claude");
     let bytes = size_of(&claude);
-    let env: Vec<(&str, OsString)> = vec![
-        ("HOME", home.clone().into()),
-        ("CLAUDE_CONFIG_DIR", claude.clone().into()),
-        ("YSESS_PATH", "".into()),
-        ("CODEX_HOME", "".into()),
-        ("PI_CODING_AGENT_DIR", "".into()),
-        ("PI_CODING_AGENT_SESSION_DIR", "".into()),
-        ("TZ", "UTC".into()),
-    ];
+    let env = support::claude_home_env(&home, &claude);
     let ysess = Path::new(env!("CARGO_BIN_EXE_ysess"));
     let args = |a: &[&str]| -> Vec<OsString> { a.iter().map(OsString::from).collect() };
     // The folder is named, so that the runs without this environment

@@ -485,6 +485,21 @@ impl Table {
     }
 }
 
+/// The environment of ysess run over a bench's home of Claude Code
+/// sessions: `HOME`, Claude Code's folder, no other agent's, in UTC.
+#[allow(dead_code)] // the home and archive benches
+pub fn claude_home_env(home: &Path, claude: &Path) -> Vec<(&'static str, OsString)> {
+    vec![
+        ("HOME", home.into()),
+        ("CLAUDE_CONFIG_DIR", claude.into()),
+        ("YSESS_PATH", "".into()),
+        ("CODEX_HOME", "".into()),
+        ("PI_CODING_AGENT_DIR", "".into()),
+        ("PI_CODING_AGENT_SESSION_DIR", "".into()),
+        ("TZ", "UTC".into()),
+    ]
+}
+
 pub fn pass(ok: bool) -> &'static str {
     if ok { "PASS" } else { "MISS" }
 }

@@ -368,7 +368,31 @@ struct Done<'a> {
     modified_ns: u128,
 }
 
-impl Done<'_> {
+impl<'a> Done<'a> {
+    /// The live file `path`'s stamp (`log`: its write-ahead log's
+    /// added), and what the manifest last saw of it (`before`) when its
+    /// copy is still there.
+    fn begin(
+        dir: &'a Path,
+        path: &'a Path,
+        before: Option<&'a Seen>,
+        log: bool,
+    ) -> io::Result<(Done<'a>, Option<&'a Seen>)> {
+        let (bytes, modified_ns) = stamp(path, log)?;
+        let done = Done {
+            dir,
+            path,
+            bytes,
+            modified_ns,
+        };
+        Ok((done, before.filter(|s| dir.join(&s.copy).is_file())))
+    }
+
+    /// Whether the file is as the manifest last saw it.
+    fn as_seen(&self, seen: &Seen) -> bool {
+        seen.bytes == self.bytes && seen.modified_ns == self.modified_ns
+    }
+
     fn to(&self, copy: PathBuf, outcome: Outcome) -> io::Result<(Archived, Seen)> {
         if outcome != Outcome::Unchanged && self.modified_ns > 0 {
             let ns = u64::try_from(self.modified_ns).unwrap_or(u64::MAX);
@@ -400,15 +424,8 @@ fn one_database(
     copy: PathBuf,
     before: Option<&Seen>,
 ) -> io::Result<(Archived, Seen)> {
-    let (bytes, modified_ns) = stamp(path, true)?;
-    let done = Done {
-        dir,
-        path,
-        bytes,
-        modified_ns,
-    };
-    let before = before.filter(|s| dir.join(&s.copy).is_file());
-    if let Some(s) = before.filter(|s| s.bytes == bytes && s.modified_ns == modified_ns) {
+    let (done, before) = Done::begin(dir, path, before, true)?;
+    if let Some(s) = before.filter(|s| done.as_seen(s)) {
         return done.to(s.copy.clone(), Outcome::Unchanged);
     }
     let (last, next) = last_version(dir, &copy);
@@ -448,15 +465,8 @@ fn one(
     copy: PathBuf,
     before: Option<&Seen>,
 ) -> io::Result<(Archived, Seen)> {
-    let (bytes, modified_ns) = stamp(path, false)?;
-    let done = Done {
-        dir,
-        path,
-        bytes,
-        modified_ns,
-    };
-    let before = before.filter(|s| dir.join(&s.copy).is_file());
-    if let Some(s) = before.filter(|s| s.bytes == bytes && s.modified_ns == modified_ns) {
+    let (done, before) = Done::begin(dir, path, before, false)?;
+    if let Some(s) = before.filter(|s| done.as_seen(s)) {
         return done.to(s.copy.clone(), Outcome::Unchanged);
     }
     // The copy this file went to last, then the newest version on disk
