@@ -1,3 +1,4 @@
+use std::collections::HashSet;
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 
@@ -111,7 +112,8 @@ pub fn run(args: &LsArgs, ctx: &mut Context<'_>) -> Result<Exit, Failure> {
             })
     });
     one_row_per_session(&mut listed);
-    let archived = (archive.as_ref()).map_or_else(Vec::new, |a| only_the_deleted(&mut listed, a));
+    let archived =
+        (archive.as_ref()).map_or_else(HashSet::new, |a| only_the_deleted(&mut listed, a));
     newest_first(&mut listed);
     if args.json {
         for s in &listed {
@@ -221,7 +223,7 @@ pub(crate) fn read_found(
 /// row: a file with no entry is left out when another file of the same
 /// agent holds entries of the same session.
 pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
-    let held: std::collections::HashSet<(crate::Format, String)> = listed
+    let held: HashSet<(crate::Format, String)> = listed
         .iter()
         .filter(|s| s.entries > 0)
         .map(|s| (s.format, s.id.clone()))
@@ -230,7 +232,7 @@ pub(crate) fn one_row_per_session(listed: &mut Vec<Session>) {
 }
 
 /// The rows as the table shows them: an archived session's title marked.
-pub(crate) fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
+pub(crate) fn marked(listed: &[Session], archived: &HashSet<PathBuf>) -> Vec<Session> {
     listed
         .iter()
         .map(|s| match archived.contains(&s.path) {
@@ -249,12 +251,11 @@ pub(crate) fn marked(listed: &[Session], archived: &[PathBuf]) -> Vec<Session> {
 /// paths.
 pub(crate) fn only_the_deleted(
     listed: &mut Vec<Session>,
-    archived: &std::collections::HashSet<PathBuf>,
-) -> Vec<PathBuf> {
+    archived: &HashSet<PathBuf>,
+) -> HashSet<PathBuf> {
     let in_archive = |s: &Session| archived.contains(&s.path);
     let key = |s: &Session| (s.format, without_version(&s.id, &s.path));
-    let live: std::collections::HashSet<_> =
-        listed.iter().filter(|s| !in_archive(s)).map(key).collect();
+    let live: HashSet<_> = listed.iter().filter(|s| !in_archive(s)).map(key).collect();
     let mut kept: std::collections::HashMap<_, Session> = std::collections::HashMap::new();
     for s in listed
         .iter()
@@ -267,7 +268,7 @@ pub(crate) fn only_the_deleted(
             kept.insert(key(s), s.clone());
         }
     }
-    let paths: Vec<PathBuf> = kept.into_values().map(|s| s.path).collect();
+    let paths: HashSet<PathBuf> = kept.into_values().map(|s| s.path).collect();
     listed.retain(|s| !in_archive(s) || paths.contains(&s.path));
     paths
 }
