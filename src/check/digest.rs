@@ -89,22 +89,40 @@ pub enum Change {
     Rewritten,
 }
 
-/// Reads `file` through once and says how it stands against `digest`.
-pub fn compare(mut file: impl std::io::Read, digest: &Digest) -> std::io::Result<Change> {
-    let mut hasher = Hasher::default();
+/// Reads `file` through, handing `chunk` each piece and the bytes before
+/// it; the bytes read.
+fn read_through(
+    mut file: impl std::io::Read,
+    mut chunk: impl FnMut(&[u8], u64),
+) -> std::io::Result<u64> {
     let mut buf = vec![0u8; 64 << 10];
     let mut total = 0u64;
     loop {
         let n = match file.read(&mut buf) {
-            Ok(0) => break,
+            Ok(0) => return Ok(total),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        let wanted = digest.bytes.saturating_sub(total).min(n as u64) as usize;
-        hasher.update(&buf[..wanted]);
+        chunk(&buf[..n], total);
         total += n as u64;
     }
+}
+
+/// The digest of all of `file`, read through once.
+pub fn of(file: impl std::io::Read) -> std::io::Result<Digest> {
+    let mut hasher = Hasher::default();
+    let total = read_through(file, |bytes, _| hasher.update(bytes))?;
+    Ok(hasher.finish(total))
+}
+
+/// Reads `file` through once and says how it stands against `digest`.
+pub fn compare(file: impl std::io::Read, digest: &Digest) -> std::io::Result<Change> {
+    let mut hasher = Hasher::default();
+    let total = read_through(file, |bytes, before| {
+        let wanted = digest.bytes.saturating_sub(before).min(bytes.len() as u64) as usize;
+        hasher.update(&bytes[..wanted]);
+    })?;
     if total < digest.bytes || hasher.finish(digest.bytes) != *digest {
         return Ok(Change::Rewritten);
     }

@@ -29,7 +29,7 @@ use std::time::UNIX_EPOCH;
 use serde::{Deserialize, Serialize};
 
 use super::sessions::{Found, Root, find};
-use crate::check::digest::{Change, Digest, Hasher, compare};
+use crate::check::digest::{Change, Digest, compare};
 use crate::format::Format;
 use crate::write::archive as files;
 use crate::write::database;
@@ -317,22 +317,7 @@ fn last_version(dir: &Path, copy: &Path) -> (Option<PathBuf>, u32) {
 }
 
 fn digest_of(path: &Path) -> io::Result<Digest> {
-    let mut file = crate::input::open_regular(path)?;
-    let mut hasher = Hasher::default();
-    let mut buf = vec![0u8; 64 << 10];
-    let mut total = 0u64;
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                hasher.update(&buf[..n]);
-                total += n as u64;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(hasher.finish(total))
+    crate::check::digest::of(crate::input::open_regular(path)?)
 }
 
 /// A live file's size and time of last change, as the manifest keeps
